@@ -1,0 +1,117 @@
+import { z } from 'zod'
+
+// The CO2 of one reply, counted with EcoLogits 0.9.1's LLM inference method
+// (github genai-impact/ecologits, ecologits/impacts/llm.py; restated in shared/impact-methodology.md).
+export const IMPACT_METHOD_VERSION = 'ecologits-0.9.1'
+
+export const providerIdSchema = z.enum(['openai', 'google', 'anthropic', 'mistral', 'self'])
+export type ProviderId = z.infer<typeof providerIdSchema>
+
+/** Largest reply the estimate endpoint prices: far above any model's output limit. */
+export const MAX_ESTIMATE_TOKENS = 1_000_000
+
+const zoneCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{3}$/, 'zone is an ISO 3166 alpha-3 code, or WOR for the world mix')
+
+/** A low and a high estimate: the min run and the max run of the method, never a single guess. */
+export const rangeSchema = z
+  .object({ min: z.number().nonnegative(), max: z.number().nonnegative() })
+  .refine((r) => r.min <= r.max, { message: 'min must not exceed max' })
+export type Range = z.infer<typeof rangeSchema>
+
+/** GET /api/impact/estimate query: what the how-it-works calculator sends. */
+export const impactEstimateQuery = z.object({
+  model: z.string().trim().min(1).max(120),
+  outputTokens: z.coerce.number().int().min(0).max(MAX_ESTIMATE_TOKENS),
+  latencySeconds: z.coerce.number().positive().optional(),
+  zone: zoneCode.optional(),
+})
+export type ImpactEstimateQuery = z.infer<typeof impactEstimateQuery>
+
+export const impactEstimateSchema = z.object({
+  /** Request energy at the wall, PUE included (Wh). */
+  energyWh: rangeSchema,
+  /** usage + embodied, grams CO2eq. */
+  gco2eq: rangeSchema,
+  usageGco2eq: rangeSchema,
+  embodiedGco2eq: rangeSchema,
+  inputs: z.object({
+    provider: providerIdSchema,
+    model: z.string(),
+    outputTokens: z.number().int().nonnegative(),
+    latencySeconds: z.number().positive().nullable(),
+    zone: z.string(),
+    /** Electricity mix of the zone, kgCO2eq per kWh. */
+    mix: z.number().nonnegative(),
+    pue: rangeSchema,
+    totalParamsB: rangeSchema,
+    activeParamsB: rangeSchema,
+  }),
+  /** Intermediate values of the method, shown on the how-it-works page. */
+  steps: z.object({
+    generationSeconds: rangeSchema,
+    gpuCount: rangeSchema,
+    energyPerGpuWh: rangeSchema,
+    serverEnergyWh: rangeSchema,
+  }),
+  methodVersion: z.literal(IMPACT_METHOD_VERSION),
+})
+export type ImpactEstimate = z.infer<typeof impactEstimateSchema>
+
+/** actual: the model that answered; standard: gpt-4o at OpenAI in the world mix; saved: grams. */
+export const impactEstimateResponse = z.object({
+  actual: impactEstimateSchema,
+  standard: impactEstimateSchema,
+  saved: rangeSchema,
+})
+export type ImpactEstimateResponse = z.infer<typeof impactEstimateResponse>
+
+/** What the calculator may offer: the method's tables, served by the server that owns them. */
+export const impactCatalogResponse = z.object({
+  methodVersion: z.literal(IMPACT_METHOD_VERSION),
+  standard: z.object({ provider: providerIdSchema, model: z.string(), zone: z.string() }),
+  providers: z.array(
+    z.object({ id: providerIdSchema, label: z.string(), pue: rangeSchema, zone: z.string() }),
+  ),
+  models: z.array(
+    z.object({
+      name: z.string(),
+      provider: providerIdSchema,
+      architecture: z.enum(['dense', 'moe']),
+      totalParamsB: rangeSchema,
+      activeParamsB: rangeSchema,
+    }),
+  ),
+  zones: z.array(z.object({ code: z.string(), label: z.string(), kgCo2eqPerKwh: z.number().nonnegative() })),
+})
+export type ImpactCatalogResponse = z.infer<typeof impactCatalogResponse>
+
+const storedGrams = z.object({
+  min: z.number().nonnegative(),
+  max: z.number().nonnegative(),
+  mid: z.number().nonnegative(),
+})
+
+/**
+ * messages.co2_impact: grams CO2eq plus the inputs, so a later method version can recompute
+ * history. methodVersion stays a free string: old rows must keep parsing after an upgrade.
+ */
+export const co2ImpactSchema = z.object({
+  saved: storedGrams,
+  actual: storedGrams,
+  standard: storedGrams,
+  inputs: z.object({
+    provider: providerIdSchema,
+    model: z.string().min(1),
+    outputTokens: z.number().int().nonnegative(),
+    latencySeconds: z.number().positive().nullable(),
+    zone: z.string().regex(/^[A-Z]{3}$/),
+    methodVersion: z.string().min(1),
+    /** true when `actual` was metered on our own machine (RAPL or CPU time) rather than estimated. */
+    measured: z.boolean().optional(),
+  }),
+})
+export type Co2Impact = z.infer<typeof co2ImpactSchema>

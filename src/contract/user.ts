@@ -1,0 +1,19 @@
+import { z } from 'zod'
+
+/** The current-user record: exactly the fields of spec section 3, never secrets. */
+export const userSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  googleId: z.string().nullable(),
+  isPremium: z.boolean(),
+  subscription_start_date: z.string().nullable(),
+  subscription_end_date: z.string().nullable(),
+  createdAt: z.string(),
+  co2Saved: z.number(),
+  treesPlanted: z.number().int(),
+  aiInputChars: z.number().int(),
+  aiOutputChars: z.number().int(),
+  aiUsageStartDate: z.string(),
+  lastAiUsageReset: z.string(),
+})
+export type User = z.infer<typeof userSchema>

@@ -1,0 +1,75 @@
+// Builds the HTTP app from feature sub-apps. No listening here: main.ts serves it, tests call
+// app.request(). Add a feature by routing its sub-app in `apiRoutes`.
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { compress } from 'hono/compress'
+import { requestId } from 'hono/request-id'
+import { publicOrigin } from './env.ts'
+import { authRoutes } from './features/auth/routes.ts'
+import { systemRoutes } from './features/system/routes.ts'
+import { AppError } from './lib/app-error.ts'
+import type { AppDeps, AppEnv } from './lib/context.ts'
+import { errorBody, toErrorResponse } from './lib/on-error.ts'
+import { sameOrigin } from './lib/same-origin.ts'
+import { securityHeaders } from './lib/security-headers.ts'
+import { serveClient } from './lib/serve-client.ts'
+
+const JSON_LIMIT = 1024 * 1024
+// Largest upload (audio, 25 MB) plus room for the other form fields.
+const MULTIPART_LIMIT = 26 * 1024 * 1024
+
+function apiRoutes(deps: AppDeps) {
+  return new Hono<AppEnv>().route('/', authRoutes(deps)).route('/', systemRoutes(deps))
+}
+
+export type AppType = ReturnType<typeof apiRoutes>
+
+export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
+  const app = new Hono<AppEnv>()
+  app.use(requestId())
+  app.use(async (c, next) => {
+    const log = deps.log.child({ reqId: c.get('requestId') })
+    c.set('log', log)
+    const started = performance.now()
+    await next()
+    if (c.req.path.startsWith('/api') || c.res.status >= 500) {
+      log.info(
+        {
+          method: c.req.method,
+          path: c.req.path,
+          status: c.res.status,
+          ms: Math.round(performance.now() - started),
+        },
+        'request',
+      )
+    }
+  })
+  app.use(securityHeaders())
+  app.use(compress())
+  app.use('/api/*', async (c, next) => {
+    const multipart = c.req.header('content-type')?.startsWith('multipart/form-data')
+    return bodyLimit({
+      maxSize: multipart ? MULTIPART_LIMIT : JSON_LIMIT,
+      onError: () => {
+        throw new AppError(
+          'payload_too_large:body',
+          `The request is too large (limit ${multipart ? '25 MB for files' : '1 MB'})`,
+        )
+      },
+    })(c, next)
+  })
+  app.use(
+    '*',
+    sameOrigin(
+      () => publicOrigin(deps.env),
+      (p) => p === '/api/stripe/webhook',
+    ),
+  )
+  app.route('/api', apiRoutes(deps))
+  app.all('/api/*', (c) =>
+    c.json(errorBody('not_found:route', `No API route ${c.req.method} ${c.req.path}`), 404),
+  )
+  app.onError(toErrorResponse)
+  if (opts.clientDir) serveClient(app, opts.clientDir)
+  return app
+}

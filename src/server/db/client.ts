@@ -1,0 +1,62 @@
+// Opens the database: embedded PGlite under DATA_DIR by default, a PostgreSQL server when
+// DATABASE_URL is set. Both get the same schema and the same committed migrations.
+import { existsSync, mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { PGlite } from '@electric-sql/pglite'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import pg from 'pg'
+import * as schema from './schema/index.ts'
+
+export type Schema = typeof schema
+export type Db = PgDatabase<PgQueryResultHKT, Schema>
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+export interface Database {
+  db: Db
+  kind: 'pglite' | 'postgres'
+  close(): Promise<void>
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+// The source tree keeps migrations beside this file; the bundled server (dist/server/main.js)
+// finds them at the same place relative to the project root.
+export const migrationsFolder =
+  [path.resolve(here, 'migrations'), path.resolve(here, '../../src/server/db/migrations')].find((p) =>
+    existsSync(path.join(p, 'meta', '_journal.json')),
+  ) ?? path.resolve(here, 'migrations')
+
+// Any fixed 64-bit number: app nodes starting together migrate one at a time.
+const MIGRATION_LOCK_ID = 727_001
+
+export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 })
+    const db = drizzlePg({ client: pool, schema }) as unknown as Db
+    const lock = await pool.connect()
+    try {
+      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID])
+      await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder })
+    } finally {
+      await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {})
+      lock.release()
+    }
+    return { db, kind: 'postgres', close: () => pool.end() }
+  }
+  // No dataDir means in memory (tests).
+  let client: PGlite
+  if (opts.dataDir) {
+    const dir = path.resolve(opts.dataDir, 'pglite')
+    mkdirSync(dir, { recursive: true })
+    client = new PGlite(dir)
+  } else {
+    client = new PGlite()
+  }
+  const pgliteDb = drizzlePglite({ client, schema })
+  await migratePglite(pgliteDb, { migrationsFolder })
+  return { db: pgliteDb as unknown as Db, kind: 'pglite', close: () => client.close() }
+}

@@ -1,0 +1,90 @@
+import { sql } from 'drizzle-orm'
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+import { users } from './users.ts'
+
+export const threads = pgTable(
+  'threads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    isFavorite: boolean('is_favorite').notNull().default(false),
+    // The 'Default' thread every account has; it cannot be renamed, favorited or deleted.
+    isDefault: boolean('is_default').notNull().default(false),
+    chatModel: text('chat_model', { enum: ['gemini', 'loris', 'chatgpt'] })
+      .notNull()
+      .default('gemini'),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('threads_user_last_idx').on(t.userId, t.lastMessageAt),
+    uniqueIndex('threads_one_default_idx').on(t.userId).where(sql`${t.isDefault}`),
+  ],
+)
+
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // Content address (sha256) in the object store; several uploads may share one object.
+    storageKey: text('storage_key').notNull(),
+    mimeType: text('mime_type').notNull(),
+    kind: text('kind', { enum: ['image', 'document', 'audio'] }).notNull(),
+    fileName: text('file_name').notNull(),
+    size: integer('size').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('uploads_user_idx').on(t.userId), index('uploads_key_idx').on(t.storageKey)],
+)
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    threadId: uuid('thread_id').references(() => threads.id, { onDelete: 'cascade' }),
+    // Idempotency key from the client: a retried send never stores a second message.
+    clientMessageId: text('client_message_id'),
+    content: text('content').notNull(),
+    response: text('response').notNull().default(''),
+    status: text('status', { enum: ['streaming', 'complete', 'interrupted', 'failed'] })
+      .notNull()
+      .default('streaming'),
+    errorMessage: text('error_message'),
+    chatModel: text('chat_model', { enum: ['gemini', 'loris', 'chatgpt'] }).notNull(),
+    provider: text('provider'),
+    modelId: text('model_id'),
+    inputTokens: integer('input_tokens'),
+    outputTokens: integer('output_tokens'),
+    latencyMs: integer('latency_ms'),
+    co2Impact: jsonb('co2_impact'),
+    uploadId: uuid('upload_id').references(() => uploads.id, { onDelete: 'set null' }),
+    mediaUrl: text('media_url'),
+    mediaType: text('media_type', { enum: ['image', 'document'] }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('messages_thread_created_idx').on(t.threadId, t.createdAt),
+    index('messages_user_created_idx').on(t.userId, t.createdAt),
+    uniqueIndex('messages_client_id_idx').on(t.userId, t.clientMessageId),
+  ],
+)

@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm'
+import { boolean, doublePrecision, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique(),
+  // Null for accounts that only sign in with Google.
+  passwordHash: text('password_hash'),
+  googleId: text('google_id').unique(),
+  isPremium: boolean('is_premium').notNull().default(false),
+  subscriptionStartDate: timestamp('subscription_start_date', { withTimezone: true }),
+  subscriptionEndDate: timestamp('subscription_end_date', { withTimezone: true }),
+  stripeCustomerId: text('stripe_customer_id').unique(),
+  stripeSubscriptionId: text('stripe_subscription_id'),
+  subscriptionStatus: text('subscription_status'),
+  // When the stored subscription state was last taken from Stripe; older events never overwrite it.
+  subscriptionSyncedAt: timestamp('subscription_synced_at', { withTimezone: true }),
+  // Grams of CO2eq saved: midpoint shown, and the bounds summed min-to-min, max-to-max.
+  co2Saved: doublePrecision('co2_saved').notNull().default(0),
+  co2SavedMin: doublePrecision('co2_saved_min').notNull().default(0),
+  co2SavedMax: doublePrecision('co2_saved_max').notNull().default(0),
+  treesPlanted: integer('trees_planted').notNull().default(0),
+  aiInputChars: integer('ai_input_chars').notNull().default(0),
+  aiOutputChars: integer('ai_output_chars').notNull().default(0),
+  aiUsageStartDate: timestamp('ai_usage_start_date', { withTimezone: true }).notNull().defaultNow(),
+  lastAiUsageReset: timestamp('last_ai_usage_reset', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    // HMAC of the cookie token: a leaked table cannot be replayed as cookies.
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+)
+
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull().default(sql`now()`),
+  count: integer('count').notNull().default(0),
+})

@@ -1,0 +1,87 @@
+import { z } from 'zod'
+
+// Every environment variable Loris reads, in one schema. Edit together with the README table
+// and .env.example. Parsing fails fast and lists every problem at once.
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined))
+const optionalUrl = optionalString.pipe(z.url().optional())
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalUrl,
+  PUBLIC_URL: optionalUrl,
+  SESSION_SECRET: optionalString.pipe(
+    z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+  ),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+
+  // Models (issue: conversations)
+  GEMINI_API_KEY: optionalString,
+  GEMINI_BASE_URL: optionalUrl,
+  GEMINI_MODEL_PRO: z.string().default('gemini-2.5-pro'),
+  GEMINI_MODEL_FLASH_LITE: z.string().default('gemini-2.5-flash-lite'),
+  GEMINI_MODEL_PREMIUM_FALLBACK: z.string().default('gemini-2.0-flash'),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl,
+  OPENAI_MODEL: z.string().default('gpt-3.5-turbo'),
+  ECO_BASE_URL: optionalUrl,
+  ECO_MODEL: optionalString,
+  ECO_API_KEY: optionalString,
+  ECO_MODEL_PARAMS_B: z.coerce.number().positive().optional(),
+
+  // Voice
+  TRANSCRIBE_ENGINE: z.enum(['auto', 'openai', 'gemini', 'pocketsphinx']).default('auto'),
+  TRANSCRIBE_MODEL: z.string().default('whisper-1'),
+
+  // Impact
+  LORIS_ZONE: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'LORIS_ZONE is an ISO 3166 alpha-3 code or WOR')
+      .optional(),
+  ),
+
+  // Billing
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_PRICE_ID: optionalString,
+  STRIPE_API_URL: optionalUrl,
+
+  // Google sign-in
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  GOOGLE_ISSUER_URL: z.url().default('https://accounts.google.com'),
+})
+
+export type Env = z.infer<typeof envSchema>
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = envSchema.safeParse(source)
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`)
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`)
+  }
+  const env = result.data
+  if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+    throw new Error(
+      'Invalid environment:\n  SESSION_SECRET: required when NODE_ENV=production (32+ characters)',
+    )
+  }
+  return env
+}
+
+/** The origin browsers use to reach us; PUBLIC_URL when set, else the listen address. */
+export function publicOrigin(env: Env): string {
+  if (env.PUBLIC_URL) return new URL(env.PUBLIC_URL).origin
+  const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST
+  return `http://${host}:${env.PORT}`
+}

@@ -1,0 +1,31 @@
+import type { Logger } from 'pino'
+import type { Database } from '#server/db/client.ts'
+import type { sessions, users } from '#server/db/schema/index.ts'
+import type { Env } from '#server/env.ts'
+
+export type UserRow = typeof users.$inferSelect
+export type SessionRow = typeof sessions.$inferSelect
+
+/**
+ * What every feature is built from. Features receive it at construction (no globals), so tests
+ * build an app around an in-memory database and loopback stand-ins.
+ */
+export interface AppDeps {
+  env: Env
+  database: Database
+  log: Logger
+  /** Secret for HMACs (session ids, OAuth state cookies). */
+  secret: string
+  /** Services registered by features (providers, payments, storage...), filled in app.ts. */
+  now?: () => Date
+}
+
+/** Hono's environment for every route. */
+export interface AppEnv {
+  Variables: {
+    requestId: string
+    log: Logger
+    user: UserRow
+    session: SessionRow
+  }
+}

@@ -1,0 +1,39 @@
+import { sql } from 'drizzle-orm'
+import type { Db } from '#server/db/client.ts'
+import { AppError } from './app-error.ts'
+
+/**
+ * Fixed-window counter kept in the database, so every app node shares the same limits.
+ * Throws 429 with Retry-After when the key is over its limit.
+ */
+export async function enforceRateLimit(
+  db: Db,
+  key: string,
+  opts: { limit: number; windowSeconds: number; message?: string },
+): Promise<void> {
+  const result = (await db.execute(sql`
+    insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
+    on conflict (key) do update set
+      count = case when rate_limits.window_start < now() - make_interval(secs => ${opts.windowSeconds})
+        then 1 else rate_limits.count + 1 end,
+      window_start = case when rate_limits.window_start < now() - make_interval(secs => ${opts.windowSeconds})
+        then now() else rate_limits.window_start end
+    returning count,
+      ceil(extract(epoch from (window_start + make_interval(secs => ${opts.windowSeconds}) - now())))::int as retry_after
+  `)) as unknown as { rows: { count: number; retry_after: number }[] }
+  const row = result.rows[0]
+  if (row && Number(row.count) > opts.limit) {
+    const retryAfter = Math.max(1, Number(row.retry_after))
+    throw new AppError(
+      'rate_limited:request',
+      opts.message ?? `Too many attempts. Try again in ${retryAfter} seconds.`,
+      {
+        headers: { 'Retry-After': String(retryAfter) },
+      },
+    )
+  }
+}
+
+export async function pruneRateLimits(db: Db): Promise<void> {
+  await db.execute(sql`delete from rate_limits where window_start < now() - interval '1 day'`)
+}

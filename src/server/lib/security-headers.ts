@@ -1,0 +1,28 @@
+import { secureHeaders } from 'hono/secure-headers'
+
+// The CSP the built app passes: no inline scripts, styles inline only as attributes/tags
+// (Radix positions popovers with style attributes), images also from https for markdown.
+export function securityHeaders() {
+  return secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+      mediaSrc: ["'self'", 'blob:'],
+      connectSrc: ["'self'"],
+      fontSrc: ["'self'", 'data:'],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      manifestSrc: ["'self'"],
+      workerSrc: ["'self'", 'blob:'],
+    },
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: 'same-origin',
+    referrerPolicy: 'strict-origin-when-cross-origin',
+    strictTransportSecurity: 'max-age=15552000; includeSubDomains',
+    permissionsPolicy: { microphone: ['self'], camera: [], geolocation: [] },
+  })
+}

@@ -1,0 +1,42 @@
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { serveStatic } from '@hono/node-server/serve-static'
+import type { Hono } from 'hono'
+import type { AppEnv } from './context.ts'
+
+/**
+ * Serves the built SPA: hashed assets cached for a year, everything else revalidated, and
+ * index.html for any client route (the router shows the 404 screen itself).
+ */
+export function serveClient(app: Hono<AppEnv>, clientDir: string) {
+  const indexPath = path.join(clientDir, 'index.html')
+  if (!existsSync(indexPath))
+    throw new Error(`The client is not built: ${indexPath} is missing (run npm run build)`)
+  const indexHtml = readFileSync(indexPath, 'utf8')
+  const root = path.relative(process.cwd(), clientDir) || '.'
+
+  app.use(
+    '/assets/*',
+    serveStatic({
+      root,
+      precompressed: true,
+      onFound: (_p, c) => {
+        c.header('Cache-Control', 'public, max-age=31536000, immutable')
+      },
+    }),
+  )
+  app.use(
+    '*',
+    serveStatic({
+      root,
+      precompressed: true,
+      onFound: (p, c) => {
+        c.header('Cache-Control', p.endsWith('index.html') ? 'no-cache' : 'public, max-age=3600')
+      },
+    }),
+  )
+  app.get('*', (c) => {
+    c.header('Cache-Control', 'no-cache')
+    return c.html(indexHtml)
+  })
+}

@@ -1,0 +1,92 @@
+// Database sessions: the cookie holds a random token, the table only its HMAC.
+// Edit with care: every signed-in request passes through here.
+import { createHmac, randomBytes } from 'node:crypto'
+import { and, eq, gt, lt } from 'drizzle-orm'
+import type { Context, MiddlewareHandler } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { sessions, users } from '#server/db/schema/index.ts'
+import { AppError } from './app-error.ts'
+import type { AppDeps, AppEnv, SessionRow, UserRow } from './context.ts'
+
+export const SESSION_COOKIE = 'loris_session'
+const SESSION_DAYS = 30
+const DAY_MS = 86_400_000
+// Extend a sliding session at most once a day, so reads stay reads.
+const REFRESH_AFTER_MS = DAY_MS
+
+export function hashToken(secret: string, token: string): string {
+  return createHmac('sha256', secret).update(token).digest('hex')
+}
+
+function secureCookies(deps: AppDeps): boolean {
+  return deps.env.PUBLIC_URL?.startsWith('https://') ?? false
+}
+
+function writeCookie(c: Context, deps: AppDeps, token: string, expires: Date) {
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: secureCookies(deps),
+    path: '/',
+    expires,
+  })
+}
+
+export async function startSession(c: Context, deps: AppDeps, userId: string): Promise<void> {
+  const token = randomBytes(32).toString('base64url')
+  const now = deps.now?.() ?? new Date()
+  const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY_MS)
+  await deps.database.db.insert(sessions).values({
+    id: hashToken(deps.secret, token),
+    userId,
+    expiresAt,
+    userAgent: c.req.header('user-agent')?.slice(0, 300) ?? null,
+  })
+  writeCookie(c, deps, token, expiresAt)
+}
+
+export async function endSession(c: Context, deps: AppDeps): Promise<void> {
+  const token = getCookie(c, SESSION_COOKIE)
+  if (token) await deps.database.db.delete(sessions).where(eq(sessions.id, hashToken(deps.secret, token)))
+  deleteCookie(c, SESSION_COOKIE, { path: '/', secure: secureCookies(deps) })
+}
+
+/** Finds the signed-in user for this request, extending the session when due. */
+export async function readSession(
+  c: Context,
+  deps: AppDeps,
+): Promise<{ user: UserRow; session: SessionRow } | null> {
+  const token = getCookie(c, SESSION_COOKIE)
+  if (!token) return null
+  const now = deps.now?.() ?? new Date()
+  const id = hashToken(deps.secret, token)
+  const [row] = await deps.database.db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, now)))
+  if (!row) return null
+  const fullExpiry = now.getTime() + SESSION_DAYS * DAY_MS
+  if (fullExpiry - row.session.expiresAt.getTime() > REFRESH_AFTER_MS) {
+    const expiresAt = new Date(fullExpiry)
+    await deps.database.db.update(sessions).set({ expiresAt }).where(eq(sessions.id, id))
+    writeCookie(c, deps, token, expiresAt)
+    row.session.expiresAt = expiresAt
+  }
+  return row
+}
+
+/** Routes behind this answer 401 unless a valid session cookie came with the request. */
+export function requireUser(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const found = await readSession(c, deps)
+    if (!found) throw new AppError('unauthorized:session', 'Please sign in to continue')
+    c.set('user', found.user)
+    c.set('session', found.session)
+    await next()
+  }
+}
+
+export async function pruneExpiredSessions(deps: AppDeps): Promise<void> {
+  await deps.database.db.delete(sessions).where(lt(sessions.expiresAt, deps.now?.() ?? new Date()))
+}

@@ -1,0 +1,65 @@
+// Process entry: reads the environment, opens the database, serves, and shuts down gracefully.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { serve } from '@hono/node-server'
+import pino from 'pino'
+import { createApp } from './app.ts'
+import { openDatabase } from './db/client.ts'
+import { parseEnv, publicOrigin } from './env.ts'
+import type { AppDeps } from './lib/context.ts'
+import { pruneRateLimits } from './lib/rate-limit.ts'
+import { pruneExpiredSessions } from './lib/session.ts'
+import { loadSecret } from './secret.ts'
+
+const SHUTDOWN_GRACE_MS = 15_000
+const HOUR_MS = 3_600_000
+
+async function main() {
+  const env = parseEnv()
+  const log = pino({ level: env.LOG_LEVEL, base: { app: 'loris' } })
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  log.info({ database: database.kind }, 'database ready, migrations applied')
+  const deps: AppDeps = { env, database, log, secret: loadSecret(env) }
+
+  const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
+  const app = createApp(deps, { clientDir })
+  const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+    log.info(
+      { url: `http://${info.address}:${info.port}`, publicUrl: publicOrigin(env) },
+      'Loris is listening',
+    )
+  })
+
+  const maintenance = setInterval(() => {
+    Promise.all([pruneExpiredSessions(deps), pruneRateLimits(database.db)]).catch((err) =>
+      log.warn({ err }, 'maintenance failed'),
+    )
+  }, HOUR_MS)
+  maintenance.unref()
+
+  let stopping = false
+  const shutdown = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log.info({ signal }, 'shutting down: finishing in-flight requests')
+    clearInterval(maintenance)
+    const force = setTimeout(() => {
+      log.warn('in-flight requests did not finish in time; closing anyway')
+      if ('closeAllConnections' in server) server.closeAllConnections()
+    }, SHUTDOWN_GRACE_MS)
+    force.unref()
+    server.close(async () => {
+      await database.close().catch((err) => log.error({ err }, 'closing the database failed'))
+      log.info('stopped')
+      process.exit(0)
+    })
+    if ('closeIdleConnections' in server) server.closeIdleConnections()
+  }
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  process.on('SIGINT', () => shutdown('SIGINT'))
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err)
+  process.exit(1)
+})

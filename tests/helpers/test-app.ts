@@ -1,0 +1,96 @@
+// Builds a real app around a fresh database for API tests: in-memory PGlite by default, or a
+// new database on the PostgreSQL server in TEST_DATABASE_URL (npm run test:pg).
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import pino from 'pino'
+import { createApp } from '#server/app.ts'
+import { type Database, openDatabase } from '#server/db/client.ts'
+import { parseEnv } from '#server/env.ts'
+import type { AppDeps } from '#server/lib/context.ts'
+
+export const TEST_ORIGIN = 'http://localhost:5000'
+
+async function openTestDatabase(): Promise<Database> {
+  const adminUrl = process.env.TEST_DATABASE_URL
+  if (!adminUrl) return openDatabase({})
+  const name = `loris_test_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  const database = await openDatabase({ databaseUrl: url.toString() })
+  return {
+    ...database,
+    async close() {
+      await database.close()
+      const cleanup = new pg.Client({ connectionString: adminUrl })
+      await cleanup.connect()
+      await cleanup.query(`drop database if exists ${name} with (force)`)
+      await cleanup.end()
+    },
+  }
+}
+
+export interface TestApp {
+  deps: AppDeps
+  app: ReturnType<typeof createApp>
+  /** app.request with JSON and cookie conveniences; `cookie` signs the request in. */
+  request(path: string, init?: RequestInit & { json?: unknown; cookie?: string }): Promise<Response>
+  /** Registers a user and returns its session cookie and user JSON. */
+  signUp(email?: string, password?: string): Promise<{ cookie: string; user: Record<string, unknown> }>
+  close(): Promise<void>
+}
+
+let counter = 0
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  extra: Partial<AppDeps> = {},
+): Promise<TestApp> {
+  const database = await openTestDatabase()
+  const deps: AppDeps = {
+    env: parseEnv({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, DATA_DIR: '.tmp/test-data', ...env }),
+    database,
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    secret: 'test-secret-test-secret-test-secret-0123',
+    ...extra,
+  }
+  const app = createApp(deps)
+
+  const request: TestApp['request'] = (path, init = {}) => {
+    const { json, cookie, headers, ...rest } = init
+    const h = new Headers(headers)
+    if (json !== undefined) h.set('content-type', 'application/json')
+    if (cookie) h.set('cookie', cookie)
+    return Promise.resolve(
+      app.request(`${TEST_ORIGIN}${path}`, {
+        ...rest,
+        headers: h,
+        body: json !== undefined ? JSON.stringify(json) : rest.body,
+      }),
+    )
+  }
+
+  return {
+    deps,
+    app,
+    request,
+    async signUp(email, password = 'correct horse battery') {
+      counter += 1
+      const address = email ?? `user${counter}-${randomBytes(3).toString('hex')}@example.com`
+      const res = await request('/api/register', { method: 'POST', json: { email: address, password } })
+      if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`)
+      return { cookie: sessionCookie(res), user: await res.json() }
+    },
+    close: () => database.close(),
+  }
+}
+
+/** The `name=value` part of the session cookie a response set. */
+export function sessionCookie(res: Response): string {
+  const header = res.headers.getSetCookie().find((c) => c.startsWith('loris_session='))
+  if (!header) throw new Error('no session cookie was set')
+  return header.split(';')[0] as string
+}
