@@ -1,0 +1,58 @@
+import { z } from 'zod'
+import { messageStatusSchema } from './messages.ts'
+
+/**
+ * One event of the POST /api/messages stream, sent as a line `data: {json}` followed by a blank
+ * line (spec section 7). Lines starting with ':' are keep-alive comments; skip them.
+ *
+ * The events of one send, in order:
+ * 1. start: `{ id, threadId, actualThreadId?, status: 'streaming', text: '' }`
+ * 2. text chunks: `{ id, text }`, appended to the reply in order;
+ * 3. the end, exactly one of
+ *    - done: `{ id, threadId, actualThreadId?, done: true, status: 'complete' | 'interrupted' }`
+ *      (interrupted when someone pressed Stop: the text so far is kept);
+ *    - error: `{ id?, threadId?, error, code, status? }`, the error text is for people. When the
+ *      model broke off mid-reply, status is 'interrupted' and what arrived is stored; 'failed'
+ *      means no reply was stored. No `id` means nothing was stored (e.g. the mode is not
+ *      configured: `code: 'service_unavailable:provider'`).
+ * `actualThreadId` is present when the send created a thread (no threadId was given).
+ */
+export const chatEventSchema = z.object({
+  /** The server id of the stored message. */
+  id: z.string().optional(),
+  /** A chunk of the reply. */
+  text: z.string().optional(),
+  done: z.boolean().optional(),
+  error: z.string().optional(),
+  code: z.string().optional(),
+  threadId: z.string().optional(),
+  actualThreadId: z.string().optional(),
+  status: messageStatusSchema.optional(),
+})
+export type ChatEvent = z.infer<typeof chatEventSchema>
+
+/** Error codes an `error` event may carry. */
+export const chatErrorCodes = {
+  /** The chosen mode has no provider configured on this server; the message names the variable. */
+  unconfigured: 'service_unavailable:provider',
+  /** The model refused or failed before any text; nothing but the prompt was stored. */
+  upstream: 'bad_gateway:provider',
+  /** The model broke off mid-reply; the partial reply is stored as interrupted. */
+  interrupted: 'bad_gateway:interrupted',
+  /** The model answered with no text at all. */
+  empty: 'bad_gateway:empty_reply',
+  /** The reply took longer than the server allows. */
+  timeout: 'bad_gateway:timeout',
+} as const
+export type ChatErrorCode = (typeof chatErrorCodes)[keyof typeof chatErrorCodes]
+
+/** Parses one `data: ...` line; null for anything else (comments, blank lines, bad JSON). */
+export function parseChatEventLine(line: string): ChatEvent | null {
+  if (!line.startsWith('data: ')) return null
+  try {
+    const parsed = chatEventSchema.safeParse(JSON.parse(line.slice(6)))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}

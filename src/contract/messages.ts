@@ -1,0 +1,99 @@
+import { z } from 'zod'
+import { chatModelSchema } from './config.ts'
+
+/** Longest message text accepted in one send (characters). */
+export const MESSAGE_MAX_CHARS = 100_000
+
+/**
+ * streaming: the reply is still being generated (its `response` grows as the server saves progress);
+ * complete: the whole reply arrived; interrupted: it stopped part-way (model error or Stop) and
+ * `response` holds what arrived; failed: no reply (the model refused or errored before any text).
+ */
+export const messageStatusSchema = z.enum(['streaming', 'complete', 'interrupted', 'failed'])
+export type MessageStatus = z.infer<typeof messageStatusSchema>
+
+export const mediaTypeSchema = z.enum(['image', 'document'])
+export type MediaType = z.infer<typeof mediaTypeSchema>
+
+/** Grams of CO2eq for one reply (spec section 3); null until the impact is computed. */
+export const messageCo2ImpactSchema = z.object({
+  saved: z.number(),
+  actual: z.number(),
+  standard: z.number(),
+})
+export type MessageCo2Impact = z.infer<typeof messageCo2ImpactSchema>
+
+/** A message (one exchange: the user's text and the assistant's reply); dates are ISO strings. */
+export const messageSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  threadId: z.string().nullable(),
+  content: z.string(),
+  response: z.string(),
+  chatModel: chatModelSchema,
+  co2Impact: messageCo2ImpactSchema.nullable(),
+  createdAt: z.string(),
+  mediaUrl: z.string().nullable(),
+  mediaType: mediaTypeSchema.nullable(),
+  status: messageStatusSchema,
+  errorMessage: z.string().nullable(),
+  clientMessageId: z.string().nullable(),
+})
+export type Message = z.infer<typeof messageSchema>
+
+/** GET /api/messages?threadId= → oldest first; without threadId, the Default thread's. */
+export const messagesQuery = z.object({
+  threadId: z.uuid({ error: 'Unknown thread' }).optional(),
+})
+export type MessagesQuery = z.infer<typeof messagesQuery>
+export const messageListSchema = z.array(messageSchema)
+
+// Multipart forms carry every field as a string; JSON carries real booleans and null.
+const flag = z.union([z.boolean(), z.stringbool()]).optional().default(false)
+const optionalId = z
+  .union([z.uuid({ error: 'Unknown thread' }), z.literal(''), z.literal('null'), z.literal('undefined')])
+  .nullish()
+  .transform((v) => (v && v !== 'null' && v !== 'undefined' ? v : null))
+
+/**
+ * POST /api/messages (JSON now; a multipart form with the same fields plus one of image, audio or
+ * file later). The mode is chatgpt when useOpenAI, else loris when isEcoMode, else gemini (spec 4).
+ * clientMessageId is an idempotency key: a retried send with the same key never stores a second
+ * message; if the first attempt finished, the stored reply is replayed as the stream.
+ * Answers `text/event-stream` of ChatEvent (see chat-events.ts), or a JSON ErrorBody before the
+ * stream starts: 400 invalid, 404 unknown thread, 429 `rate_limited:usage` (do not retry).
+ */
+export const sendMessageFields = z.object({
+  content: z
+    .string()
+    .max(MESSAGE_MAX_CHARS, `A message is at most ${MESSAGE_MAX_CHARS} characters`)
+    .default(''),
+  threadId: optionalId,
+  isEcoMode: flag,
+  useOpenAI: flag,
+  clientMessageId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100, 'clientMessageId is at most 100 characters')
+    .nullish()
+    .transform((v) => v ?? null),
+})
+export type SendMessageInput = z.input<typeof sendMessageFields>
+export type SendMessageFields = z.output<typeof sendMessageFields>
+
+/** POST /api/messages/:id/stop → the message's status after the request. */
+export const messageIdParam = z.object({ id: z.uuid({ error: 'Unknown message' }) })
+export const stopMessageResponse = z.object({
+  id: z.string(),
+  /** 'interrupted' once stopped; a reply that had already ended keeps its status. */
+  status: messageStatusSchema,
+})
+export type StopMessageResponse = z.infer<typeof stopMessageResponse>
+
+/** DELETE /api/messages: every thread but Default is deleted; Default survives, emptied. */
+export const clearHistoryResponse = z.object({ ok: z.literal(true) })
+export type ClearHistoryResponse = z.infer<typeof clearHistoryResponse>
+
+/** The usage-limit refusal codes: answered as JSON 429 before any stream; retrying cannot help. */
+export const USAGE_LIMIT_CODE = 'rate_limited:usage'

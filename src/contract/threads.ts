@@ -1,0 +1,50 @@
+import { z } from 'zod'
+import { chatModelSchema } from './config.ts'
+
+/** The thread every account is born with; it cannot be favorited, renamed or deleted (spec 5). */
+export const DEFAULT_THREAD_TITLE = 'Default'
+export const THREAD_TITLE_MAX = 120
+
+/** A thread as the API answers it; dates are ISO 8601 strings. */
+export const threadSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  isFavorite: z.boolean(),
+  isDefault: z.boolean(),
+  lastMessageAt: z.string(),
+  chatModel: chatModelSchema,
+  createdAt: z.string(),
+})
+export type Thread = z.infer<typeof threadSchema>
+
+/** GET /api/threads: Default first, then most recent first. */
+export const threadListSchema = z.array(threadSchema)
+
+export const threadIdParam = z.object({ id: z.uuid({ error: 'Unknown thread' }) })
+
+/** PUT /api/threads/:id/favorite → Thread */
+export const favoriteThreadBody = z.object({
+  isFavorite: z.boolean({ error: 'isFavorite must be true or false' }),
+})
+export type FavoriteThreadBody = z.infer<typeof favoriteThreadBody>
+
+/** PUT /api/threads/:id/rename → Thread. The title is trimmed before it is checked. */
+export const renameThreadBody = z.object({
+  title: z
+    .string({ error: 'Please enter a title' })
+    .trim()
+    .min(1, 'Please enter a title')
+    .max(THREAD_TITLE_MAX, `A title is at most ${THREAD_TITLE_MAX} characters`),
+})
+export type RenameThreadBody = z.infer<typeof renameThreadBody>
+
+/** DELETE /api/threads/:id → the deleted id (its messages go with it). */
+export const deleteThreadResponse = z.object({ ok: z.literal(true), id: z.string() })
+export type DeleteThreadResponse = z.infer<typeof deleteThreadResponse>
+
+/** POST /api/threads/create-from-message → 201 Thread, seeded with a copy of that exchange. */
+export const createFromMessageBody = z.object({
+  messageId: z.uuid({ error: 'Unknown message' }),
+})
+export type CreateFromMessageBody = z.infer<typeof createFromMessageBody>
+export const createFromMessageResponse = threadSchema
