@@ -1,0 +1,354 @@
+import type {
+  Co2Impact,
+  ImpactCatalogResponse,
+  ImpactEstimate,
+  ImpactEstimateResponse,
+  ProviderId,
+  Range,
+} from '#contract/impact.ts'
+import { IMPACT_METHOD_VERSION } from '#contract/impact.ts'
+import { ELECTRICITY_MIXES } from './electricity-mixes.ts'
+import {
+  ECOLOGITS,
+  KNOWN_MODELS,
+  type ModelProfile,
+  PROVIDERS,
+  type ProviderProfile,
+  STANDARD,
+} from './methodology-data.ts'
+
+// The CO2 of one LLM reply by EcoLogits 0.9.1's inference method (ecologits/impacts/llm.py),
+// step by step as in shared/impact-methodology.md. Pure: no I/O, no clock, no randomness.
+
+export type { ImpactEstimate, ProviderId, Range }
+export { KNOWN_MODELS, PROVIDERS }
+export const KNOWN_ZONES: readonly string[] = Object.keys(ELECTRICITY_MIXES)
+
+/** A model we know the size of but EcoLogits does not list (our own eco model): billions of parameters. */
+export interface CustomModel {
+  name: string
+  totalB: number | Range
+  activeB: number | Range
+}
+
+export interface ImpactInput {
+  provider: ProviderId
+  model: string | CustomModel
+  /** Generated tokens, thinking included; input tokens do not enter the method. */
+  outputTokens: number
+  /** Measured generation time; caps the modelled one. Absent: no cap. */
+  latencySeconds?: number | null
+  /** ISO 3166 alpha-3 or WOR; absent: the provider's data-centre zone. */
+  zone?: string | null
+}
+
+export type MessageImpact = ImpactEstimateResponse
+
+export type ImpactInputField = 'model' | 'zone' | 'provider' | 'outputTokens' | 'latencySeconds'
+
+/** Bad input is an error that names the valid choices, never a silent zero. */
+export class ImpactInputError extends Error {
+  readonly field: ImpactInputField
+
+  constructor(field: ImpactInputField, message: string) {
+    super(message)
+    this.name = 'ImpactInputError'
+    this.field = field
+  }
+}
+
+export function midpoint(r: Range): number {
+  return (r.min + r.max) / 2
+}
+
+/** The catalogued model of that name, whatever its provider; names as the provider APIs spell them. */
+export function findModel(name: string): ModelProfile | undefined {
+  const wanted = normalizeModelName(name)
+  return KNOWN_MODELS.find((m) => m.name === wanted)
+}
+
+/** For requests that name only a model (the estimate endpoint): the provider that serves it. */
+export function providerForModel(name: string): ProviderId {
+  const found = findModel(name)
+  if (found) return found.provider
+  throw new ImpactInputError(
+    'model',
+    `Unknown model "${name}". Known models: ${KNOWN_MODELS.map((m) => m.name).join(', ')}.`,
+  )
+}
+
+export function estimateImpact(input: ImpactInput): ImpactEstimate {
+  const provider = resolveProvider(input.provider)
+  const model = resolveModel(provider, input.model)
+  const zone = resolveZone(input.zone, provider.zone)
+  const outputTokens = checkTokens(input.outputTokens)
+  const latencySeconds = checkLatency(input.latencySeconds)
+
+  // The min run takes every lower bound (active and total parameters, PUE), the max run every
+  // upper bound, exactly as llm.py compute_llm_impacts pairs them.
+  const common = { outputTokens, latencySeconds, mix: zone.kgCo2eqPerKwh }
+  const low = run({ ...common, activeB: model.activeB.min, totalB: model.totalB.min, pue: provider.pue.min })
+  const high = run({ ...common, activeB: model.activeB.max, totalB: model.totalB.max, pue: provider.pue.max })
+  const span = (pick: (r: Run) => number, scale = 1): Range => ({
+    min: pick(low) * scale,
+    max: pick(high) * scale,
+  })
+
+  return {
+    energyWh: span((r) => r.energyKwh, 1000),
+    gco2eq: span((r) => r.usageKg + r.embodiedKg, 1000),
+    usageGco2eq: span((r) => r.usageKg, 1000),
+    embodiedGco2eq: span((r) => r.embodiedKg, 1000),
+    inputs: {
+      provider: provider.id,
+      model: model.name,
+      outputTokens,
+      latencySeconds,
+      zone: zone.code,
+      mix: zone.kgCo2eqPerKwh,
+      pue: { ...provider.pue },
+      totalParamsB: { ...model.totalB },
+      activeParamsB: { ...model.activeB },
+    },
+    steps: {
+      generationSeconds: span((r) => r.generationSeconds),
+      gpuCount: span((r) => r.gpuCount),
+      energyPerGpuWh: span((r) => r.energyPerGpuKwh, 1000),
+      serverEnergyWh: span((r) => r.serverEnergyKwh, 1000),
+    },
+    methodVersion: IMPACT_METHOD_VERSION,
+  }
+}
+
+/** actual, the standard reference (gpt-4o, OpenAI, world mix, no latency cap) and what was saved. */
+export function estimateMessageImpact(actual: ImpactInput): MessageImpact {
+  const actualEstimate = estimateImpact(actual)
+  const standard = estimateImpact({
+    provider: STANDARD.provider,
+    model: STANDARD.model,
+    outputTokens: actualEstimate.inputs.outputTokens,
+    zone: STANDARD.zone,
+  })
+  return { actual: actualEstimate, standard, saved: savedBetween(standard.gco2eq, actualEstimate.gco2eq) }
+}
+
+/** The shape stored in messages.co2_impact (grams, with the midpoint shown in the UI). */
+export function toCo2Impact(impact: MessageImpact, measured?: boolean): Co2Impact {
+  const { provider, model, outputTokens, latencySeconds, zone } = impact.actual.inputs
+  return {
+    saved: withMid(impact.saved),
+    actual: withMid(impact.actual.gco2eq),
+    standard: withMid(impact.standard.gco2eq),
+    inputs: {
+      provider,
+      model,
+      outputTokens,
+      latencySeconds,
+      zone,
+      methodVersion: impact.actual.methodVersion,
+      ...(measured === undefined ? {} : { measured }),
+    },
+  }
+}
+
+/** The method's tables for the how-it-works calculator. */
+export function impactCatalog(): ImpactCatalogResponse {
+  return {
+    methodVersion: IMPACT_METHOD_VERSION,
+    standard: { ...STANDARD },
+    providers: Object.values(PROVIDERS).map(({ id, label, pue, zone }) => ({
+      id,
+      label,
+      pue: { ...pue },
+      zone,
+    })),
+    models: KNOWN_MODELS.map((m) => ({
+      name: m.name,
+      provider: m.provider,
+      architecture: m.architecture,
+      totalParamsB: { ...m.totalB },
+      activeParamsB: { ...m.activeB },
+    })),
+    zones: Object.entries(ELECTRICITY_MIXES).map(([code, mix]) => ({ code, ...mix })),
+  }
+}
+
+interface Run {
+  generationSeconds: number
+  gpuCount: number
+  energyPerGpuKwh: number
+  serverEnergyKwh: number
+  energyKwh: number
+  usageKg: number
+  embodiedKg: number
+}
+
+interface RunInput {
+  activeB: number
+  totalB: number
+  pue: number
+  outputTokens: number
+  latencySeconds: number | null
+  mix: number
+}
+
+// Steps 1 to 8 of the methodology page. Operations keep llm.py's order so results match the
+// library to the last digit, including where the GPU count's ceil falls.
+function run({ activeB, totalB, pue, outputTokens: n, latencySeconds, mix }: RunInput): Run {
+  const c = ECOLOGITS
+  const energyPerTokenKwh =
+    (c.gpuEnergyAlpha * Math.exp(c.gpuEnergyBeta * c.batchSize) * activeB + c.gpuEnergyGamma) / 1000
+  const energyPerGpuKwh = n * energyPerTokenKwh
+  const modelledSeconds = n * (c.latencyAlpha * activeB + c.latencyBeta * c.batchSize + c.latencyGamma)
+  const generationSeconds =
+    latencySeconds !== null && latencySeconds < modelledSeconds ? latencySeconds : modelledSeconds
+  const gpuCount = gpusToHold(totalB)
+  const serverEnergyKwh =
+    (generationSeconds / 3600) * c.serverPowerKw * (gpuCount / c.serverGpus) * (1 / c.batchSize)
+  const energyKwh = pue * (serverEnergyKwh + gpuCount * energyPerGpuKwh)
+  const hardwareKg = (gpuCount / c.serverGpus) * c.serverEmbodiedKgCo2eq + gpuCount * c.gpuEmbodiedKgCo2eq
+  const embodiedKg = (generationSeconds * hardwareKg) / (c.hardwareLifespanSeconds * c.batchSize)
+  return {
+    generationSeconds,
+    gpuCount,
+    energyPerGpuKwh,
+    serverEnergyKwh,
+    energyKwh,
+    usageKg: energyKwh * mix,
+    embodiedKg,
+  }
+}
+
+/** Step 4: GPUs to hold the 16-bit weights plus overhead, rounded up to a power of two. */
+function gpusToHold(totalB: number): number {
+  const c = ECOLOGITS
+  const memoryGb = (c.memoryOverhead * totalB * c.quantizationBits) / 8
+  const needed = Math.ceil(memoryGb / c.gpuMemoryGb)
+  // 2 ** ceil(log2(needed)) in llm.py; a loop avoids trusting log2 to be exact at powers of two.
+  let gpus = 1
+  while (gpus < needed) gpus *= 2
+  return gpus
+}
+
+// Bound by bound (min run against min run, max against max), never negative. When the actual
+// range is narrower than the standard's, the low-run saving can exceed the high-run one; the
+// two are then ordered so a Range keeps min <= max.
+function savedBetween(standard: Range, actual: Range): Range {
+  const low = Math.max(0, standard.min - actual.min)
+  const high = Math.max(0, standard.max - actual.max)
+  return { min: Math.min(low, high), max: Math.max(low, high) }
+}
+
+function withMid(r: Range): { min: number; max: number; mid: number } {
+  return { min: r.min, max: r.max, mid: midpoint(r) }
+}
+
+function normalizeModelName(name: string): string {
+  // Gemini's API reports "models/gemini-2.5-flash"; case and spaces are never meaningful.
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/^models\//, '')
+}
+
+function resolveProvider(id: unknown): ProviderProfile {
+  if (typeof id === 'string' && Object.hasOwn(PROVIDERS, id)) return PROVIDERS[id as ProviderId]
+  throw new ImpactInputError(
+    'provider',
+    `Unknown provider ${JSON.stringify(id)}. Valid providers: ${Object.keys(PROVIDERS).join(', ')}.`,
+  )
+}
+
+function resolveModel(provider: ProviderProfile, model: string | CustomModel): ModelProfile {
+  if (typeof model === 'object' && model !== null) return customModel(provider.id, model)
+  if (typeof model !== 'string') {
+    throw new ImpactInputError(
+      'model',
+      `model must be a name or { name, totalB, activeB }, got ${String(model)}.`,
+    )
+  }
+  const found = findModel(model)
+  if (found?.provider === provider.id) return found
+  if (found) {
+    throw new ImpactInputError(
+      'model',
+      `Model "${found.name}" is served by ${found.provider}, not ${provider.id}.`,
+    )
+  }
+  const custom = 'pass { name, totalB, activeB } with its parameter counts in billions (a 360M model is 0.36)'
+  if (provider.id === 'self') {
+    throw new ImpactInputError('model', `Provider "self" runs our own models: ${custom}.`)
+  }
+  const own = KNOWN_MODELS.filter((m) => m.provider === provider.id).map((m) => m.name)
+  const choices =
+    own.length > 0
+      ? `Known ${provider.id} models: ${own.join(', ')}.`
+      : `No ${provider.id} models are catalogued.`
+  throw new ImpactInputError(
+    'model',
+    `Unknown model "${model}" for provider ${provider.id}. ${choices} For another model, ${custom}.`,
+  )
+}
+
+function customModel(provider: ProviderId, model: CustomModel): ModelProfile {
+  const name = typeof model.name === 'string' ? model.name.trim() : ''
+  const totalB = toRange(model.totalB)
+  const activeB = toRange(model.activeB)
+  const valid =
+    name !== '' &&
+    totalB !== null &&
+    activeB !== null &&
+    [totalB.min, totalB.max, activeB.min, activeB.max].every((b) => Number.isFinite(b) && b > 0) &&
+    totalB.min <= totalB.max &&
+    activeB.min <= activeB.max &&
+    activeB.min <= totalB.min &&
+    activeB.max <= totalB.max
+  if (!valid) {
+    throw new ImpactInputError(
+      'model',
+      `A custom model needs a name and parameter counts in billions > 0, min <= max, active within total; got ${JSON.stringify(model)}.`,
+    )
+  }
+  const isDense = totalB.min === activeB.min && totalB.max === activeB.max
+  return { name, provider, architecture: isDense ? 'dense' : 'moe', totalB, activeB }
+}
+
+function toRange(value: number | Range | undefined): Range | null {
+  if (typeof value === 'number') return { min: value, max: value }
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof value.min === 'number' &&
+    typeof value.max === 'number'
+  ) {
+    return { min: value.min, max: value.max }
+  }
+  return null
+}
+
+function resolveZone(
+  zone: string | null | undefined,
+  fallback: string,
+): { code: string; kgCo2eqPerKwh: number } {
+  const code = zone == null ? fallback : String(zone).trim().toUpperCase()
+  const mix = Object.hasOwn(ELECTRICITY_MIXES, code) ? ELECTRICITY_MIXES[code] : undefined
+  if (mix) return { code, kgCo2eqPerKwh: mix.kgCo2eqPerKwh }
+  throw new ImpactInputError(
+    'zone',
+    `Unknown electricity zone ${JSON.stringify(zone)}. Use WOR (world mix) or an ISO 3166 alpha-3 code from EcoLogits' table: ${KNOWN_ZONES.join(', ')}.`,
+  )
+}
+
+function checkTokens(n: unknown): number {
+  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n
+  throw new ImpactInputError('outputTokens', `outputTokens must be a whole number >= 0, got ${String(n)}.`)
+}
+
+function checkLatency(seconds: unknown): number | null {
+  if (seconds == null) return null
+  if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0) return seconds
+  throw new ImpactInputError(
+    'latencySeconds',
+    `latencySeconds must be a number of seconds > 0, or left out when not measured; got ${String(seconds)}.`,
+  )
+}
