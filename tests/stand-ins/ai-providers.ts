@@ -1,0 +1,603 @@
+// Loopback stand-in for the Gemini (v1beta) and OpenAI (v1) wire formats, spoken to by the real AI SDK
+// clients. Edit when an SDK upgrade changes a zod schema in node_modules/@ai-sdk/*/dist/index.mjs.
+import { randomUUID } from 'node:crypto'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import {
+  BodyTooLargeError,
+  closeServer,
+  headerRecord,
+  listen,
+  type MultipartSummary,
+  parseMultipart,
+  readBody,
+  sendJson,
+  sendText,
+} from './http-helpers.ts'
+import { breakConnection, type SseEncoder, sleep, streamSse } from './sse.ts'
+
+export type AiScenario = 'normal' | 'slow' | 'upstream-error' | 'error-mid-stream' | 'empty'
+export type AiProvider = 'gemini' | 'openai'
+
+export interface RecordedRequest {
+  provider: AiProvider
+  method: string
+  // Path with query string, e.g. `/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`.
+  path: string
+  model: string | null
+  // Parsed JSON, a multipart summary, the raw text of an unparsable body, or null (empty or too large).
+  body: unknown
+  headers: Record<string, string>
+}
+
+export interface AiStandIn {
+  url: string
+  geminiBaseUrl: string
+  openaiBaseUrl: string
+  requests: RecordedRequest[]
+  setScenario(scenario: AiScenario): void
+  setTranscript(text: string): void
+  // Overrides the pause between streamed chunks for every scenario, 'slow' included.
+  setChunkDelayMs(ms: number): void
+  // Back to a fresh state (normal scenario, default transcript and delays, no recorded requests).
+  reset(): void
+  close(): Promise<void>
+}
+
+export const aiScenarios = ['normal', 'slow', 'upstream-error', 'error-mid-stream', 'empty'] as const
+const maxBodyBytes = 50 * 1024 * 1024
+const defaultDelayMs = 5
+const slowDelayMs = 400
+// Enough chunks that a slow reply lasts ~5 s, long enough for a browser test to reload mid-stream.
+const minSlowChunks = 12
+const wordsPerChunk = 3
+const defaultTranscript = 'go forward ten meters'
+const slowPadding =
+  'This reply streams slowly on purpose so that a test can interrupt it while it is arriving.'
+const markerPattern = /\[\[scenario:([a-z-]+)\]\]/
+
+interface State {
+  scenario: AiScenario
+  transcript: string
+  delayMs: number | undefined
+  requests: RecordedRequest[]
+}
+
+// ---- The provider-neutral view of a request and the reply planned for it ----
+
+interface Attachment {
+  mediaType: string
+  bytes?: number
+  source?: string
+}
+interface Turn {
+  fromUser: boolean
+  texts: string[]
+  attachments: Attachment[]
+}
+interface Conversation {
+  turns: Turn[]
+  system: boolean
+  textChars: number
+}
+interface Reply {
+  scenario: AiScenario
+  text: string
+  chunks: string[]
+  delayMs: number
+  inputTokens: number
+  outputTokens: number
+}
+
+const newTurn = (fromUser: boolean): Turn => ({ fromUser, texts: [], attachments: [] })
+const tokens = (chars: number) => Math.ceil(chars / 4)
+const base64Bytes = (data: string) => Buffer.from(data, 'base64').length
+const lastUserTurn = (c: Conversation) => c.turns.findLast((turn) => turn.fromUser)
+
+function conversation(turns: Turn[], systemTexts: string[]): Conversation {
+  const texts = [...systemTexts, ...turns.flatMap((turn) => turn.texts)]
+  return { turns, system: systemTexts.length > 0, textChars: texts.reduce((n, text) => n + text.length, 0) }
+}
+
+function fromUrl(url: string, fallbackType: string): Attachment {
+  const match = /^data:([^;,]*)(;base64)?,/.exec(url)
+  if (!match) return { mediaType: fallbackType, source: url }
+  const payload = url.slice(match[0].length)
+  const bytes = match[2] ? base64Bytes(payload) : Buffer.byteLength(decodeURIComponent(payload))
+  return { mediaType: match[1] || fallbackType, bytes }
+}
+
+function describe(attachment: Attachment): string {
+  const { mediaType, bytes, source } = attachment
+  const kind = mediaType.startsWith('image/') ? 'image' : mediaType.startsWith('audio/') ? 'audio' : 'file'
+  return `[${kind} ${mediaType} ${bytes === undefined ? source : `${bytes} bytes`}]`
+}
+
+// Deterministic and revealing: tests assert on what the model was actually sent.
+function echo(c: Conversation): string {
+  const last = lastUserTurn(c)
+  const lines = [`Echo: ${last?.texts.join('\n') ?? ''}`]
+  if (last?.attachments.length) lines.push(last.attachments.map(describe).join(' '))
+  lines.push(`(history: ${c.turns.length} messages, system: ${c.system ? 'yes' : 'no'})`)
+  return lines.join('\n')
+}
+
+function chunkText(text: string): string[] {
+  const words = text.match(/\s*\S+\s*/g) ?? []
+  const chunks: string[] = []
+  for (let i = 0; i < words.length; i += wordsPerChunk)
+    chunks.push(words.slice(i, i + wordsPerChunk).join(''))
+  return chunks
+}
+
+function scenarioFor(state: State, text: string | undefined): AiScenario {
+  const marked = text?.match(markerPattern)?.[1]
+  return aiScenarios.find((scenario) => scenario === marked) ?? state.scenario
+}
+
+function replyFor(state: State, scenario: AiScenario, text: string, inputTokens: number): Reply {
+  const delayMs = state.delayMs ?? (scenario === 'slow' ? slowDelayMs : defaultDelayMs)
+  return { scenario, text, chunks: chunkText(text), delayMs, inputTokens, outputTokens: tokens(text.length) }
+}
+
+// A non-streaming request whose last user turn carries audio is a transcription job (Gemini has no
+// dedicated endpoint for it), so it answers with the configured transcript instead of an echo.
+function planReply(state: State, c: Conversation, streaming: boolean): Reply {
+  const last = lastUserTurn(c)
+  const scenario = scenarioFor(state, last?.texts.join('\n'))
+  const transcribing = !streaming && last?.attachments.some((a) => a.mediaType.startsWith('audio/'))
+  let text = scenario === 'empty' ? '' : transcribing ? state.transcript : echo(c)
+  while (scenario === 'slow' && streaming && chunkText(text).length < minSlowChunks)
+    text += `\n${slowPadding}`
+  return replyFor(state, scenario, text, tokens(c.textChars))
+}
+
+function planTranscript(state: State, prompt: string | undefined): Reply {
+  const scenario = scenarioFor(state, prompt)
+  return replyFor(state, scenario, scenario === 'empty' ? '' : state.transcript, tokens(prompt?.length ?? 0))
+}
+
+// ---- Delivery shared by every model endpoint: scenarios decide how the rendered reply goes out ----
+
+type Body =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'multipart'; form: MultipartSummary }
+  | { kind: 'invalid'; text: string }
+  | { kind: 'empty' }
+
+interface Context {
+  state: State
+  res: ServerResponse
+  url: URL
+  body: Body
+  provider: AiProvider
+  model: string
+}
+interface Rendered {
+  contentType: string
+  text: string
+}
+
+const json = (body: unknown): Rendered => ({ contentType: 'application/json', text: JSON.stringify(body) })
+const googleStatus: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  404: 'NOT_FOUND',
+  413: 'INVALID_ARGUMENT',
+  500: 'INTERNAL',
+}
+const openaiCode: Record<number, string> = {
+  401: 'invalid_api_key',
+  404: 'unknown_url',
+  413: 'request_too_large',
+  500: 'internal_error',
+}
+
+// The error bodies the SDKs' failedResponseHandlers parse: Google `{error:{code,message,status}}`,
+// OpenAI `{error:{message,type,param,code}}`.
+function sendError(res: ServerResponse, provider: AiProvider, status: number, message: string): void {
+  const body =
+    provider === 'gemini'
+      ? { error: { code: status, message, status: googleStatus[status] ?? 'UNKNOWN' } }
+      : {
+          error: {
+            message,
+            type: status >= 500 ? 'server_error' : 'invalid_request_error',
+            param: null,
+            code: openaiCode[status] ?? null,
+          },
+        }
+  sendJson(res, status, body)
+}
+
+async function deliver(ctx: Context, reply: Reply, render: { stream?: SseEncoder; whole: () => Rendered }) {
+  const { res } = ctx
+  if (reply.scenario === 'upstream-error') {
+    return sendError(res, ctx.provider, 500, 'The stand-in upstream failed (scenario upstream-error).')
+  }
+  const breakAfter = reply.scenario === 'error-mid-stream' ? 2 : undefined
+  if (render.stream)
+    return streamSse(res, render.stream, { chunks: reply.chunks, delayMs: reply.delayMs, breakAfter })
+  // A whole answer still takes as long as generating it would.
+  const floor = reply.scenario === 'slow' ? minSlowChunks : 1
+  await sleep(reply.delayMs * Math.max(reply.chunks.length, floor))
+  const out = render.whole()
+  if (breakAfter === undefined) return sendText(res, 200, out.text, out.contentType)
+  res.writeHead(200, { 'content-type': out.contentType })
+  res.write(out.text.slice(0, out.text.length / 2), () => breakConnection(res))
+}
+
+function jsonObject<T>(body: Body): Partial<T> {
+  const value = body.kind === 'json' ? body.value : undefined
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Partial<T>) : {}
+}
+
+// ---- Gemini: https://ai.google.dev/api/generate-content ----
+
+interface GeminiPart {
+  text?: unknown
+  inlineData?: { mimeType?: string; data?: string }
+  fileData?: { mimeType?: string; fileUri?: string }
+}
+interface GeminiContent {
+  role?: string
+  parts?: GeminiPart[]
+}
+interface GeminiRequest {
+  contents: GeminiContent[]
+  systemInstruction: { parts?: GeminiPart[] }
+}
+
+function geminiTurn(content: GeminiContent): Turn {
+  const turn = newTurn(content.role !== 'model')
+  for (const part of content.parts ?? []) {
+    if (typeof part.text === 'string') turn.texts.push(part.text)
+    else if (part.inlineData) {
+      const { mimeType = 'application/octet-stream', data = '' } = part.inlineData
+      turn.attachments.push({ mediaType: mimeType, bytes: base64Bytes(data) })
+    } else if (part.fileData) {
+      const { mimeType = 'application/octet-stream', fileUri } = part.fileData
+      turn.attachments.push({ mediaType: mimeType, source: fileUri })
+    }
+  }
+  return turn
+}
+
+function geminiConversation(request: Partial<GeminiRequest>): Conversation {
+  const turns = (Array.isArray(request.contents) ? request.contents : []).map(geminiTurn)
+  return conversation(turns, geminiTurn({ parts: request.systemInstruction?.parts ?? [] }).texts)
+}
+
+function geminiBody(ctx: Context, id: string, reply: Reply, text: string, final: boolean) {
+  const usage = {
+    promptTokenCount: reply.inputTokens,
+    candidatesTokenCount: reply.outputTokens,
+    totalTokenCount: reply.inputTokens + reply.outputTokens,
+  }
+  return {
+    candidates: [
+      { content: { parts: [{ text }], role: 'model' }, index: 0, ...(final && { finishReason: 'STOP' }) },
+    ],
+    ...(final && { usageMetadata: usage }),
+    modelVersion: ctx.model,
+    responseId: id,
+  }
+}
+
+async function geminiGenerate(ctx: Context) {
+  const streaming = ctx.url.pathname.endsWith(':streamGenerateContent')
+  const reply = planReply(ctx.state, geminiConversation(jsonObject<GeminiRequest>(ctx.body)), streaming)
+  const id = randomUUID()
+  const stream: SseEncoder = {
+    start: () => [],
+    delta: (text, isLast) => [geminiBody(ctx, id, reply, text, isLast)],
+    end: () => [],
+  }
+  await deliver(ctx, reply, {
+    stream: streaming ? stream : undefined,
+    whole: () => json(geminiBody(ctx, id, reply, reply.text, true)),
+  })
+}
+
+// google.transcription() posts `{ model, input: [{ type: 'audio', data, mime_type }] }` here.
+async function geminiInteraction(ctx: Context) {
+  const input = jsonObject<{ input: { type?: string }[] }>(ctx.body).input
+  if (!Array.isArray(input) || !input.some((item) => item.type === 'audio')) {
+    return sendError(ctx.res, 'gemini', 400, 'The stand-in only supports audio transcription interactions.')
+  }
+  const reply = planTranscript(ctx.state, undefined)
+  const body = {
+    id: randomUUID(),
+    status: 'completed',
+    steps: [{ type: 'model_output', content: [{ type: 'text', text: reply.text }] }],
+  }
+  await deliver(ctx, reply, { whole: () => json(body) })
+}
+
+// ---- OpenAI: https://platform.openai.com/docs/api-reference/chat ----
+
+interface OpenAiPart {
+  type?: string
+  text?: string
+  image_url?: { url?: string }
+  input_audio?: { data?: string; format?: string }
+  file?: { file_data?: string; file_id?: string }
+}
+interface OpenAiMessage {
+  role?: string
+  content?: string | OpenAiPart[] | null
+}
+interface OpenAiRequest {
+  messages: OpenAiMessage[]
+  stream: boolean
+  stream_options: { include_usage?: boolean }
+}
+
+function addOpenAiPart(turn: Turn, part: OpenAiPart): void {
+  if (part.type === 'text' && typeof part.text === 'string') turn.texts.push(part.text)
+  if (part.type === 'image_url') turn.attachments.push(fromUrl(part.image_url?.url ?? '', 'image/*'))
+  if (part.type === 'input_audio') {
+    const format = part.input_audio?.format === 'mp3' ? 'mpeg' : (part.input_audio?.format ?? 'wav')
+    turn.attachments.push({ mediaType: `audio/${format}`, bytes: base64Bytes(part.input_audio?.data ?? '') })
+  }
+  if (part.type === 'file') {
+    const { file_data: data, file_id: id } = part.file ?? {}
+    turn.attachments.push(
+      data ? fromUrl(data, 'application/octet-stream') : { mediaType: 'file', source: id },
+    )
+  }
+}
+
+function openaiConversation(request: Partial<OpenAiRequest>): Conversation {
+  const system: string[] = []
+  const turns: Turn[] = []
+  for (const message of Array.isArray(request.messages) ? request.messages : []) {
+    const turn = newTurn(message.role === 'user')
+    if (typeof message.content === 'string') turn.texts.push(message.content)
+    else for (const part of message.content ?? []) addOpenAiPart(turn, part)
+    if (message.role === 'system' || message.role === 'developer') system.push(...turn.texts)
+    else turns.push(turn)
+  }
+  return conversation(turns, system)
+}
+
+function openaiUsage(reply: Reply) {
+  const total = reply.inputTokens + reply.outputTokens
+  return { prompt_tokens: reply.inputTokens, completion_tokens: reply.outputTokens, total_tokens: total }
+}
+
+function openaiEncoder(ctx: Context, reply: Reply, includeUsage: boolean): SseEncoder {
+  const base = {
+    id: `chatcmpl-${randomUUID()}`,
+    object: 'chat.completion.chunk',
+    created: now(),
+    model: ctx.model,
+  }
+  const chunk = (delta: object, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  })
+  return {
+    start: () => [chunk({ role: 'assistant', content: '' })],
+    delta: (content) => (content ? [chunk({ content })] : []),
+    // Usage arrives in its own choice-less chunk, and only when asked for (stream_options.include_usage).
+    end: () => [
+      chunk({}, 'stop'),
+      ...(includeUsage ? [{ ...base, choices: [], usage: openaiUsage(reply) }] : []),
+      '[DONE]',
+    ],
+  }
+}
+
+async function openaiChat(ctx: Context) {
+  const request = jsonObject<OpenAiRequest>(ctx.body)
+  const streaming = request.stream === true
+  const reply = planReply(ctx.state, openaiConversation(request), streaming)
+  const whole = {
+    id: `chatcmpl-${randomUUID()}`,
+    object: 'chat.completion',
+    created: now(),
+    model: ctx.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: reply.text, refusal: null },
+        logprobs: null,
+        finish_reason: 'stop',
+      },
+    ],
+    usage: openaiUsage(reply),
+  }
+  await deliver(ctx, reply, {
+    stream: streaming ? openaiEncoder(ctx, reply, request.stream_options?.include_usage === true) : undefined,
+    whole: () => json(whole),
+  })
+}
+
+// The SDK asks for verbose_json (whisper) or json (gpt-4o-*-transcribe) when provider options are set.
+function transcriptionBody(format: string | undefined, reply: Reply): Rendered | undefined {
+  const { text } = reply
+  const duration = Math.max(1, text.split(/\s+/).length) * 0.4
+  if (format === undefined || format === 'json')
+    return json({ text, usage: { type: 'duration', seconds: duration } })
+  if (format === 'text') return { contentType: 'text/plain', text }
+  if (format !== 'verbose_json') return undefined
+  const segment = { id: 0, seek: 0, start: 0, end: duration, text, tokens: [], temperature: 0 }
+  const quality = { avg_logprob: -0.1, compression_ratio: 1, no_speech_prob: 0 }
+  return json({
+    task: 'transcribe',
+    language: 'english',
+    duration,
+    text,
+    segments: [{ ...segment, ...quality }],
+  })
+}
+
+async function openaiTranscription(ctx: Context) {
+  const form = ctx.body.kind === 'multipart' ? ctx.body.form : undefined
+  if (!form?.fields.model || !form.files.some((file) => file.field === 'file')) {
+    return sendError(ctx.res, 'openai', 400, 'Expected multipart/form-data with `file` and `model`.')
+  }
+  const reply = planTranscript(ctx.state, form.fields.prompt)
+  const rendered = transcriptionBody(form.fields.response_format, reply)
+  if (!rendered)
+    return sendError(ctx.res, 'openai', 400, 'The stand-in supports json, verbose_json and text.')
+  await deliver(ctx, reply, { whole: () => rendered })
+}
+
+const now = () => Math.floor(Date.now() / 1000)
+
+function listModels(ctx: Context) {
+  if (ctx.provider === 'openai') {
+    const ids = ['gpt-3.5-turbo', 'gpt-4o-mini', 'whisper-1', 'loris-eco']
+    const data = ids.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'stand-in' }))
+    return sendJson(ctx.res, 200, { object: 'list', data })
+  }
+  const methods = ['generateContent', 'streamGenerateContent']
+  const ids = ['gemini-2.5-flash', 'gemini-2.5-pro']
+  const models = ids.map((id) => ({ name: `models/${id}`, supportedGenerationMethods: methods }))
+  sendJson(ctx.res, 200, { models })
+}
+
+// ---- Routing ----
+
+const geminiModelPath = /^\/v1beta\/(.+):(generateContent|streamGenerateContent)$/
+
+function route(method: string, path: string): ((ctx: Context) => unknown) | undefined {
+  if (method === 'GET' && (path === '/v1/models' || path === '/v1beta/models')) return listModels
+  if (method !== 'POST') return undefined
+  if (path === '/v1/chat/completions') return openaiChat
+  if (path === '/v1/audio/transcriptions') return openaiTranscription
+  if (path === '/v1beta/interactions') return geminiInteraction
+  if (geminiModelPath.test(path)) return geminiGenerate
+  return undefined
+}
+
+async function parseBody(req: IncomingMessage): Promise<Body> {
+  const raw = await readBody(req, maxBodyBytes)
+  const contentType = req.headers['content-type'] ?? ''
+  if (contentType.startsWith('multipart/form-data'))
+    return { kind: 'multipart', form: await parseMultipart(raw, contentType) }
+  if (raw.length === 0) return { kind: 'empty' }
+  try {
+    return { kind: 'json', value: JSON.parse(raw.toString('utf8')) }
+  } catch {
+    return { kind: 'invalid', text: raw.toString('utf8') }
+  }
+}
+
+function recordedBody(body: Body | undefined): unknown {
+  if (body?.kind === 'json') return body.value
+  if (body?.kind === 'multipart') return body.form
+  return body?.kind === 'invalid' ? body.text : null
+}
+
+function modelOf(path: string, body: Body | undefined): string | null {
+  const fromPath = geminiModelPath.exec(path)?.[1]
+  if (fromPath) return fromPath.replace(/^models\//, '')
+  const model =
+    body?.kind === 'multipart'
+      ? body.form.fields.model
+      : jsonObject<{ model: unknown }>(body ?? { kind: 'empty' }).model
+  return typeof model === 'string' ? model : null
+}
+
+// Real providers reject keyless calls, so a stand-in that accepted them would hide a missing key.
+function authorized(provider: AiProvider, req: IncomingMessage, url: URL): boolean {
+  if (provider === 'openai') return /^Bearer \S+/.test(req.headers.authorization ?? '')
+  return Boolean(req.headers['x-goog-api-key'] || url.searchParams.get('key'))
+}
+
+async function handle(state: State, req: IncomingMessage, res: ServerResponse) {
+  const url = new URL(req.url ?? '/', 'http://stand-in')
+  const method = req.method ?? 'GET'
+  const provider = url.pathname.startsWith('/v1beta/')
+    ? 'gemini'
+    : url.pathname.startsWith('/v1/')
+      ? 'openai'
+      : undefined
+  if (!provider) return sendJson(res, 404, { error: { message: `No stand-in at ${url.pathname}` } })
+  const body = await parseBody(req).catch((error: unknown) => {
+    if (error instanceof BodyTooLargeError) return undefined
+    throw error
+  })
+  const model = modelOf(url.pathname, body)
+  state.requests.push({
+    provider,
+    method,
+    path: req.url ?? '/',
+    model,
+    body: recordedBody(body),
+    headers: headerRecord(req),
+  })
+  if (!body) {
+    res.setHeader('connection', 'close')
+    return sendError(res, provider, 413, `Request body exceeds ${maxBodyBytes} bytes.`)
+  }
+  if (!authorized(provider, req, url)) return sendError(res, provider, 401, 'Missing or invalid API key.')
+  const handler = route(method, url.pathname)
+  if (!handler) return sendError(res, provider, 404, `Unknown request URL: ${method} ${url.pathname}`)
+  if (body.kind === 'invalid') return sendError(res, provider, 400, 'Request body is not valid JSON.')
+  await handler({ state, res, url, body, provider, model: model ?? 'unknown' })
+}
+
+export async function startAiStandIn(opts: { port?: number; host?: string } = {}): Promise<AiStandIn> {
+  const host = opts.host ?? '127.0.0.1'
+  const state: State = { scenario: 'normal', transcript: defaultTranscript, delayMs: undefined, requests: [] }
+  const server = createServer((req, res) => {
+    handle(state, req, res).catch((error: unknown) => {
+      console.error('AI stand-in failed to answer', req.method, req.url, error)
+      if (res.headersSent) breakConnection(res)
+      else sendJson(res, 500, { error: { message: 'stand-in failure' } })
+    })
+  })
+  const url = await listen(server, opts.port ?? 0, host)
+  return {
+    url,
+    geminiBaseUrl: `${url}/v1beta`,
+    openaiBaseUrl: `${url}/v1`,
+    requests: state.requests,
+    setScenario: (scenario) => {
+      state.scenario = scenario
+    },
+    setTranscript: (text) => {
+      state.transcript = text
+    },
+    setChunkDelayMs: (ms) => {
+      state.delayMs = ms
+    },
+    reset: () => {
+      Object.assign(state, { scenario: 'normal', transcript: defaultTranscript, delayMs: undefined })
+      state.requests.length = 0
+    },
+    close: () => closeServer(server),
+  }
+}
+
+// Standalone: `node --import tsx tests/stand-ins/ai-providers.ts --port 4010 [--host h] [--scenario slow]`.
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '4010' },
+      host: { type: 'string' },
+      scenario: { type: 'string' },
+    },
+  })
+  const standIn = await startAiStandIn({ port: Number(values.port), host: values.host })
+  const scenario = aiScenarios.find((s) => s === values.scenario)
+  if (scenario) standIn.setScenario(scenario)
+  console.info(`AI stand-in on ${standIn.url} (scenario ${scenario ?? 'normal'})`)
+  console.info(`  Gemini baseURL: ${standIn.geminiBaseUrl}`)
+  console.info(`  OpenAI baseURL: ${standIn.openaiBaseUrl}`)
+  const stop = () => void standIn.close().then(() => process.exit(0))
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error)
+    process.exitCode = 1
+  })
+}

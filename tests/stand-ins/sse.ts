@@ -1,0 +1,63 @@
+// Server-sent events for the stand-ins, paced like a real model and able to break the connection
+// mid-stream the way an upstream crash does (the client sees a reset, not a clean end).
+import type { ServerResponse } from 'node:http'
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+export function openSse(res: ServerResponse): void {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  })
+  res.flushHeaders()
+  // A reader that goes away (browser reload, aborted fetch) must not crash the stand-in.
+  res.on('error', () => {})
+}
+
+// Resolves once the frame is handed to the kernel, so a following abort cannot swallow it.
+// Returns false when the client has already gone, telling the caller to stop producing.
+export function writeSse(res: ServerResponse, data: unknown): Promise<boolean> {
+  if (res.destroyed || res.writableEnded) return Promise.resolve(false)
+  const payload = typeof data === 'string' ? data : JSON.stringify(data)
+  return new Promise((resolve) => res.write(`data: ${payload}\n\n`, (error) => resolve(!error)))
+}
+
+// Drops the TCP connection without the terminating chunk: fetch readers fail with "terminated".
+export function breakConnection(res: ServerResponse): void {
+  res.socket?.destroy()
+  res.destroy()
+}
+
+export interface SseEncoder {
+  start(): unknown[]
+  delta(text: string, isLast: boolean): unknown[]
+  end(): unknown[]
+}
+
+export interface StreamPlan {
+  chunks: string[]
+  delayMs: number
+  // Number of text chunks to deliver before breaking the connection; undefined streams to the end.
+  breakAfter?: number
+}
+
+// Writes start frames, one delta per text chunk with a pause between them, then end frames.
+export async function streamSse(res: ServerResponse, encoder: SseEncoder, plan: StreamPlan): Promise<void> {
+  openSse(res)
+  const send = async (frames: unknown[]) => {
+    for (const frame of frames) if (!(await writeSse(res, frame))) return false
+    return true
+  }
+  if (!(await send(encoder.start()))) return
+  // An empty reply still needs one delta: it carries the finish reason and usage for Gemini.
+  const chunks = plan.chunks.length > 0 ? plan.chunks : ['']
+  for (const [index, chunk] of chunks.entries()) {
+    if (index > 0) await sleep(plan.delayMs)
+    if (index === plan.breakAfter) return breakConnection(res)
+    if (!(await send(encoder.delta(chunk, index === chunks.length - 1)))) return
+  }
+  // A reply shorter than breakAfter still breaks, just before its finish frames.
+  if (plan.breakAfter !== undefined) return breakConnection(res)
+  if (await send(encoder.end())) res.end()
+}
