@@ -20,6 +20,7 @@ export function securityHeaders() {
       workerSrc: ["'self'", 'blob:'],
     },
     crossOriginEmbedderPolicy: false,
+    xFrameOptions: 'DENY',
     crossOriginResourcePolicy: 'same-origin',
     referrerPolicy: 'strict-origin-when-cross-origin',
     strictTransportSecurity: 'max-age=15552000; includeSubDomains',

@@ -31,7 +31,8 @@ export function serveClient(app: Hono<AppEnv>, clientDir: string) {
       root,
       precompressed: true,
       onFound: (p, c) => {
-        c.header('Cache-Control', p.endsWith('index.html') ? 'no-cache' : 'public, max-age=3600')
+        // index.html must revalidate so a deploy is picked up at once; other files may be cached briefly.
+        c.header('Cache-Control', /\.html(\.br|\.gz)?$/.test(p) ? 'no-cache' : 'public, max-age=3600')
       },
     }),
   )

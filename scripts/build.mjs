@@ -1,0 +1,52 @@
+// Builds the client (Vite) and the server (one esbuild bundle), precompresses static files,
+// and stamps the build with a hash of its inputs so `npm start` can tell when to rebuild.
+import { execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
+import { buildInputsHash, root, stampFile } from './build-stamp.mjs'
+
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|webmanifest|txt)$/
+
+function precompress(dir) {
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name)
+    if (statSync(file).isDirectory()) {
+      precompress(file)
+      continue
+    }
+    if (!COMPRESSIBLE.test(name) || statSync(file).size < 1024) continue
+    const data = readFileSync(file)
+    writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }))
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    )
+  }
+}
+
+const started = Date.now()
+execFileSync(
+  process.execPath,
+  [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+)
+precompress(path.join(root, 'dist/client'))
+await build({
+  entryPoints: [path.join(root, 'src/server/main.ts')],
+  outfile: path.join(root, 'dist/server/main.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  // npm packages stay in node_modules; our own code (including #server/* imports) is bundled.
+  external: Object.keys(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies ?? {}),
+  logLevel: 'warning',
+})
+writeFileSync(stampFile, buildInputsHash())
+console.info(`Built client and server in ${((Date.now() - started) / 1000).toFixed(1)} s`)

@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { toast } from '#client/hooks/use-toast.ts'
+import { apiJson, errorText } from '#client/lib/api.ts'
+import type { Credentials } from '#contract/auth.ts'
+import type { User } from '#contract/user.ts'
+import { userQueryKey } from './get-user.ts'
+
+export function useLogin() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (credentials: Credentials) => apiJson<User>('POST', '/api/login', credentials),
+    onSuccess: (user) => queryClient.setQueryData(userQueryKey, user),
+    onError: (err) =>
+      toast({
+        title: 'Login failed',
+        description: errorText(err, 'An unexpected error occurred'),
+        variant: 'destructive',
+      }),
+  })
+}

@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { toast } from '#client/hooks/use-toast.ts'
+import { apiJson, errorText } from '#client/lib/api.ts'
+import type { Credentials } from '#contract/auth.ts'
+import type { User } from '#contract/user.ts'
+import { userQueryKey } from './get-user.ts'
+
+export function useRegister() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (credentials: Credentials) => apiJson<User>('POST', '/api/register', credentials),
+    onSuccess: (user) => {
+      queryClient.setQueryData(userQueryKey, user)
+      toast({ title: 'Welcome!', description: 'Successfully registered and logged in' })
+    },
+    onError: (err) =>
+      toast({
+        title: 'Registration failed',
+        description: errorText(err, 'An unexpected error occurred'),
+        variant: 'destructive',
+      }),
+  })
+}

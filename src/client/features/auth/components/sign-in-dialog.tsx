@@ -1,0 +1,33 @@
+import { useEffect } from 'react'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '#client/components/ui/dialog.tsx'
+import { useUser } from '../api/get-user.ts'
+import { setSignInDialogOpen, useSignInDialogOpen } from '../hooks/use-sign-in-dialog.ts'
+import { SignInPanel } from './sign-in-panel.tsx'
+
+/** 'Welcome to Loris' (spec section 2): closes by itself once a user exists. */
+export function SignInDialog() {
+  const open = useSignInDialogOpen()
+  const { user } = useUser()
+  useEffect(() => {
+    if (user && open) setSignInDialogOpen(false)
+  }, [user, open])
+  return (
+    <Dialog open={open && !user} onOpenChange={setSignInDialogOpen}>
+      <DialogContent className="sm:max-w-md">
+        <DialogHeader>
+          <DialogTitle>Welcome to Loris</DialogTitle>
+          <DialogDescription>
+            Sign in to chat, keep your threads and track the CO2 you save.
+          </DialogDescription>
+        </DialogHeader>
+        <SignInPanel />
+      </DialogContent>
+    </Dialog>
+  )
+}

@@ -1,0 +1,45 @@
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx'
+import { useLogin } from '../api/login.ts'
+import { useRegister } from '../api/register.ts'
+import { CredentialsForm } from './credentials-form.tsx'
+import { GoogleButton } from './google-button.tsx'
+
+/** The body of 'Welcome to Loris': the Google button, then Sign in / Sign up tabs. */
+export function SignInPanel() {
+  const login = useLogin()
+  const register = useRegister()
+  return (
+    <div className="grid gap-4">
+      <GoogleButton />
+      <div className="flex items-center gap-3 text-xs uppercase text-muted-foreground">
+        <span className="h-px flex-1 bg-border" />
+        or
+        <span className="h-px flex-1 bg-border" />
+      </div>
+      <Tabs defaultValue="signin">
+        <TabsList className="grid w-full grid-cols-2">
+          <TabsTrigger value="signin">Sign in</TabsTrigger>
+          <TabsTrigger value="signup">Sign up</TabsTrigger>
+        </TabsList>
+        <TabsContent value="signin" className="pt-2">
+          <CredentialsForm
+            submitLabel="Sign in"
+            pendingLabel="Signing in..."
+            autoCompletePassword="current-password"
+            pending={login.isPending}
+            onSubmit={(v) => login.mutate(v)}
+          />
+        </TabsContent>
+        <TabsContent value="signup" className="pt-2">
+          <CredentialsForm
+            submitLabel="Create account"
+            pendingLabel="Creating account..."
+            autoCompletePassword="new-password"
+            pending={register.isPending}
+            onSubmit={(v) => register.mutate(v)}
+          />
+        </TabsContent>
+      </Tabs>
+    </div>
+  )
+}

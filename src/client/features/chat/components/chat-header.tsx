@@ -1,0 +1,33 @@
+import { Leaf } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { Link } from 'wouter'
+import { Button } from '#client/components/ui/button.tsx'
+import { useUser } from '#client/features/auth/api/get-user.ts'
+import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
+import { UserMenu } from './user-menu.tsx'
+
+/** Title ('Loris' or 'Loris Pro'), then badges and the user menu, or Sign In for visitors. */
+export function ChatHeader({ start, badges }: { start?: ReactNode; badges?: ReactNode }) {
+  const { user } = useUser()
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-3 border-b px-3 sm:px-4">
+      {start}
+      <Link href="/" className="flex items-center gap-2 font-semibold">
+        <Leaf className="size-5 text-primary" aria-hidden="true" />
+        <span data-testid="app-title">{user?.isPremium ? 'Loris Pro' : 'Loris'}</span>
+      </Link>
+      <div className="ml-auto flex items-center gap-2">
+        {user ? (
+          <>
+            {badges}
+            <UserMenu email={user.email} />
+          </>
+        ) : (
+          <Button size="sm" onClick={() => setSignInDialogOpen(true)}>
+            Sign In
+          </Button>
+        )}
+      </div>
+    </header>
+  )
+}

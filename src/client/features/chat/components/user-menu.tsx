@@ -1,0 +1,75 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { CircleUser, FileText, LogOut, Settings, Shield, Trash2 } from 'lucide-react'
+import { Link } from 'wouter'
+import { Button } from '#client/components/ui/button.tsx'
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '#client/components/ui/dropdown-menu.tsx'
+import { useLogout } from '#client/features/auth/api/logout.ts'
+import { toast } from '#client/hooks/use-toast.ts'
+import { apiRequest } from '#client/lib/api.ts'
+
+function useClearHistory() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => apiRequest('DELETE', '/api/messages'),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['/api/messages'] })
+      await queryClient.invalidateQueries({ queryKey: ['/api/threads'] })
+      toast({ title: 'Chat history cleared', description: 'Your chat history has been cleared successfully' })
+    },
+    onError: () =>
+      toast({
+        title: 'Error clearing history',
+        description: 'Failed to clear chat history',
+        variant: 'destructive',
+      }),
+  })
+}
+
+/** Spec section 2: Account, Clear History, Privacy Policy, Terms of Service, Sign Out. */
+export function UserMenu({ email }: { email: string }) {
+  const logout = useLogout()
+  const clearHistory = useClearHistory()
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon" aria-label="User menu">
+          <CircleUser className="size-5" />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-56">
+        <DropdownMenuLabel className="truncate font-normal text-muted-foreground">{email}</DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link href="/account">
+            <Settings /> Account
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => clearHistory.mutate()}>
+          <Trash2 /> Clear History
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link href="/privacy-policy?from=chat">
+            <Shield /> Privacy Policy
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/terms-of-service?from=chat">
+            <FileText /> Terms of Service
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => logout.mutate({})}>
+          <LogOut /> Sign Out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  )
+}

@@ -1,0 +1,30 @@
+import { QueryClient, type QueryFunction } from '@tanstack/react-query'
+import { throwIfNotOk } from './api.ts'
+
+/** Generic query: GET the path in the query key (spec section 7, first row). */
+export function getQueryFn<T>({ on401 }: { on401: 'returnNull' | 'throw' }): QueryFunction<T> {
+  return async ({ queryKey, signal }) => {
+    const res = await fetch(queryKey.join('/'), { credentials: 'include', signal })
+    if (on401 === 'returnNull' && res.status === 401) return null as T
+    await throwIfNotOk(res)
+    return (await res.json()) as T
+  }
+}
+
+// Spec section 9: never stale, no timers, no focus refetch, no retries, 5-minute GC. Queries
+// that need fresher data (user 30 s, threads 60 s) say so in their own queryOptions.
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: getQueryFn({ on401: 'throw' }),
+        staleTime: Number.POSITIVE_INFINITY,
+        refetchInterval: false,
+        refetchOnWindowFocus: false,
+        retry: false,
+        gcTime: 5 * 60 * 1000,
+      },
+      mutations: { retry: false },
+    },
+  })
+}

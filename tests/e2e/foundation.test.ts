@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ChatPage } from '../pages/chat-page.ts'
+import { type AppServer, startAppServer } from './support/app-server.ts'
+import { launchBrowser, type TestBrowser } from './support/browser.ts'
+
+let server: AppServer
+let browser: TestBrowser
+
+beforeAll(async () => {
+  server = await startAppServer()
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+describe('routes', () => {
+  it('shows the 404 screen for an unknown path', async () => {
+    const { page, unexpectedErrors } = await browser.newPage()
+    await page.goto(`${server.url}/no/such/page`)
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor()
+    expect(await page.getByText('Did you forget to add the page to the router?').isVisible()).toBe(true)
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('matches routes case-insensitively', async () => {
+    const { page } = await browser.newPage()
+    await page.goto(`${server.url}/HowItWorks`)
+    await page.getByRole('heading', { name: 'How Loris works' }).waitFor()
+    await page.getByRole('link', { name: 'Back' }).click()
+    await page.waitForURL(`${server.url}/`)
+  })
+
+  it.each([
+    ['/privacy-policy', 'Privacy Policy', 'Back to waitlist', '/'],
+    ['/privacy-policy?from=waitlist', 'Privacy Policy', 'Back to waitlist', '/'],
+    ['/terms-of-service?from=chat', 'Terms of Service', 'Back to chat', '/chat'],
+    ['/terms-of-service?from=anything', 'Terms of Service', 'Back to chat', '/chat'],
+  ])('%s has the right back link', async (path, heading, linkText, target) => {
+    const { page } = await browser.newPage()
+    await page.goto(`${server.url}${path}`)
+    await page.getByRole('heading', { name: heading, exact: true }).waitFor()
+    expect(await page.getByText('Last updated January 22, 2025').isVisible()).toBe(true)
+    await page.getByRole('link', { name: linkText }).click()
+    await page.waitForURL(`${server.url}${target}`)
+  })
+
+  it('shows the 404 screen for /account to a visitor', async () => {
+    const { page } = await browser.newPage()
+    await page.goto(`${server.url}/account`)
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor()
+  })
+
+  it('serves the landing page at /', async () => {
+    const { page, unexpectedErrors } = await browser.newPage()
+    await page.goto(`${server.url}/`)
+    await page
+      .getByRole('link', { name: /start chatting/i })
+      .first()
+      .waitFor()
+    expect(unexpectedErrors()).toEqual([])
+  })
+})
+
+describe('accounts', () => {
+  const email = `e2e-${Date.now()}@example.com`
+  const password = 'a strong password'
+
+  it('signs up, lands on /chat signed in, signs out and signs in again', async () => {
+    const { page, unexpectedErrors } = await browser.newPage()
+    const chat = new ChatPage(page, server.url)
+    await chat.open()
+    expect(await chat.signInButton().isVisible()).toBe(true)
+    await chat.signUp(email, password)
+    expect(page.url()).toBe(`${server.url}/chat`)
+    await chat.toast('Successfully registered and logged in').waitFor()
+
+    await chat.openUserMenuItem('Account')
+    await page.waitForURL(`${server.url}/account`)
+    expect(await page.getByTestId('profile-email').textContent()).toBe(email)
+    await page.getByRole('link', { name: 'Back to Chat' }).click()
+
+    await chat.signOut()
+    await chat.toast('Successfully logged out').waitFor()
+    expect(page.url()).toBe(`${server.url}/chat`)
+
+    await chat.signIn(email, password)
+    expect(await chat.title().textContent()).toBe('Loris')
+    // The session survives a reload (cookie-based).
+    await page.reload()
+    await chat.userMenuButton().waitFor()
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('shows the Login failed toast with the server message for a wrong password', async () => {
+    const { page } = await browser.newPage()
+    const chat = new ChatPage(page, server.url)
+    await chat.open()
+    await chat.openSignIn()
+    await chat.fillCredentials('Sign in', email, 'not the password')
+    await chat.toast('Invalid e-mail or password').waitFor()
+    expect(await chat.toast('Login failed').isVisible()).toBe(true)
+    expect(await chat.dialog().isVisible()).toBe(true)
+  })
+
+  it('shows Registration failed with the server message for a short password', async () => {
+    const { page } = await browser.newPage()
+    const chat = new ChatPage(page, server.url)
+    await chat.open()
+    await chat.openSignIn()
+    await chat.fillCredentials('Sign up', `short-${Date.now()}@example.com`, 'short')
+    await chat.toast('Password must be at least 8 characters').waitFor()
+    expect(await chat.toast('Registration failed').isVisible()).toBe(true)
+  })
+
+  it('user menu links to the privacy policy with from=chat', async () => {
+    const { page } = await browser.newPage()
+    const chat = new ChatPage(page, server.url)
+    await chat.open()
+    await chat.signIn(email, password)
+    await chat.openUserMenuItem('Privacy Policy')
+    await page.waitForURL(`${server.url}/privacy-policy?from=chat`)
+    await page.getByRole('link', { name: 'Back to chat' }).waitFor()
+  })
+})
