@@ -4,7 +4,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-export const stampFile = path.join(root, 'dist/.build-inputs')
+// LORIS_BUILD_DIR lets parallel checkouts of the tests build side by side (default: dist).
+export const buildDir = path.resolve(root, process.env.LORIS_BUILD_DIR ?? 'dist')
+export const stampFile = path.join(buildDir, '.build-inputs')
 
 const INPUTS = ['src', 'public', 'package-lock.json', 'vite.config.ts', 'scripts/build.mjs']
 

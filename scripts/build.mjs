@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
-import { buildInputsHash, root, stampFile } from './build-stamp.mjs'
+import { buildDir, buildInputsHash, root, stampFile } from './build-stamp.mjs'
 
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|webmanifest|txt)$/
 
@@ -29,16 +29,23 @@ function precompress(dir) {
 const started = Date.now()
 execFileSync(
   process.execPath,
-  [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+  [
+    path.join(root, 'node_modules/vite/bin/vite.js'),
+    'build',
+    '--logLevel',
+    'warn',
+    '--outDir',
+    path.join(buildDir, 'client'),
+  ],
   {
     cwd: root,
     stdio: 'inherit',
   },
 )
-precompress(path.join(root, 'dist/client'))
+precompress(path.join(buildDir, 'client'))
 await build({
   entryPoints: [path.join(root, 'src/server/main.ts')],
-  outfile: path.join(root, 'dist/server/main.js'),
+  outfile: path.join(buildDir, 'server/main.js'),
   bundle: true,
   platform: 'node',
   format: 'esm',

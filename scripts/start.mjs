@@ -3,10 +3,10 @@
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { buildIsCurrent, root } from './build-stamp.mjs'
+import { buildDir, buildIsCurrent, root } from './build-stamp.mjs'
 
 if (!buildIsCurrent()) {
   console.info('Building Loris (first start or sources changed)...')
   execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' })
 }
-await import(pathToFileURL(path.join(root, 'dist/server/main.js')).href)
+await import(pathToFileURL(path.join(buildDir, 'server/main.js')).href)

@@ -23,12 +23,18 @@ export interface Database {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-// The source tree keeps migrations beside this file; the bundled server (dist/server/main.js)
-// finds them at the same place relative to the project root.
-export const migrationsFolder =
-  [path.resolve(here, 'migrations'), path.resolve(here, '../../src/server/db/migrations')].find((p) =>
-    existsSync(path.join(p, 'meta', '_journal.json')),
-  ) ?? path.resolve(here, 'migrations')
+// Migrations live beside this file in the source tree; the bundled server (in dist/ or any
+// LORIS_BUILD_DIR) finds them by walking up to the project root.
+function findMigrations(): string {
+  const local = path.resolve(here, 'migrations')
+  if (existsSync(path.join(local, 'meta', '_journal.json'))) return local
+  for (let dir = here; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'src/server/db/migrations')
+    if (existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate
+  }
+  throw new Error('Database migrations not found (expected src/server/db/migrations)')
+}
+export const migrationsFolder = findMigrations()
 
 // Any fixed 64-bit number: app nodes starting together migrate one at a time.
 const MIGRATION_LOCK_ID = 727_001

@@ -29,20 +29,24 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loris-e2e-'))
   const url = `http://127.0.0.1:${port}`
   const logs: string[] = []
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
-    cwd: path.resolve(import.meta.dirname, '../../..'),
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: url,
-      LOG_LEVEL: 'info',
-      ...env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(process.env.LORIS_BUILD_DIR ?? 'dist', 'server/main.js')],
+    {
+      cwd: path.resolve(import.meta.dirname, '../../..'),
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'test',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        PUBLIC_URL: url,
+        LOG_LEVEL: 'info',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  )
   child.stdout?.on('data', (d) => logs.push(String(d)))
   child.stderr?.on('data', (d) => logs.push(String(d)))
 
