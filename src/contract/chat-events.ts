@@ -43,6 +43,8 @@ export const chatErrorCodes = {
   empty: 'bad_gateway:empty_reply',
   /** The reply took longer than the server allows. */
   timeout: 'bad_gateway:timeout',
+  /** Something broke on our side. */
+  internal: 'internal:server',
 } as const
 export type ChatErrorCode = (typeof chatErrorCodes)[keyof typeof chatErrorCodes]
 

@@ -48,3 +48,18 @@ export const createFromMessageBody = z.object({
 })
 export type CreateFromMessageBody = z.infer<typeof createFromMessageBody>
 export const createFromMessageResponse = threadSchema
+
+const TITLE_FROM_MESSAGE_CHARS = 60
+
+/**
+ * The title of a thread created by a send (or from a message): its first message on one line,
+ * cut at a word near 60 characters. The client may use it for an optimistic title.
+ */
+export function threadTitleFrom(content: string): string {
+  const line = content.replace(/\s+/g, ' ').trim()
+  if (!line) return 'New conversation'
+  if (line.length <= TITLE_FROM_MESSAGE_CHARS) return line
+  const cut = line.slice(0, TITLE_FROM_MESSAGE_CHARS)
+  const space = cut.lastIndexOf(' ')
+  return `${(space > TITLE_FROM_MESSAGE_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
+}

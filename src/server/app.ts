@@ -6,7 +6,9 @@ import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
 import { publicOrigin } from './env.ts'
 import { authRoutes } from './features/auth/routes.ts'
+import { chatRoutes } from './features/chat/routes.ts'
 import { systemRoutes } from './features/system/routes.ts'
+import { threadsRoutes } from './features/threads/routes.ts'
 import { AppError } from './lib/app-error.ts'
 import type { AppDeps, AppEnv } from './lib/context.ts'
 import { errorBody, toErrorResponse } from './lib/on-error.ts'
@@ -19,7 +21,11 @@ const JSON_LIMIT = 1024 * 1024
 const MULTIPART_LIMIT = 26 * 1024 * 1024
 
 function apiRoutes(deps: AppDeps) {
-  return new Hono<AppEnv>().route('/', authRoutes(deps)).route('/', systemRoutes(deps))
+  return new Hono<AppEnv>()
+    .route('/', authRoutes(deps))
+    .route('/', systemRoutes(deps))
+    .route('/', threadsRoutes(deps))
+    .route('/', chatRoutes(deps))
 }
 
 export type AppType = ReturnType<typeof apiRoutes>

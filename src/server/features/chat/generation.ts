@@ -1,0 +1,199 @@
+// Replies are generated detached from the HTTP request that asked for them: the response only
+// subscribes, so a closed tab never loses a reply. Progress is saved every FLUSH_MS, which is
+// also when a Stop pressed on another node (a DB flag) is noticed.
+import { streamText } from 'ai'
+import type { Logger } from 'pino'
+import { type ChatErrorCode, chatErrorCodes } from '#contract/chat-events.ts'
+import type { Db } from '#server/db/client.ts'
+import { classify, type Ending, loggableError } from './failures.ts'
+import { type FinishedReply, finalizeReply, type ReplyOutcome } from './finalize.ts'
+import type { Prompt } from './history.ts'
+import type { ResolvedModel } from './providers/registry.ts'
+import { flushPartial, isStillStreaming } from './queries.ts'
+
+const FLUSH_MS = 500
+const FLAG_CHECK_MS = 2_000
+export const MAX_GENERATION_MS = 5 * 60_000
+const CHUNK_TIMEOUT_MS = 90_000
+
+export interface GenerationEnd {
+  outcome: ReplyOutcome
+  code: ChatErrorCode | null
+}
+export type GenerationEvent = { type: 'text'; text: string } | { type: 'end'; end: GenerationEnd }
+
+export interface GenerationJob {
+  messageId: string
+  userId: string
+  threadId: string | null
+  resolved: ResolvedModel
+  prompt: Prompt
+  inputChars: number
+}
+
+export class Generation {
+  text = ''
+  end: GenerationEnd | null = null
+  stopRequested = false
+  readonly controller = new AbortController()
+  private readonly listeners = new Set<(e: GenerationEvent) => void>()
+
+  constructor(readonly job: GenerationJob) {}
+
+  /** The text so far and every later event, with no gap between them (single-threaded). */
+  subscribe(listener: (e: GenerationEvent) => void) {
+    if (!this.end) this.listeners.add(listener)
+    return { snapshot: this.text, end: this.end, unsubscribe: () => this.listeners.delete(listener) }
+  }
+
+  push(text: string) {
+    this.text += text
+    for (const l of this.listeners) l({ type: 'text', text })
+  }
+
+  finish(end: GenerationEnd) {
+    this.end = end
+    for (const l of this.listeners) l({ type: 'end', end })
+    this.listeners.clear()
+  }
+
+  stop() {
+    this.stopRequested = true
+    this.controller.abort()
+  }
+}
+
+export interface GenerationDeps {
+  db: Db
+  log: Logger
+  now: () => Date
+}
+
+/** Streams the model into `gen`, saving progress, then finalizes whatever the outcome. */
+export async function runGeneration(deps: GenerationDeps, gen: Generation): Promise<void> {
+  const { job } = gen
+  const log = deps.log.child({ messageId: job.messageId, modelId: job.resolved.modelId })
+  const started = performance.now()
+  let flushed = ''
+  let lastCheck = Date.now()
+  let flushing: Promise<void> | null = null
+  const tick = () => {
+    if (flushing) return
+    const text = gen.text
+    const check = text !== flushed || Date.now() - lastCheck >= FLAG_CHECK_MS
+    if (!check) return
+    flushing = (
+      text !== flushed ? flushPartial(deps.db, job.messageId, text) : isStillStreaming(deps.db, job.messageId)
+    )
+      .then((go) => {
+        flushed = text
+        lastCheck = Date.now()
+        if (!go && !gen.end) gen.stop()
+      })
+      .catch((err) => log.warn({ err }, 'saving reply progress failed'))
+      .finally(() => {
+        flushing = null
+      })
+  }
+  const timer = setInterval(tick, FLUSH_MS)
+
+  let ending: Ending = { kind: 'finished' }
+  let usage: { inputTokens?: number; outputTokens?: number } = {}
+  try {
+    const result = streamText({
+      model: job.resolved.model,
+      system: job.prompt.system,
+      messages: job.prompt.messages,
+      // The client retries a failed send itself (spec 4, 3 attempts); SDK retries would multiply them.
+      maxRetries: 0,
+      abortSignal: gen.controller.signal,
+      timeout: { totalMs: MAX_GENERATION_MS, chunkMs: CHUNK_TIMEOUT_MS },
+      onError: () => {},
+    })
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') gen.push(part.text)
+      else if (part.type === 'finish') usage = part.totalUsage
+      else if (part.type === 'error') ending = { kind: 'error', error: part.error }
+      else if (part.type === 'abort') ending = { kind: gen.stopRequested ? 'stopped' : 'timeout' }
+    }
+  } catch (error) {
+    // A dropped connection or an abort surfaces as a throw from the stream itself.
+    ending = gen.stopRequested
+      ? { kind: 'stopped' }
+      : isAbort(error)
+        ? { kind: 'timeout' }
+        : { kind: 'error', error }
+  }
+  clearInterval(timer)
+  await flushing
+  if (ending.kind === 'error') log.warn({ error: loggableError(ending.error) }, 'model call failed')
+
+  const { outcome, code } = classify(job.resolved.chatModel, ending, gen.text)
+  const reply: FinishedReply = {
+    messageId: job.messageId,
+    userId: job.userId,
+    threadId: job.threadId,
+    chatModel: job.resolved.chatModel,
+    provider: job.resolved.provider,
+    modelId: job.resolved.modelId,
+    outcome,
+    inputTokens: usage.inputTokens ?? null,
+    outputTokens: usage.outputTokens ?? null,
+    latencyMs: Math.round(performance.now() - started),
+    inputChars: job.inputChars,
+    now: deps.now(),
+  }
+  try {
+    await finalizeReply(deps.db, reply)
+  } catch (err) {
+    log.error({ err }, 'storing the finished reply failed')
+  }
+  log.info({ status: outcome.status, latencyMs: reply.latencyMs, chars: gen.text.length }, 'reply finished')
+  gen.finish({ outcome, code })
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')
+}
+
+/** The generations running on this node, by message id. */
+export class GenerationRegistry {
+  private readonly running = new Map<string, { gen: Generation; done: Promise<void> }>()
+
+  get(messageId: string): Generation | undefined {
+    return this.running.get(messageId)?.gen
+  }
+
+  start(deps: GenerationDeps, job: GenerationJob): Generation {
+    const gen = new Generation(job)
+    const done = runGeneration(deps, gen)
+      .catch((err) => {
+        deps.log.error({ err, messageId: job.messageId }, 'generation crashed')
+        // Subscribers must never wait forever.
+        const errorMessage = 'Something went wrong on our side. Please try again.'
+        if (!gen.end)
+          gen.finish({
+            outcome: { status: 'failed', response: gen.text, errorMessage },
+            code: chatErrorCodes.internal,
+          })
+      })
+      .finally(() => this.running.delete(job.messageId))
+    this.running.set(job.messageId, { gen, done })
+    return gen
+  }
+
+  stop(messageId: string): boolean {
+    const entry = this.running.get(messageId)
+    entry?.gen.stop()
+    return Boolean(entry)
+  }
+
+  /** Resolves when every generation running now has been stored. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.running.values()].map((e) => e.done))
+  }
+
+  get size(): number {
+    return this.running.size
+  }
+}

@@ -1,0 +1,19 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import type { LanguageModel } from 'ai'
+import type { Env } from '#server/env.ts'
+
+/**
+ * Any OpenAI-compatible server (Ollama, llama.cpp server, vLLM) for the Loris eco mode; null
+ * unless ECO_BASE_URL and ECO_MODEL are both set. ECO_API_KEY is optional: local servers need none.
+ */
+export function ecoFactory(env: Env): ((modelId: string) => LanguageModel) | null {
+  if (!env.ECO_BASE_URL || !env.ECO_MODEL) return null
+  const eco = createOpenAICompatible({
+    name: 'loris-eco',
+    baseURL: env.ECO_BASE_URL,
+    apiKey: env.ECO_API_KEY,
+    // Token counts feed the CO2 estimate; llama.cpp and vLLM send them only when asked.
+    includeUsage: true,
+  })
+  return (modelId) => eco.chatModel(modelId)
+}

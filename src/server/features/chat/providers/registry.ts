@@ -1,0 +1,76 @@
+// One interface over the model providers: a chat mode plus the user's usage tier in, a real AI SDK
+// language model out. The SDK providers are built once per app and reused.
+import type { LanguageModel } from 'ai'
+import type { ChatModel } from '#contract/config.ts'
+import type { ProviderId } from '#contract/impact.ts'
+import type { Env } from '#server/env.ts'
+import { AppError } from '#server/lib/app-error.ts'
+import type { GeminiTier } from '../usage.ts'
+import { type Availability, modeAvailability } from './availability.ts'
+import { ecoFactory } from './eco.ts'
+import { geminiFactory } from './gemini.ts'
+import { openaiFactory } from './openai.ts'
+
+export interface ResolvedModel {
+  chatModel: ChatModel
+  /** Who runs the model, in the impact method's terms ('self' for our own eco endpoint). */
+  provider: ProviderId
+  modelId: string
+  model: LanguageModel
+  /** Tokens of thread history sent along (see history.ts). */
+  historyBudgetTokens: number
+}
+
+export interface ProviderRegistry {
+  availability(mode: ChatModel): Availability
+  /** Throws `service_unavailable:provider` naming the variable to set when the mode is off. */
+  resolve(mode: ChatModel, gemini: GeminiTier): ResolvedModel
+}
+
+// Hosted models take long contexts, but every history token costs energy: 8k tokens is several
+// pages of conversation. Small local models often run with a 4k context window.
+const HOSTED_HISTORY_TOKENS = 8_000
+const ECO_HISTORY_TOKENS = 2_000
+
+export function createProviderRegistry(env: Env): ProviderRegistry {
+  const google = geminiFactory(env)
+  const openai = openaiFactory(env)
+  const eco = ecoFactory(env)
+  const geminiIds: Record<GeminiTier, string> = {
+    pro: env.GEMINI_MODEL_PRO,
+    'flash-lite': env.GEMINI_MODEL_FLASH_LITE,
+    'premium-fallback': env.GEMINI_MODEL_PREMIUM_FALLBACK,
+  }
+  const hosted = (chatModel: ChatModel, provider: ProviderId, modelId: string, model: LanguageModel) => ({
+    chatModel,
+    provider,
+    modelId,
+    model,
+    historyBudgetTokens: HOSTED_HISTORY_TOKENS,
+  })
+
+  return {
+    availability: (mode) => modeAvailability(env, mode),
+    resolve(mode, tier) {
+      const state = modeAvailability(env, mode)
+      if (state.available) {
+        if (mode === 'chatgpt' && openai)
+          return hosted(mode, 'openai', env.OPENAI_MODEL, openai(env.OPENAI_MODEL))
+        if (mode === 'loris' && eco && env.ECO_MODEL) {
+          const modelId = env.ECO_MODEL
+          return {
+            chatModel: mode,
+            provider: 'self',
+            modelId,
+            model: eco(modelId),
+            historyBudgetTokens: ECO_HISTORY_TOKENS,
+          }
+        }
+        // docs/decisions/002-loris-eco-model.md: without an endpoint, Gemini's smallest model.
+        const geminiId = mode === 'loris' ? env.GEMINI_MODEL_FLASH_LITE : geminiIds[tier]
+        if (mode !== 'chatgpt' && google) return hosted(mode, 'google', geminiId, google(geminiId))
+      }
+      throw new AppError('service_unavailable:provider', state.reason ?? 'This chat mode is not available')
+    },
+  }
+}

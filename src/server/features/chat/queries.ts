@@ -1,0 +1,228 @@
+// The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
+// finalize.ts holds the one write that ends a reply.
+import { and, asc, desc, eq, isNull, lt, ne, or, sql } from 'drizzle-orm'
+import type { ChatModel } from '#contract/config.ts'
+import type { Db } from '#server/db/client.ts'
+import { messages, threads, users } from '#server/db/schema/index.ts'
+import type { UserRow } from '#server/lib/context.ts'
+import type { HistoryExchange } from './history.ts'
+
+export type MessageRow = typeof messages.$inferSelect
+export type ThreadRow = typeof threads.$inferSelect
+
+/** A reply still 'streaming' this long after it started lost its generator (node restart). */
+export const STALE_STREAMING_MS = 6 * 60_000
+const HISTORY_ROWS = 200
+
+export async function findOwnedThread(db: Db, userId: string, threadId: string) {
+  const [row] = await db
+    .select()
+    .from(threads)
+    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
+  return row
+}
+
+export async function findDefaultThread(db: Db, userId: string) {
+  const [row] = await db
+    .select()
+    .from(threads)
+    .where(and(eq(threads.userId, userId), eq(threads.isDefault, true)))
+  return row
+}
+
+export async function findOwnedMessage(db: Db, userId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, id), eq(messages.userId, userId)))
+  return row
+}
+
+export async function findByClientId(db: Db, userId: string, clientMessageId: string) {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.userId, userId), eq(messages.clientMessageId, clientMessageId)))
+  return row
+}
+
+/** A thread's messages oldest first; the Default thread also shows any thread-less message. */
+export async function listMessages(db: Db, userId: string, thread: ThreadRow, now: Date) {
+  await db
+    .update(messages)
+    .set({
+      status: 'interrupted',
+      errorMessage: 'The reply was cut off: the server restarted while writing it',
+    })
+    .where(
+      and(
+        eq(messages.userId, userId),
+        eq(messages.status, 'streaming'),
+        lt(messages.createdAt, new Date(now.getTime() - STALE_STREAMING_MS)),
+      ),
+    )
+  const inThread = thread.isDefault
+    ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
+    : eq(messages.threadId, thread.id)
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.userId, userId), inThread))
+    .orderBy(asc(messages.createdAt), asc(messages.id))
+}
+
+/** The thread's earlier exchanges for the prompt, oldest first (history.ts applies the budget). */
+export async function loadHistory(db: Db, threadId: string, exceptId: string): Promise<HistoryExchange[]> {
+  const rows = await db
+    .select({
+      content: messages.content,
+      response: messages.response,
+      status: messages.status,
+      mediaType: messages.mediaType,
+    })
+    .from(messages)
+    .where(and(eq(messages.threadId, threadId), ne(messages.id, exceptId)))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(HISTORY_ROWS)
+  return rows.reverse()
+}
+
+/** Starts a new usage period when 30 days have passed; returns the user as it now stands. */
+export async function resetUsageIfDue(db: Db, user: UserRow, now: Date, due: boolean): Promise<UserRow> {
+  if (!due) return user
+  // Conditional on the old reset time, so two concurrent sends reset once.
+  const [row] = await db
+    .update(users)
+    .set({ aiInputChars: 0, aiOutputChars: 0, lastAiUsageReset: now })
+    .where(and(eq(users.id, user.id), eq(users.lastAiUsageReset, user.lastAiUsageReset)))
+    .returning()
+  if (row) return row
+  const [fresh] = await db.select().from(users).where(eq(users.id, user.id))
+  return fresh ?? user
+}
+
+export interface NewMessage {
+  userId: string
+  /** null: create a thread titled `title`. */
+  threadId: string | null
+  title: string
+  content: string
+  clientMessageId: string | null
+  chatModel: ChatModel
+  provider: string
+  modelId: string
+  mediaUrl?: string | null
+  mediaType?: 'image' | 'document' | null
+  uploadId?: string | null
+}
+
+class DuplicateSend extends Error {}
+
+/**
+ * Stores the user's message (status streaming) before the model is called, creating the thread
+ * when none was named. Returns null when the clientMessageId was already used (nothing stored).
+ */
+export async function storeUserMessage(
+  db: Db,
+  v: NewMessage,
+): Promise<{ row: MessageRow; createdThread: boolean } | null> {
+  try {
+    return await db.transaction(async (tx) => {
+      let threadId = v.threadId
+      if (!threadId) {
+        const [thread] = await tx
+          .insert(threads)
+          .values({ userId: v.userId, title: v.title, chatModel: v.chatModel })
+          .returning({ id: threads.id })
+        threadId = thread?.id ?? null
+      }
+      const [row] = await tx
+        .insert(messages)
+        .values({
+          userId: v.userId,
+          threadId,
+          content: v.content,
+          clientMessageId: v.clientMessageId,
+          chatModel: v.chatModel,
+          provider: v.provider,
+          modelId: v.modelId,
+          mediaUrl: v.mediaUrl ?? null,
+          mediaType: v.mediaType ?? null,
+          uploadId: v.uploadId ?? null,
+        })
+        .onConflictDoNothing()
+        .returning()
+      // Rolls the new thread back too: the first send owns it.
+      if (!row) throw new DuplicateSend()
+      return { row, createdThread: !v.threadId }
+    })
+  } catch (err) {
+    if (err instanceof DuplicateSend) return null
+    throw err
+  }
+}
+
+/**
+ * A retried send of a failed message generates again into the same row. createdAt moves to now:
+ * the row is a fresh attempt, and the stale-streaming sweep measures from it.
+ */
+export async function restartFailed(
+  db: Db,
+  id: string,
+  model: { chatModel: ChatModel; provider: string; modelId: string },
+  now: Date,
+) {
+  const [row] = await db
+    .update(messages)
+    .set({
+      ...model,
+      status: 'streaming',
+      response: '',
+      errorMessage: null,
+      createdAt: now,
+      completedAt: null,
+    })
+    .where(and(eq(messages.id, id), eq(messages.status, 'failed')))
+    .returning()
+  return row
+}
+
+/** Saves progress; false when the reply must stop (Stop pressed on any node, or row deleted). */
+export async function flushPartial(db: Db, id: string, response: string): Promise<boolean> {
+  const rows = await db
+    .update(messages)
+    .set({ response })
+    .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
+    .returning({ id: messages.id })
+  return rows.length > 0
+}
+
+export async function isStillStreaming(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ status: messages.status }).from(messages).where(eq(messages.id, id))
+  return row?.status === 'streaming'
+}
+
+/** The Stop flag every node sees: a streaming reply becomes interrupted; its generator notices. */
+export async function markStopped(db: Db, userId: string, id: string) {
+  await db
+    .update(messages)
+    .set({ status: 'interrupted' })
+    .where(and(eq(messages.id, id), eq(messages.userId, userId), eq(messages.status, 'streaming')))
+  return findOwnedMessage(db, userId, id)
+}
+
+/** Clears all history: the Default thread survives, emptied; every other thread goes. */
+export async function clearHistory(db: Db, userId: string): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const gone = await tx
+      .delete(messages)
+      .where(eq(messages.userId, userId))
+      .returning({ id: messages.id, status: messages.status })
+    await tx.delete(threads).where(and(eq(threads.userId, userId), eq(threads.isDefault, false)))
+    await tx
+      .update(threads)
+      .set({ chatModel: 'gemini', isFavorite: false, lastMessageAt: sql`now()` })
+      .where(and(eq(threads.userId, userId), eq(threads.isDefault, true)))
+    return gone.filter((m) => m.status === 'streaming').map((m) => m.id)
+  })
+}

@@ -1,0 +1,64 @@
+import { Hono } from 'hono'
+import { messageIdParam, messagesQuery } from '#contract/messages.ts'
+import { AppError } from '#server/lib/app-error.ts'
+import type { AppDeps, AppEnv } from '#server/lib/context.ts'
+import { requireUser } from '#server/lib/session.ts'
+import { validate } from '#server/lib/validate.ts'
+import { GenerationRegistry } from './generation.ts'
+import { toMessageJson } from './message-json.ts'
+import { createProviderRegistry } from './providers/registry.ts'
+import {
+  clearHistory,
+  findDefaultThread,
+  findOwnedMessage,
+  findOwnedThread,
+  listMessages,
+  markStopped,
+} from './queries.ts'
+import { type ChatServices, sendMessage } from './send.ts'
+import { readSendInput } from './send-input.ts'
+
+export function chatRoutes(deps: AppDeps, opts: { generations?: GenerationRegistry } = {}) {
+  const { db } = deps.database
+  const services: ChatServices = {
+    db,
+    log: deps.log,
+    now: () => deps.now?.() ?? new Date(),
+    providers: createProviderRegistry(deps.env),
+    generations: opts.generations ?? new GenerationRegistry(),
+  }
+  const auth = requireUser(deps)
+
+  return new Hono<AppEnv>()
+    .get('/messages', auth, validate('query', messagesQuery), async (c) => {
+      const user = c.get('user')
+      const { threadId } = c.req.valid('query')
+      const thread = threadId
+        ? await findOwnedThread(db, user.id, threadId)
+        : await findDefaultThread(db, user.id)
+      if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
+      const rows = await listMessages(db, user.id, thread, services.now())
+      return c.json(rows.map(toMessageJson), 200)
+    })
+    .post('/messages', auth, async (c) => {
+      const input = await readSendInput(c)
+      return sendMessage(services, c.get('user'), input, c.req.raw.signal)
+    })
+    .delete('/messages', auth, async (c) => {
+      const streaming = await clearHistory(db, c.get('user').id)
+      // Replies running here stop now; elsewhere they stop at their next save (row gone).
+      for (const id of streaming) services.generations.stop(id)
+      return c.json({ ok: true as const }, 200)
+    })
+    .post('/messages/:id/stop', auth, validate('param', messageIdParam), async (c) => {
+      const user = c.get('user')
+      const { id } = c.req.valid('param')
+      if (!(await findOwnedMessage(db, user.id, id)))
+        throw new AppError('not_found:message', 'This message does not exist')
+      // The DB flag reaches the node running it (checked at each save); a local one stops at once.
+      const row = await markStopped(db, user.id, id)
+      services.generations.stop(id)
+      if (!row) throw new AppError('not_found:message', 'This message does not exist')
+      return c.json({ id: row.id, status: row.status }, 200)
+    })
+}

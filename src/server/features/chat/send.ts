@@ -1,0 +1,145 @@
+// POST /api/messages as a service: checks, stores the prompt, starts the detached generation and
+// answers with a stream that only subscribes to it. Persist before you stream (conventions 4).
+import { chatErrorCodes } from '#contract/chat-events.ts'
+import { threadTitleFrom } from '#contract/threads.ts'
+import type { Db } from '#server/db/client.ts'
+import { AppError } from '#server/lib/app-error.ts'
+import type { UserRow } from '#server/lib/context.ts'
+import type { GenerationDeps, GenerationRegistry } from './generation.ts'
+import { buildPrompt } from './history.ts'
+import type { ProviderRegistry, ResolvedModel } from './providers/registry.ts'
+import {
+  findByClientId,
+  findOwnedThread,
+  loadHistory,
+  type MessageRow,
+  resetUsageIfDue,
+  restartFailed,
+  storeUserMessage,
+} from './queries.ts'
+import type { SendInput } from './send-input.ts'
+import { sseResponse } from './sse.ts'
+import { followGeneration, followStored, headOf, replayStored } from './stream.ts'
+import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, tierOf } from './usage.ts'
+
+export interface ChatServices extends GenerationDeps {
+  providers: ProviderRegistry
+  generations: GenerationRegistry
+}
+
+/** Refuses with 429 when the usage limit is reached (nothing stored); else the model to use. */
+async function checkUsageAndResolve(
+  s: ChatServices,
+  user: UserRow,
+  input: SendInput,
+): Promise<ResolvedModel> {
+  const now = s.now()
+  const current = await resetUsageIfDue(s.db, user, now, resetIsDue(user.lastAiUsageReset, now))
+  const tier = tierOf(current, now)
+  if (tier.exceeded) {
+    throw new AppError('rate_limited:usage', limitMessage(tier.plan, current.lastAiUsageReset), {
+      headers: { 'Retry-After': String(secondsUntilReset(current.lastAiUsageReset, now)) },
+    })
+  }
+  return s.providers.resolve(input.chatModel, tier.gemini)
+}
+
+async function generate(
+  s: ChatServices,
+  row: MessageRow,
+  resolved: ResolvedModel,
+  input: SendInput,
+  signal: AbortSignal,
+) {
+  const history = row.threadId ? await loadHistory(s.db, row.threadId, row.id) : []
+  const prompt = buildPrompt(
+    history,
+    { content: row.content, attachment: input.attachment },
+    resolved.historyBudgetTokens,
+  )
+  const gen = s.generations.start(s, {
+    messageId: row.id,
+    userId: row.userId,
+    threadId: row.threadId,
+    resolved,
+    prompt,
+    inputChars: inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }),
+  })
+  return followGeneration(gen, headOf(row, input.threadId), signal)
+}
+
+/** A mode without a provider answers one error event naming the variable to set; nothing is stored. */
+function unconfiguredResponse(s: ChatServices, input: SendInput, signal: AbortSignal): Response | null {
+  const availability = s.providers.availability(input.chatModel)
+  if (availability.available) return null
+  const error = availability.reason ?? 'This chat mode is not available'
+  return sseResponse(signal, (sink) => {
+    sink.send({ error, code: chatErrorCodes.unconfigured, status: 'failed' })
+    sink.close()
+    return undefined
+  })
+}
+
+/** A send whose clientMessageId was seen before: never a second message. */
+async function resend(
+  s: ChatServices,
+  user: UserRow,
+  row: MessageRow,
+  input: SendInput,
+  signal: AbortSignal,
+) {
+  const head = headOf(row, input.threadId)
+  if (row.status === 'streaming') {
+    const gen = s.generations.get(row.id)
+    return gen ? followGeneration(gen, head, signal) : followStored(s.db, row, head, signal)
+  }
+  if (row.status !== 'failed') return replayStored(row, head, signal)
+  // The model never answered: try again into the same row.
+  const unconfigured = unconfiguredResponse(s, input, signal)
+  if (unconfigured) return unconfigured
+  const resolved = await checkUsageAndResolve(s, user, input)
+  const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
+  const restarted = await restartFailed(s.db, row.id, model, s.now())
+  if (!restarted) return sendMessage(s, user, input, signal)
+  return generate(s, restarted, resolved, input, signal)
+}
+
+export async function sendMessage(
+  s: ChatServices,
+  user: UserRow,
+  input: SendInput,
+  signal: AbortSignal,
+): Promise<Response> {
+  const db: Db = s.db
+  if (input.clientMessageId) {
+    const seen = await findByClientId(db, user.id, input.clientMessageId)
+    if (seen) return resend(s, user, seen, input, signal)
+  }
+  const unconfigured = unconfiguredResponse(s, input, signal)
+  if (unconfigured) return unconfigured
+  if (input.threadId && !(await findOwnedThread(db, user.id, input.threadId)))
+    throw new AppError('not_found:thread', 'This thread does not exist')
+  const resolved = await checkUsageAndResolve(s, user, input)
+  const stored = await storeUserMessage(db, {
+    userId: user.id,
+    threadId: input.threadId,
+    title: threadTitleFrom(input.content),
+    content: input.content,
+    clientMessageId: input.clientMessageId,
+    chatModel: resolved.chatModel,
+    provider: resolved.provider,
+    modelId: resolved.modelId,
+    mediaUrl: input.media?.url,
+    mediaType: input.media?.type,
+    uploadId: input.media?.uploadId,
+  })
+  if (!stored) {
+    // Lost a race with the same clientMessageId: answer as a retry of the winner.
+    const winner = input.clientMessageId
+      ? await findByClientId(db, user.id, input.clientMessageId)
+      : undefined
+    if (!winner) throw new AppError('conflict:message', 'This message was just sent; please refresh')
+    return resend(s, user, winner, input, signal)
+  }
+  return generate(s, stored.row, resolved, input, signal)
+}

@@ -1,0 +1,102 @@
+// Ways to answer a send as a stream of ChatEvents: follow a generation running here, replay a
+// stored reply, or follow one being written by another node through the database.
+import { type ChatEvent, chatErrorCodes } from '#contract/chat-events.ts'
+import type { Db } from '#server/db/client.ts'
+import type { Generation, GenerationEnd } from './generation.ts'
+import { findOwnedMessage, type MessageRow, STALE_STREAMING_MS } from './queries.ts'
+import { type SseSink, sseResponse } from './sse.ts'
+
+export type Head = Pick<ChatEvent, 'id' | 'threadId' | 'actualThreadId'>
+
+const POLL_MS = 500
+
+/** actualThreadId is sent when the message lives in another thread than the request named. */
+export function headOf(row: Pick<MessageRow, 'id' | 'threadId'>, requested: string | null): Head {
+  const threadId = row.threadId ?? undefined
+  return threadId && threadId !== requested
+    ? { id: row.id, threadId, actualThreadId: threadId }
+    : { id: row.id, threadId }
+}
+
+export function endEvent(head: Head, end: GenerationEnd): ChatEvent {
+  if (end.code)
+    return {
+      ...head,
+      error: end.outcome.errorMessage ?? 'The reply failed',
+      code: end.code,
+      status: end.outcome.status,
+    }
+  return { ...head, done: true, status: end.outcome.status }
+}
+
+/** How a stored, finished reply ends when replayed. */
+export function storedEnd(row: MessageRow): GenerationEnd {
+  const outcome = {
+    status: row.status === 'streaming' ? 'interrupted' : row.status,
+    response: row.response,
+    errorMessage: row.errorMessage,
+  } as const
+  if (!row.errorMessage) return { outcome, code: null }
+  return { outcome, code: row.status === 'failed' ? chatErrorCodes.upstream : chatErrorCodes.interrupted }
+}
+
+const start = (sink: SseSink, head: Head) => sink.send({ ...head, status: 'streaming', text: '' })
+
+export function followGeneration(gen: Generation, head: Head, signal: AbortSignal): Response {
+  return sseResponse(signal, (sink) => {
+    start(sink, head)
+    const sub = gen.subscribe((e) => {
+      if (e.type === 'text') sink.send({ id: head.id, text: e.text })
+      else {
+        sink.send(endEvent(head, e.end))
+        sink.close()
+      }
+    })
+    if (sub.snapshot) sink.send({ id: head.id, text: sub.snapshot })
+    if (sub.end) {
+      sink.send(endEvent(head, sub.end))
+      sink.close()
+    }
+    return () => void sub.unsubscribe()
+  })
+}
+
+export function replayStored(row: MessageRow, head: Head, signal: AbortSignal): Response {
+  return sseResponse(signal, (sink) => {
+    start(sink, head)
+    if (row.response) sink.send({ id: row.id, text: row.response })
+    sink.send(endEvent(head, storedEnd(row)))
+    sink.close()
+    return undefined
+  })
+}
+
+/** A reply another node is writing: its saved progress, polled, until it ends. */
+export function followStored(db: Db, row: MessageRow, head: Head, signal: AbortSignal): Response {
+  return sseResponse(signal, (sink) => {
+    start(sink, head)
+    let sent = ''
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const poll = async () => {
+      const now = await findOwnedMessage(db, row.userId, row.id)
+      if (!now) {
+        sink.send({ ...head, error: 'This message was deleted', code: 'not_found:message' })
+        return sink.close()
+      }
+      // Progress only grows; if it was rewritten (a restart), send nothing until it ends.
+      if (now.response.startsWith(sent) && now.response.length > sent.length) {
+        sink.send({ id: row.id, text: now.response.slice(sent.length) })
+        sent = now.response
+      }
+      const stale = Date.now() - now.createdAt.getTime() > STALE_STREAMING_MS
+      if (now.status !== 'streaming' || stale) {
+        sink.send(endEvent(head, storedEnd(now)))
+        return sink.close()
+      }
+      timer = setTimeout(tick, POLL_MS)
+    }
+    const tick = () => void poll().catch(() => sink.close())
+    tick()
+    return () => clearTimeout(timer)
+  })
+}

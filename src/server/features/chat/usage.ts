@@ -1,0 +1,82 @@
+// Usage tiers and limits (spec section 4 'Displayed current model', section 9). Pure functions:
+// the caller reads the user row and the clock, these decide.
+
+export const USAGE_RESET_DAYS = 30
+const DAY_MS = 86_400_000
+
+export const FREE_PRO_BELOW = 20_000
+export const FREE_LIMIT = 100_000
+export const PREMIUM_PRO_BELOW = 500_000
+export const PREMIUM_LIMIT = 1_000_000
+
+export type Plan = 'free' | 'premium'
+/** Which Gemini model the tier gets: env GEMINI_MODEL_PRO, _FLASH_LITE or _PREMIUM_FALLBACK. */
+export type GeminiTier = 'pro' | 'flash-lite' | 'premium-fallback'
+
+export interface UsageFields {
+  isPremium: boolean
+  subscriptionEndDate: Date | null
+  aiInputChars: number
+  aiOutputChars: number
+  lastAiUsageReset: Date
+}
+
+/** Premium whose end date has passed counts as free, as the account tab shows it (spec 4). */
+export function planOf(user: Pick<UsageFields, 'isPremium' | 'subscriptionEndDate'>, now: Date): Plan {
+  if (!user.isPremium) return 'free'
+  if (user.subscriptionEndDate && user.subscriptionEndDate.getTime() <= now.getTime()) return 'free'
+  return 'premium'
+}
+
+export function usageOf(user: Pick<UsageFields, 'aiInputChars' | 'aiOutputChars'>): number {
+  return user.aiInputChars + user.aiOutputChars
+}
+
+export function nextResetAt(lastReset: Date): Date {
+  return new Date(lastReset.getTime() + USAGE_RESET_DAYS * DAY_MS)
+}
+
+/** Usage resets lazily: the first send 30 days after the last reset starts from zero. */
+export function resetIsDue(lastReset: Date, now: Date): boolean {
+  return now.getTime() >= nextResetAt(lastReset).getTime()
+}
+
+export interface Tier {
+  plan: Plan
+  used: number
+  limit: number
+  exceeded: boolean
+  gemini: GeminiTier
+}
+
+export function tierOf(user: UsageFields, now: Date): Tier {
+  const plan = planOf(user, now)
+  const used = usageOf(user)
+  if (plan === 'free') {
+    const gemini = used < FREE_PRO_BELOW ? 'pro' : 'flash-lite'
+    return { plan, used, limit: FREE_LIMIT, exceeded: used >= FREE_LIMIT, gemini }
+  }
+  const gemini = used < PREMIUM_PRO_BELOW ? 'pro' : 'premium-fallback'
+  return { plan, used, limit: PREMIUM_LIMIT, exceeded: used >= PREMIUM_LIMIT, gemini }
+}
+
+/** The refusal text; the date is the UTC calendar day of the next reset (YYYY-MM-DD). */
+export function limitMessage(plan: Plan, lastReset: Date): string {
+  const date = nextResetAt(lastReset).toISOString().slice(0, 10)
+  return plan === 'free'
+    ? `Free usage limit exceeded; resets on ${date}`
+    : `Premium usage limit exceeded; resets on ${date}`
+}
+
+/** Seconds until the next reset, for Retry-After. */
+export function secondsUntilReset(lastReset: Date, now: Date): number {
+  return Math.max(1, Math.ceil((nextResetAt(lastReset).getTime() - now.getTime()) / 1000))
+}
+
+/**
+ * Characters a send adds to aiInputChars: what the user wrote plus any text extracted from an
+ * attachment. History and the system prompt are not charged (they are ours to budget, not the user's).
+ */
+export function inputCharsOf(input: { content: string; extractedText?: string | null }): number {
+  return input.content.length + (input.extractedText?.length ?? 0)
+}

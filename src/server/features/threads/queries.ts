@@ -1,0 +1,77 @@
+import { and, desc, eq } from 'drizzle-orm'
+import { threadTitleFrom } from '#contract/threads.ts'
+import type { Db } from '#server/db/client.ts'
+import { messages, threads } from '#server/db/schema/index.ts'
+
+export type ThreadRow = typeof threads.$inferSelect
+
+const owned = (userId: string, id: string) => and(eq(threads.id, id), eq(threads.userId, userId))
+
+/** Default first, then the most recently active. */
+export function listThreads(db: Db, userId: string) {
+  return db
+    .select()
+    .from(threads)
+    .where(eq(threads.userId, userId))
+    .orderBy(desc(threads.isDefault), desc(threads.lastMessageAt), desc(threads.createdAt))
+}
+
+export async function findOwnedThread(db: Db, userId: string, id: string) {
+  const [row] = await db.select().from(threads).where(owned(userId, id))
+  return row
+}
+
+// The `isDefault = false` condition keeps the Default thread safe even if a caller forgot to check.
+export async function updateThread(
+  db: Db,
+  userId: string,
+  id: string,
+  set: { isFavorite?: boolean; title?: string },
+) {
+  const [row] = await db
+    .update(threads)
+    .set(set)
+    .where(and(owned(userId, id), eq(threads.isDefault, false)))
+    .returning()
+  return row
+}
+
+/** Deletes the thread; its messages go with it (foreign key on delete cascade). */
+export async function deleteThread(db: Db, userId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(threads)
+    .where(and(owned(userId, id), eq(threads.isDefault, false)))
+    .returning({ id: threads.id })
+  return rows.length > 0
+}
+
+/**
+ * A new thread holding a copy of one exchange, in the mode it was answered in. A reply still
+ * being written is copied as it stands, marked interrupted: the copy has no generator.
+ */
+export async function createThreadFromMessage(db: Db, userId: string, messageId: string, now: Date) {
+  return db.transaction(async (tx) => {
+    const [source] = await tx
+      .select()
+      .from(messages)
+      .where(and(eq(messages.id, messageId), eq(messages.userId, userId)))
+    if (!source) return undefined
+    const [thread] = await tx
+      .insert(threads)
+      .values({
+        userId,
+        title: threadTitleFrom(source.content),
+        chatModel: source.chatModel,
+        lastMessageAt: now,
+      })
+      .returning()
+    if (!thread) return undefined
+    const { id: _id, clientMessageId: _key, threadId: _thread, createdAt: _at, ...copy } = source
+    await tx.insert(messages).values({
+      ...copy,
+      threadId: thread.id,
+      status: source.status === 'streaming' ? 'interrupted' : source.status,
+    })
+    return thread
+  })
+}

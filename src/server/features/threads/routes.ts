@@ -1,0 +1,94 @@
+import { Hono } from 'hono'
+import {
+  createFromMessageBody,
+  favoriteThreadBody,
+  renameThreadBody,
+  threadIdParam,
+} from '#contract/threads.ts'
+import { AppError } from '#server/lib/app-error.ts'
+import type { AppDeps, AppEnv } from '#server/lib/context.ts'
+import { requireUser } from '#server/lib/session.ts'
+import { validate } from '#server/lib/validate.ts'
+import {
+  createThreadFromMessage,
+  deleteThread,
+  findOwnedThread,
+  listThreads,
+  updateThread,
+} from './queries.ts'
+import { toThreadJson } from './thread-json.ts'
+
+type Action = 'favorited' | 'renamed' | 'deleted'
+
+export function threadsRoutes(deps: AppDeps) {
+  const { db } = deps.database
+  const auth = requireUser(deps)
+
+  /** The user's thread, 404 when it is not theirs; 403 when it is Default (spec section 5). */
+  async function editable(userId: string, id: string, action: Action) {
+    const thread = await findOwnedThread(db, userId, id)
+    if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
+    if (thread.isDefault)
+      throw new AppError('forbidden:default_thread', `The Default thread cannot be ${action}`)
+  }
+
+  async function update(
+    userId: string,
+    id: string,
+    action: Action,
+    set: { isFavorite?: boolean; title?: string },
+  ) {
+    await editable(userId, id, action)
+    const row = await updateThread(db, userId, id, set)
+    if (!row) throw new AppError('not_found:thread', 'This thread does not exist')
+    return toThreadJson(row)
+  }
+
+  return new Hono<AppEnv>()
+    .get('/threads', auth, async (c) => {
+      const rows = await listThreads(db, c.get('user').id)
+      return c.json(rows.map(toThreadJson), 200)
+    })
+    .put(
+      '/threads/:id/favorite',
+      auth,
+      validate('param', threadIdParam),
+      validate('json', favoriteThreadBody),
+      async (c) => {
+        const { isFavorite } = c.req.valid('json')
+        return c.json(
+          await update(c.get('user').id, c.req.valid('param').id, 'favorited', { isFavorite }),
+          200,
+        )
+      },
+    )
+    .put(
+      '/threads/:id/rename',
+      auth,
+      validate('param', threadIdParam),
+      validate('json', renameThreadBody),
+      async (c) => {
+        const { title } = c.req.valid('json')
+        return c.json(await update(c.get('user').id, c.req.valid('param').id, 'renamed', { title }), 200)
+      },
+    )
+    .delete('/threads/:id', auth, validate('param', threadIdParam), async (c) => {
+      const userId = c.get('user').id
+      const { id } = c.req.valid('param')
+      await editable(userId, id, 'deleted')
+      if (!(await deleteThread(db, userId, id)))
+        throw new AppError('not_found:thread', 'This thread does not exist')
+      return c.json({ ok: true as const, id }, 200)
+    })
+    .post('/threads/create-from-message', auth, validate('json', createFromMessageBody), async (c) => {
+      const { messageId } = c.req.valid('json')
+      const thread = await createThreadFromMessage(
+        db,
+        c.get('user').id,
+        messageId,
+        deps.now?.() ?? new Date(),
+      )
+      if (!thread) throw new AppError('not_found:message', 'This message does not exist')
+      return c.json(toThreadJson(thread), 201)
+    })
+}

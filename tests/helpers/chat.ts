@@ -1,0 +1,71 @@
+// Helpers for chat API tests: read a POST /api/messages event stream, wait for a detached reply.
+import { eq } from 'drizzle-orm'
+import { type ChatEvent, parseChatEventLine } from '#contract/chat-events.ts'
+import type { Db } from '#server/db/client.ts'
+import { messages } from '#server/db/schema/index.ts'
+
+/** Every event of a finished stream, in order. Fails on lines that are neither events nor comments. */
+export async function readEvents(res: Response): Promise<ChatEvent[]> {
+  const text = await res.text()
+  const events: ChatEvent[] = []
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith(':')) continue
+    const event = parseChatEventLine(line)
+    if (!event) throw new Error(`not an event line: ${line}`)
+    events.push(event)
+  }
+  return events
+}
+
+/** Reads events until `until` matches one, then stops reading (the stream stays open). */
+export async function readUntil(res: Response, until: (e: ChatEvent) => boolean): Promise<ChatEvent[]> {
+  const reader = res.body?.pipeThrough(new TextDecoderStream()).getReader()
+  if (!reader) throw new Error('no body')
+  const events: ChatEvent[] = []
+  let buffer = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`stream ended before the awaited event: ${JSON.stringify(events)}`)
+    buffer += value
+    const lines = buffer.split('\n')
+    buffer = lines.pop() ?? ''
+    for (const line of lines) {
+      const event = parseChatEventLine(line)
+      if (!event) continue
+      events.push(event)
+      if (until(event)) {
+        reader.releaseLock()
+        return events
+      }
+    }
+  }
+}
+
+export const replyText = (events: ChatEvent[]) => events.map((e) => e.text ?? '').join('')
+
+/** Polls until `check` returns a value; fails after `timeoutMs` (a safety net, not an assertion). */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error('waitFor: condition not met in time')
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+export async function messageRow(db: Db, id: string) {
+  const [row] = await db.select().from(messages).where(eq(messages.id, id))
+  return row
+}
+
+/** Waits until the reply has left 'streaming' and returns the stored row. */
+export function settled(db: Db, id: string) {
+  return waitFor(async () => {
+    const row = await messageRow(db, id)
+    return row && row.status !== 'streaming' ? row : undefined
+  })
+}
