@@ -17,27 +17,44 @@ export async function readEvents(res: Response): Promise<ChatEvent[]> {
   return events
 }
 
-/** Reads events until `until` matches one, then stops reading (the stream stays open). */
-export async function readUntil(res: Response, until: (e: ChatEvent) => boolean): Promise<ChatEvent[]> {
+/** Reads a stream event by event, leaving it open between calls (for aborts and Stop mid-reply). */
+export function eventReader(res: Response) {
   const reader = res.body?.pipeThrough(new TextDecoderStream()).getReader()
   if (!reader) throw new Error('no body')
-  const events: ChatEvent[] = []
+  const seen: ChatEvent[] = []
+  const queued: ChatEvent[] = []
   let buffer = ''
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) throw new Error(`stream ended before the awaited event: ${JSON.stringify(events)}`)
-    buffer += value
-    const lines = buffer.split('\n')
-    buffer = lines.pop() ?? ''
-    for (const line of lines) {
-      const event = parseChatEventLine(line)
-      if (!event) continue
-      events.push(event)
-      if (until(event)) {
-        reader.releaseLock()
-        return events
+  async function next(): Promise<ChatEvent | null> {
+    while (queued.length === 0) {
+      const { value, done } = await reader!.read()
+      if (done) return null
+      buffer += value
+      const lines = buffer.split('\n')
+      buffer = lines.pop() ?? ''
+      for (const line of lines) {
+        const event = parseChatEventLine(line)
+        if (event) queued.push(event)
       }
     }
+    const event = queued.shift() as ChatEvent
+    seen.push(event)
+    return event
+  }
+  return {
+    seen,
+    /** Reads until an event matches; fails if the stream ends first. */
+    async until(match: (e: ChatEvent) => boolean): Promise<ChatEvent> {
+      for (;;) {
+        const event = await next()
+        if (!event) throw new Error(`stream ended first: ${JSON.stringify(seen)}`)
+        if (match(event)) return event
+      }
+    },
+    /** Reads to the end of the stream; every event seen so far. */
+    async rest(): Promise<ChatEvent[]> {
+      while (await next());
+      return seen
+    },
   }
 }
 
