@@ -171,7 +171,8 @@ describe('POST /api/messages/:id/stop', () => {
     const row = await settled(db(), id!)
     expect(row).toMatchObject({ status: 'interrupted', errorMessage: null, response: replyText(all) })
     expect(row.response).toMatch(/^Echo: /)
-    expect(row.response).not.toMatch(/on purpose[^]*on purpose[^]*on purpose/)
+    // A slow reply has at least 12 chunks; Stop cut it short.
+    expect(all.filter((e) => e.text).length).toBeLessThan(12)
   })
 
   it('works when the request lands on another node (the database flag)', async () => {

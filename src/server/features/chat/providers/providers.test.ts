@@ -51,7 +51,7 @@ describe('every provider configured', () => {
     expect(events.at(-1)?.done).toBe(true)
     expect(ai.requests.map((r) => [r.path, r.model])).toEqual([['/v1/chat/completions', 'loris-eco']])
     // Token counts are asked for: the CO2 estimate needs them.
-    expect((ai.requests[0]?.body as { stream_options?: unknown }).stream_options).toEqual({
+    expect((ai.requests[0]?.body as { stream_options?: unknown } | undefined)?.stream_options).toEqual({
       include_usage: true,
     })
   })
