@@ -1,7 +1,8 @@
-export {}
-
 // `npm run bench [name...]`: runs every bench, or the named ones. Add a bench by listing it here;
 // each is a module exporting `run(): Promise<void>` that prints its own results. Loopback only.
+// A module (not a script), so the loop below may await at top level.
+export {}
+
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   relay: () => import('./relay.ts'),
 }

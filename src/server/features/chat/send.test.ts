@@ -211,6 +211,24 @@ describe('POST /api/messages', () => {
     expect((await res.json()).message).toBe(message)
   })
 
+  it('reads the same fields from a multipart form; attachments wait for their issue', async () => {
+    const { cookie, defaultId } = await signedIn()
+    const form = new FormData()
+    for (const [k, v] of Object.entries({
+      content: 'from a form',
+      threadId: defaultId,
+      isEcoMode: 'true',
+      useOpenAI: 'false',
+    }))
+      form.set(k, v)
+    const events = await readEvents(await t.request('/api/messages', { method: 'POST', cookie, body: form }))
+    expect(events.at(-1)).toMatchObject({ done: true, threadId: defaultId })
+    expect((await messageRow(db(), events[0]!.id!))?.chatModel).toBe('loris')
+    form.set('image', new File([new Uint8Array([137, 80, 78, 71])], 'a.png', { type: 'image/png' }))
+    const res = await t.request('/api/messages', { method: 'POST', cookie, body: form })
+    expect(res.status).toBe(415)
+  })
+
   it('requires a session', async () => {
     const res = await t.request('/api/messages', { method: 'POST', json: { content: 'hi' } })
     expect(res.status).toBe(401)

@@ -36,6 +36,8 @@ async function checkUsageAndResolve(
   const now = s.now()
   const current = await resetUsageIfDue(s.db, user, now, resetIsDue(user.lastAiUsageReset, now))
   const tier = tierOf(current, now)
+  // 429 rather than 402: the limit lifts with time (Retry-After), and paying does not lift the
+  // premium one. The client must not retry `rate_limited:usage`.
   if (tier.exceeded) {
     throw new AppError('rate_limited:usage', limitMessage(tier.plan, current.lastAiUsageReset), {
       headers: { 'Retry-After': String(secondsUntilReset(current.lastAiUsageReset, now)) },
