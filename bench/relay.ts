@@ -67,6 +67,18 @@ function report(label: string, samples: Sample[]) {
   }
 }
 
+/** A plain-text table (console.table is not allowed by our lint rules). */
+function formatTable(rows: Record<string, string | number>[]): string {
+  const keys = Object.keys(rows[0] ?? {})
+  const widths = keys.map((k) => Math.max(k.length, ...rows.map((r) => String(r[k]).length)))
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')
+  return [
+    line(keys),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map((r) => line(keys.map((k) => String(r[k])))),
+  ].join('\n')
+}
+
 async function measure(n: number, concurrent: boolean, one: () => Promise<Sample>): Promise<Sample[]> {
   if (concurrent) return Promise.all(Array.from({ length: n }, one))
   const out: Sample[] = []
@@ -136,7 +148,7 @@ export async function run(): Promise<void> {
       rows.push(report(`Loris, ${label}`, await measure(n, concurrent, viaLoris)))
     }
     console.info(`Stand-in paces chunks ${CHUNK_DELAY_MS} ms apart; database: in-memory PGlite.`)
-    console.table(rows)
+    console.info(formatTable(rows))
   } finally {
     clearTimeout(deadline)
     await new Promise<void>((resolve) => {
