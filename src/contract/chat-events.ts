@@ -16,6 +16,7 @@ import { messageStatusSchema } from './messages.ts'
  *      means no reply was stored. No `id` means nothing was stored (e.g. the mode is not
  *      configured: `code: 'service_unavailable:provider'`).
  * `actualThreadId` is present when the send created a thread (no threadId was given).
+ * `userMessageCount` rides on the ending event of a reply that was just stored.
  */
 export const chatEventSchema = z.object({
   /** The server id of the stored message. */
@@ -28,6 +29,12 @@ export const chatEventSchema = z.object({
   threadId: z.string().optional(),
   actualThreadId: z.string().optional(),
   status: messageStatusSchema.optional(),
+  /**
+   * On the ending event of a stored reply: how many messages the user has sent in all (failed
+   * sends not counted). The client plants a tree when it is even and shows the upgrade prompt
+   * at exactly 5 (spec section 4).
+   */
+  userMessageCount: z.number().int().nonnegative().optional(),
 })
 export type ChatEvent = z.infer<typeof chatEventSchema>
 

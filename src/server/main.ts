@@ -6,6 +6,7 @@ import pino from 'pino'
 import { createApp } from './app.ts'
 import { openDatabase } from './db/client.ts'
 import { parseEnv, publicOrigin } from './env.ts'
+import { BackgroundWork } from './lib/background-work.ts'
 import type { AppDeps } from './lib/context.ts'
 import { pruneRateLimits } from './lib/rate-limit.ts'
 import { pruneExpiredSessions } from './lib/session.ts'
@@ -19,7 +20,8 @@ async function main() {
   const log = pino({ level: env.LOG_LEVEL, base: { app: 'loris' } })
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   log.info({ database: database.kind }, 'database ready, migrations applied')
-  const deps: AppDeps = { env, database, log, secret: loadSecret(env) }
+  const background = new BackgroundWork()
+  const deps: AppDeps = { env, database, log, secret: loadSecret(env), background }
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
   const app = createApp(deps, { clientDir })
@@ -49,6 +51,12 @@ async function main() {
     }, SHUTDOWN_GRACE_MS)
     force.unref()
     server.close(async () => {
+      // Replies whose browser already left are still generating: let them be stored.
+      if (background.size > 0) {
+        log.info({ replies: background.size }, 'waiting for replies still generating')
+        if (!(await background.idle(SHUTDOWN_GRACE_MS)))
+          log.warn('some replies did not finish before shutdown')
+      }
       await database.close().catch((err) => log.error({ err }, 'closing the database failed'))
       log.info('stopped')
       process.exit(0)

@@ -2,6 +2,7 @@ import type { Logger } from 'pino'
 import type { Database } from '#server/db/client.ts'
 import type { sessions, users } from '#server/db/schema/index.ts'
 import type { Env } from '#server/env.ts'
+import type { BackgroundWork } from './background-work.ts'
 
 export type UserRow = typeof users.$inferSelect
 export type SessionRow = typeof sessions.$inferSelect
@@ -18,6 +19,8 @@ export interface AppDeps {
   secret: string
   /** Services registered by features (providers, payments, storage...), filled in app.ts. */
   now?: () => Date
+  /** Work that must finish before the process exits (main.ts waits for it on SIGTERM). */
+  background?: BackgroundWork
 }
 
 /** Hono's environment for every route. */

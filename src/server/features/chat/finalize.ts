@@ -1,8 +1,8 @@
 // The one place a reply ends, whatever the outcome: message, user usage and thread in one
 // transaction. Later issues hook in here (CO2 per message: see the marked spot).
-import { and, eq, sql } from 'drizzle-orm'
+import { and, count, eq, ne, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
-import type { Db } from '#server/db/client.ts'
+import type { Db, Tx } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 
 export interface ReplyOutcome {
@@ -33,9 +33,19 @@ export function chargedChars(r: Pick<FinishedReply, 'outcome' | 'inputChars'>) {
   return { input: r.inputChars, output: r.outcome.response.length }
 }
 
-export async function finalizeReply(db: Db, r: FinishedReply): Promise<void> {
+/** Messages the user has sent, failed sends (nothing but the prompt stored) not counted. */
+export async function countSentMessages(db: Db | Tx, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(messages)
+    .where(and(eq(messages.userId, userId), ne(messages.status, 'failed')))
+  return row?.n ?? 0
+}
+
+/** Stores the end of a reply; answers the user's sent-message count after it. */
+export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMessageCount: number }> {
   const charged = chargedChars(r)
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     // CO2 (later issue): compute the impact from provider, modelId, outputTokens and latencyMs
     // here, store it in messages.co2Impact and add the saved grams to users.co2Saved below.
     await tx
@@ -65,5 +75,6 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<void> {
         .set({ lastMessageAt: r.now, chatModel: r.chatModel })
         .where(and(eq(threads.id, r.threadId), eq(threads.userId, r.userId)))
     }
+    return { userMessageCount: await countSentMessages(tx, r.userId) }
   })
 }

@@ -5,6 +5,7 @@ import { streamText } from 'ai'
 import type { Logger } from 'pino'
 import { type ChatErrorCode, chatErrorCodes } from '#contract/chat-events.ts'
 import type { Db } from '#server/db/client.ts'
+import type { BackgroundWork } from '#server/lib/background-work.ts'
 import { classify, type Ending, loggableError } from './failures.ts'
 import { type FinishedReply, finalizeReply, type ReplyOutcome } from './finalize.ts'
 import type { Prompt } from './history.ts'
@@ -19,6 +20,8 @@ const CHUNK_TIMEOUT_MS = 90_000
 export interface GenerationEnd {
   outcome: ReplyOutcome
   code: ChatErrorCode | null
+  /** The user's sent-message count once this reply was stored (absent if storing failed). */
+  userMessageCount?: number
 }
 export type GenerationEvent = { type: 'text'; text: string } | { type: 'end'; end: GenerationEnd }
 
@@ -143,13 +146,14 @@ export async function runGeneration(deps: GenerationDeps, gen: Generation): Prom
     inputChars: job.inputChars,
     now: deps.now(),
   }
+  let userMessageCount: number | undefined
   try {
-    await finalizeReply(deps.db, reply)
+    ;({ userMessageCount } = await finalizeReply(deps.db, reply))
   } catch (err) {
     log.error({ err }, 'storing the finished reply failed')
   }
   log.info({ status: outcome.status, latencyMs: reply.latencyMs, chars: gen.text.length }, 'reply finished')
-  gen.finish({ outcome, code })
+  gen.finish({ outcome, code, userMessageCount })
 }
 
 function isAbort(error: unknown): boolean {
@@ -159,6 +163,8 @@ function isAbort(error: unknown): boolean {
 /** The generations running on this node, by message id. */
 export class GenerationRegistry {
   private readonly running = new Map<string, { gen: Generation; done: Promise<void> }>()
+
+  constructor(private readonly background?: BackgroundWork) {}
 
   get(messageId: string): Generation | undefined {
     return this.running.get(messageId)?.gen
@@ -179,6 +185,7 @@ export class GenerationRegistry {
       })
       .finally(() => this.running.delete(job.messageId))
     this.running.set(job.messageId, { gen, done })
+    this.background?.track(done)
     return gen
   }
 

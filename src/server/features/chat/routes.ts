@@ -25,7 +25,7 @@ export function chatRoutes(deps: AppDeps, opts: { generations?: GenerationRegist
     log: deps.log,
     now: () => deps.now?.() ?? new Date(),
     providers: createProviderRegistry(deps.env),
-    generations: opts.generations ?? new GenerationRegistry(),
+    generations: opts.generations ?? new GenerationRegistry(deps.background),
   }
   const auth = requireUser(deps)
 

@@ -59,7 +59,13 @@ describe('POST /api/messages', () => {
     const events = await readEvents(res)
     const id = events[0]?.id
     expect(events[0]).toEqual({ id, threadId: defaultId, status: 'streaming', text: '' })
-    expect(events.at(-1)).toEqual({ id, threadId: defaultId, done: true, status: 'complete' })
+    expect(events.at(-1)).toEqual({
+      id,
+      threadId: defaultId,
+      done: true,
+      status: 'complete',
+      userMessageCount: 1,
+    })
     expect(events.every((e) => e.id === id && e.error === undefined && e.actualThreadId === undefined)).toBe(
       true,
     )

@@ -5,6 +5,7 @@ import { threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { countSentMessages } from './finalize.ts'
 import type { GenerationDeps, GenerationRegistry } from './generation.ts'
 import { buildPrompt } from './history.ts'
 import type { ProviderRegistry, ResolvedModel } from './providers/registry.ts'
@@ -95,7 +96,8 @@ async function resend(
     const gen = s.generations.get(row.id)
     return gen ? followGeneration(gen, head, signal) : followStored(s.db, row, head, signal)
   }
-  if (row.status !== 'failed') return replayStored(row, head, signal)
+  if (row.status !== 'failed')
+    return replayStored(row, head, signal, await countSentMessages(s.db, row.userId))
   // The model never answered: try again into the same row.
   const unconfigured = unconfiguredResponse(s, input, signal)
   if (unconfigured) return unconfigured

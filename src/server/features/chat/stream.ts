@@ -2,6 +2,7 @@
 // stored reply, or follow one being written by another node through the database.
 import { type ChatEvent, chatErrorCodes } from '#contract/chat-events.ts'
 import type { Db } from '#server/db/client.ts'
+import { countSentMessages } from './finalize.ts'
 import type { Generation, GenerationEnd } from './generation.ts'
 import { findOwnedMessage, type MessageRow, STALE_STREAMING_MS } from './queries.ts'
 import { type SseSink, sseResponse } from './sse.ts'
@@ -19,14 +20,16 @@ export function headOf(row: Pick<MessageRow, 'id' | 'threadId'>, requested: stri
 }
 
 export function endEvent(head: Head, end: GenerationEnd): ChatEvent {
+  const count = end.userMessageCount === undefined ? {} : { userMessageCount: end.userMessageCount }
   if (end.code)
     return {
       ...head,
       error: end.outcome.errorMessage ?? 'The reply failed',
       code: end.code,
       status: end.outcome.status,
+      ...count,
     }
-  return { ...head, done: true, status: end.outcome.status }
+  return { ...head, done: true, status: end.outcome.status, ...count }
 }
 
 /** How a stored, finished reply ends when replayed. */
@@ -61,11 +64,16 @@ export function followGeneration(gen: Generation, head: Head, signal: AbortSigna
   })
 }
 
-export function replayStored(row: MessageRow, head: Head, signal: AbortSignal): Response {
+export function replayStored(
+  row: MessageRow,
+  head: Head,
+  signal: AbortSignal,
+  userMessageCount: number,
+): Response {
   return sseResponse(signal, (sink) => {
     start(sink, head)
     if (row.response) sink.send({ id: row.id, text: row.response })
-    sink.send(endEvent(head, storedEnd(row)))
+    sink.send(endEvent(head, { ...storedEnd(row), userMessageCount }))
     sink.close()
     return undefined
   })
@@ -90,7 +98,8 @@ export function followStored(db: Db, row: MessageRow, head: Head, signal: AbortS
       }
       const stale = Date.now() - now.createdAt.getTime() > STALE_STREAMING_MS
       if (now.status !== 'streaming' || stale) {
-        sink.send(endEvent(head, storedEnd(now)))
+        const userMessageCount = await countSentMessages(db, row.userId)
+        sink.send(endEvent(head, { ...storedEnd(now), userMessageCount }))
         return sink.close()
       }
       timer = setTimeout(tick, POLL_MS)
