@@ -9,27 +9,23 @@ import type {
 import { IMPACT_METHOD_VERSION } from '#contract/impact.ts'
 import { ELECTRICITY_MIXES } from './electricity-mixes.ts'
 import {
-  ECOLOGITS,
-  KNOWN_MODELS,
-  type ModelProfile,
-  PROVIDERS,
-  type ProviderProfile,
-  STANDARD,
-} from './methodology-data.ts'
+  type CustomModel,
+  checkLatency,
+  checkTokens,
+  resolveModel,
+  resolveProvider,
+  resolveZone,
+} from './estimator-inputs.ts'
+import { ECOLOGITS, KNOWN_MODELS, PROVIDERS, STANDARD } from './methodology-data.ts'
 
 // The CO2 of one LLM reply by EcoLogits 0.9.1's inference method (ecologits/impacts/llm.py),
 // step by step as in shared/impact-methodology.md. Pure: no I/O, no clock, no randomness.
+// Input checking lives in estimator-inputs.ts.
 
+export type { CustomModel, ImpactInputField } from './estimator-inputs.ts'
+export { findModel, ImpactInputError, KNOWN_ZONES, providerForModel } from './estimator-inputs.ts'
 export type { ImpactEstimate, ProviderId, Range }
 export { KNOWN_MODELS, PROVIDERS }
-export const KNOWN_ZONES: readonly string[] = Object.keys(ELECTRICITY_MIXES)
-
-/** A model we know the size of but EcoLogits does not list (our own eco model): billions of parameters. */
-export interface CustomModel {
-  name: string
-  totalB: number | Range
-  activeB: number | Range
-}
 
 export interface ImpactInput {
   provider: ProviderId
@@ -44,37 +40,8 @@ export interface ImpactInput {
 
 export type MessageImpact = ImpactEstimateResponse
 
-export type ImpactInputField = 'model' | 'zone' | 'provider' | 'outputTokens' | 'latencySeconds'
-
-/** Bad input is an error that names the valid choices, never a silent zero. */
-export class ImpactInputError extends Error {
-  readonly field: ImpactInputField
-
-  constructor(field: ImpactInputField, message: string) {
-    super(message)
-    this.name = 'ImpactInputError'
-    this.field = field
-  }
-}
-
 export function midpoint(r: Range): number {
   return (r.min + r.max) / 2
-}
-
-/** The catalogued model of that name, whatever its provider; names as the provider APIs spell them. */
-export function findModel(name: string): ModelProfile | undefined {
-  const wanted = normalizeModelName(name)
-  return KNOWN_MODELS.find((m) => m.name === wanted)
-}
-
-/** For requests that name only a model (the estimate endpoint): the provider that serves it. */
-export function providerForModel(name: string): ProviderId {
-  const found = findModel(name)
-  if (found) return found.provider
-  throw new ImpactInputError(
-    'model',
-    `Unknown model "${name}". Known models: ${KNOWN_MODELS.map((m) => m.name).join(', ')}.`,
-  )
 }
 
 export function estimateImpact(input: ImpactInput): ImpactEstimate {
@@ -241,114 +208,4 @@ function savedBetween(standard: Range, actual: Range): Range {
 
 function withMid(r: Range): { min: number; max: number; mid: number } {
   return { min: r.min, max: r.max, mid: midpoint(r) }
-}
-
-function normalizeModelName(name: string): string {
-  // Gemini's API reports "models/gemini-2.5-flash"; case and spaces are never meaningful.
-  return name
-    .trim()
-    .toLowerCase()
-    .replace(/^models\//, '')
-}
-
-function resolveProvider(id: unknown): ProviderProfile {
-  if (typeof id === 'string' && Object.hasOwn(PROVIDERS, id)) return PROVIDERS[id as ProviderId]
-  throw new ImpactInputError(
-    'provider',
-    `Unknown provider ${JSON.stringify(id)}. Valid providers: ${Object.keys(PROVIDERS).join(', ')}.`,
-  )
-}
-
-function resolveModel(provider: ProviderProfile, model: string | CustomModel): ModelProfile {
-  if (typeof model === 'object' && model !== null) return customModel(provider.id, model)
-  if (typeof model !== 'string') {
-    throw new ImpactInputError(
-      'model',
-      `model must be a name or { name, totalB, activeB }, got ${String(model)}.`,
-    )
-  }
-  const found = findModel(model)
-  if (found?.provider === provider.id) return found
-  if (found) {
-    throw new ImpactInputError(
-      'model',
-      `Model "${found.name}" is served by ${found.provider}, not ${provider.id}.`,
-    )
-  }
-  const custom = 'pass { name, totalB, activeB } with its parameter counts in billions (a 360M model is 0.36)'
-  if (provider.id === 'self') {
-    throw new ImpactInputError('model', `Provider "self" runs our own models: ${custom}.`)
-  }
-  const own = KNOWN_MODELS.filter((m) => m.provider === provider.id).map((m) => m.name)
-  const choices =
-    own.length > 0
-      ? `Known ${provider.id} models: ${own.join(', ')}.`
-      : `No ${provider.id} models are catalogued.`
-  throw new ImpactInputError(
-    'model',
-    `Unknown model "${model}" for provider ${provider.id}. ${choices} For another model, ${custom}.`,
-  )
-}
-
-function customModel(provider: ProviderId, model: CustomModel): ModelProfile {
-  const name = typeof model.name === 'string' ? model.name.trim() : ''
-  const totalB = toRange(model.totalB)
-  const activeB = toRange(model.activeB)
-  const valid =
-    name !== '' &&
-    totalB !== null &&
-    activeB !== null &&
-    [totalB.min, totalB.max, activeB.min, activeB.max].every((b) => Number.isFinite(b) && b > 0) &&
-    totalB.min <= totalB.max &&
-    activeB.min <= activeB.max &&
-    activeB.min <= totalB.min &&
-    activeB.max <= totalB.max
-  if (!valid) {
-    throw new ImpactInputError(
-      'model',
-      `A custom model needs a name and parameter counts in billions > 0, min <= max, active within total; got ${JSON.stringify(model)}.`,
-    )
-  }
-  const isDense = totalB.min === activeB.min && totalB.max === activeB.max
-  return { name, provider, architecture: isDense ? 'dense' : 'moe', totalB, activeB }
-}
-
-function toRange(value: number | Range | undefined): Range | null {
-  if (typeof value === 'number') return { min: value, max: value }
-  if (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof value.min === 'number' &&
-    typeof value.max === 'number'
-  ) {
-    return { min: value.min, max: value.max }
-  }
-  return null
-}
-
-function resolveZone(
-  zone: string | null | undefined,
-  fallback: string,
-): { code: string; kgCo2eqPerKwh: number } {
-  const code = zone == null ? fallback : String(zone).trim().toUpperCase()
-  const mix = Object.hasOwn(ELECTRICITY_MIXES, code) ? ELECTRICITY_MIXES[code] : undefined
-  if (mix) return { code, kgCo2eqPerKwh: mix.kgCo2eqPerKwh }
-  throw new ImpactInputError(
-    'zone',
-    `Unknown electricity zone ${JSON.stringify(zone)}. Use WOR (world mix) or an ISO 3166 alpha-3 code from EcoLogits' table: ${KNOWN_ZONES.join(', ')}.`,
-  )
-}
-
-function checkTokens(n: unknown): number {
-  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n
-  throw new ImpactInputError('outputTokens', `outputTokens must be a whole number >= 0, got ${String(n)}.`)
-}
-
-function checkLatency(seconds: unknown): number | null {
-  if (seconds == null) return null
-  if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0) return seconds
-  throw new ImpactInputError(
-    'latencySeconds',
-    `latencySeconds must be a number of seconds > 0, or left out when not measured; got ${String(seconds)}.`,
-  )
 }
