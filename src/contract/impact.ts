@@ -112,6 +112,40 @@ export const co2ImpactSchema = z.object({
     methodVersion: z.string().min(1),
     /** true when `actual` was metered on our own machine (RAPL or CPU time) rather than estimated. */
     measured: z.boolean().optional(),
+    /** true when the provider reported no token count and outputTokens is reply characters / 4. */
+    outputTokensEstimated: z.boolean().optional(),
   }),
 })
 export type Co2Impact = z.infer<typeof co2ImpactSchema>
+
+/** GET /api/metrics/co2/range: the signed-in user's grams saved, bounds summed min to min, max to max. */
+export const co2SavedRangeResponse = storedGrams
+export type Co2SavedRangeResponse = z.infer<typeof co2SavedRangeResponse>
+
+export const CO2_HISTORY_MAX_DAYS = 365
+
+/** GET /api/metrics/co2/history?days=N: the last N UTC days, today included. */
+export const co2HistoryQuery = z.object({
+  days: z.coerce
+    .number({ error: `days must be a whole number from 1 to ${CO2_HISTORY_MAX_DAYS}` })
+    .int(`days must be a whole number from 1 to ${CO2_HISTORY_MAX_DAYS}`)
+    .min(1, `days must be a whole number from 1 to ${CO2_HISTORY_MAX_DAYS}`)
+    .max(CO2_HISTORY_MAX_DAYS, `days must be a whole number from 1 to ${CO2_HISTORY_MAX_DAYS}`)
+    .default(30),
+})
+export type Co2HistoryQuery = z.infer<typeof co2HistoryQuery>
+
+/** One UTC day: grams (midpoints) summed over the replies sent that day; zeros when there were none. */
+export const co2HistoryDay = z.object({
+  /** YYYY-MM-DD, UTC. */
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  saved: z.number().nonnegative(),
+  actual: z.number().nonnegative(),
+  /** Replies with a CO2 estimate that day. */
+  messages: z.number().int().nonnegative(),
+})
+export type Co2HistoryDay = z.infer<typeof co2HistoryDay>
+
+/** Oldest day first, exactly `days` entries. */
+export const co2HistoryResponse = z.object({ days: z.array(co2HistoryDay) })
+export type Co2HistoryResponse = z.infer<typeof co2HistoryResponse>

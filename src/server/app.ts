@@ -7,6 +7,8 @@ import { requestId } from 'hono/request-id'
 import { publicOrigin } from './env.ts'
 import { authRoutes } from './features/auth/routes.ts'
 import { chatRoutes } from './features/chat/routes.ts'
+import { impactRoutes } from './features/impact/routes.ts'
+import { metricsRoutes } from './features/metrics/routes.ts'
 import { systemRoutes } from './features/system/routes.ts'
 import { threadsRoutes } from './features/threads/routes.ts'
 import { AppError } from './lib/app-error.ts'
@@ -26,6 +28,8 @@ function apiRoutes(deps: AppDeps) {
     .route('/', systemRoutes(deps))
     .route('/', threadsRoutes(deps))
     .route('/', chatRoutes(deps))
+    .route('/', impactRoutes(deps))
+    .route('/', metricsRoutes(deps))
 }
 
 export type AppType = ReturnType<typeof apiRoutes>
