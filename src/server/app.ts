@@ -6,6 +6,7 @@ import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
 import { publicOrigin } from './env.ts'
 import { authRoutes } from './features/auth/routes.ts'
+import { billingRoutes } from './features/billing/routes.ts'
 import { chatRoutes } from './features/chat/routes.ts'
 import { impactRoutes } from './features/impact/routes.ts'
 import { metricsRoutes } from './features/metrics/routes.ts'
@@ -28,6 +29,7 @@ function apiRoutes(deps: AppDeps) {
     .route('/', systemRoutes(deps))
     .route('/', threadsRoutes(deps))
     .route('/', chatRoutes(deps))
+    .route('/', billingRoutes(deps))
     .route('/', impactRoutes(deps))
     .route('/', metricsRoutes(deps))
 }

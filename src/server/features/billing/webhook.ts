@@ -1,0 +1,103 @@
+// Applies one verified Stripe event. Stripe delivers at least once and in any order, so an
+// event is only a hint of WHICH customer changed: the state written is read from Stripe now
+// (decision 004), and the event id is recorded in the same transaction as that write.
+import type { Logger } from 'pino'
+import type Stripe from 'stripe'
+import type { WebhookAnswer } from '#contract/billing.ts'
+import type { Db } from '#server/db/client.ts'
+import type { UserRow } from '#server/lib/context.ts'
+import type { Payments } from './payments.ts'
+import {
+  applySubscriptionState,
+  claimCustomer,
+  findUserByCustomer,
+  findUserById,
+  isEventRecorded,
+  recordEvent,
+} from './queries.ts'
+import { readSubscriptions } from './sync.ts'
+
+export const HANDLED_EVENTS = new Set([
+  'checkout.session.completed',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'invoice.paid',
+  'invoice.payment_failed',
+])
+
+type Ref = string | { id: string } | null | undefined
+const idOf = (ref: Ref) => (typeof ref === 'string' ? ref : (ref?.id ?? null))
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The customer the event is about, and the user id we put in its metadata at checkout. */
+function eventTarget(event: Stripe.Event): { customerId: string | null; userId: string | null } {
+  const object = event.data.object as unknown as Record<string, unknown>
+  const meta = (m: unknown) => (m as Record<string, string> | null | undefined)?.userId ?? null
+  switch (event.type) {
+    case 'checkout.session.completed': {
+      const s = object as unknown as Stripe.Checkout.Session
+      return { customerId: idOf(s.customer), userId: s.client_reference_id ?? meta(s.metadata) }
+    }
+    case 'invoice.paid':
+    case 'invoice.payment_failed': {
+      const i = object as unknown as Stripe.Invoice
+      return { customerId: idOf(i.customer), userId: meta(i.parent?.subscription_details?.metadata) }
+    }
+    default: {
+      const s = object as unknown as Stripe.Subscription
+      return { customerId: idOf(s.customer), userId: meta(s.metadata) }
+    }
+  }
+}
+
+/**
+ * The user the customer belongs to. The customer id is stored before any checkout exists, so
+ * the metadata fallback only adopts a customer for a user that has none (never moves one).
+ */
+async function findOwner(db: Db, customerId: string, userId: string | null): Promise<UserRow | undefined> {
+  const owner = await findUserByCustomer(db, customerId)
+  if (owner || !userId || !UUID.test(userId)) return owner
+  const user = await findUserById(db, userId)
+  if (!user || user.stripeCustomerId) return undefined
+  return (await claimCustomer(db, user.id, customerId)) === customerId ? user : undefined
+}
+
+export async function handleStripeEvent(
+  db: Db,
+  payments: Payments,
+  event: Stripe.Event,
+  log: Logger,
+): Promise<WebhookAnswer> {
+  const l = log.child({ eventId: event.id, eventType: event.type })
+  if (!HANDLED_EVENTS.has(event.type)) {
+    l.debug('stripe event type not handled')
+    return { received: true, ignored: 'unhandled_type' }
+  }
+  // Cheap early exit for redeliveries; recordEvent below is what actually guarantees once.
+  if (await isEventRecorded(db, event.id)) return { received: true, ignored: 'duplicate' }
+
+  const { customerId, userId } = eventTarget(event)
+  const owner = customerId ? await findOwner(db, customerId, userId) : undefined
+  if (!owner || !customerId) {
+    // Deleted accounts, other products on the same Stripe account, one-off checkouts.
+    l.warn({ customerId }, 'stripe event for no Loris user; recorded and ignored')
+    const fresh = await recordEvent(db, event)
+    return { received: true, ignored: fresh ? 'unknown_customer' : 'duplicate' }
+  }
+
+  // Read Stripe's current state before the transaction: no lock is held across the network.
+  const read = await readSubscriptions(db, payments, customerId, l)
+  if (read.entitledCount > 1) {
+    l.error({ userId: owner.id, customerId }, 'customer has more than one live subscription: refund one')
+  }
+  const fresh = await recordEvent(db, event, (tx) =>
+    applySubscriptionState(tx, owner.id, read.state, read.readAt),
+  )
+  if (!fresh) return { received: true, ignored: 'duplicate' }
+  l.info(
+    { userId: owner.id, isPremium: read.state.isPremium, status: read.state.subscriptionStatus },
+    'subscription state synced from stripe',
+  )
+  return { received: true }
+}
