@@ -12,6 +12,7 @@ import { impactRoutes } from './features/impact/routes.ts'
 import { metricsRoutes } from './features/metrics/routes.ts'
 import { systemRoutes } from './features/system/routes.ts'
 import { threadsRoutes } from './features/threads/routes.ts'
+import { waitlistRoutes } from './features/waitlist/routes.ts'
 import { AppError } from './lib/app-error.ts'
 import type { AppDeps, AppEnv } from './lib/context.ts'
 import { errorBody, toErrorResponse } from './lib/on-error.ts'
@@ -32,6 +33,7 @@ function apiRoutes(deps: AppDeps) {
     .route('/', billingRoutes(deps))
     .route('/', impactRoutes(deps))
     .route('/', metricsRoutes(deps))
+    .route('/', waitlistRoutes(deps))
 }
 
 export type AppType = ReturnType<typeof apiRoutes>
