@@ -1,5 +1,7 @@
 import { ArrowLeft, Cpu, Leaf, LineChart, Sprout } from 'lucide-react'
 import { Link } from 'wouter'
+import { ImpactCalculator } from './components/impact-calculator.tsx'
+import { MethodSources } from './components/method-sources.tsx'
 
 const steps = [
   {
@@ -47,6 +49,21 @@ export default function HowItWorksPage() {
           </li>
         ))}
       </ol>
+      <section className="mt-14" aria-labelledby="calculator">
+        <h2 id="calculator" className="text-2xl font-semibold">
+          What does an answer cost?
+        </h2>
+        <p className="mt-2 mb-6 max-w-2xl text-zinc-300">
+          The same method Loris applies to every reply, for an answer of any length on each model we know.
+        </p>
+        <ImpactCalculator />
+      </section>
+      <section className="mt-14" aria-labelledby="method">
+        <h2 id="method" className="mb-4 text-2xl font-semibold">
+          Our method and sources
+        </h2>
+        <MethodSources />
+      </section>
       <section className="mt-14" aria-labelledby="goals">
         <h2 id="goals" className="text-2xl font-semibold">
           Our long-term goals

@@ -1,28 +1,122 @@
-import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
+import { Leaf, TreePine } from 'lucide-react'
+import { type ReactNode, useState } from 'react'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
+import { useCo2Range } from '#client/features/impact/api/get-co2-range.ts'
+import { useCo2Saved } from '#client/features/impact/api/get-co2-saved.ts'
+import { Co2HistoryChart } from '#client/features/impact/components/co2-history-chart.tsx'
+import { formatGrams } from '#client/features/impact/lib/format.ts'
 import type { User } from '#contract/user.ts'
+import {
+  chatEngineLabel,
+  displayedCurrentModel,
+  nextReset,
+  readModeFlags,
+  resetIsDue,
+  usageTotal,
+} from '../consumption.ts'
 
+const count = (n: number) => n.toLocaleString('en-US')
+const longDate = (d: Date) =>
+  d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })
+
+/** Spec section 2 'Consumption tab': environmental impact, its daily history, AI usage statistics. */
 export function ConsumptionTab({ user }: { user: User }) {
+  // The chat's mode flags as it left them (spec 3 'Local storage'); read once per visit.
+  const [flags] = useState(() => readModeFlags())
+  const [now] = useState(() => new Date())
   return (
     <div className="grid gap-6">
+      <ImpactCard user={user} />
       <Card>
         <CardHeader>
-          <CardTitle>Environmental Impact</CardTitle>
+          <CardTitle>CO2 over the last 30 days</CardTitle>
+          <CardDescription>
+            Saved compared with a standard model, and emitted by the model that answered
+          </CardDescription>
         </CardHeader>
-        <CardContent className="grid grid-cols-2 gap-4">
-          <div>
-            <p className="text-sm text-muted-foreground">CO2 saved</p>
-            <p className="text-2xl font-semibold" data-testid="co2-saved-total">
-              {user.co2Saved.toFixed(2)} g
-            </p>
-          </div>
-          <div>
-            <p className="text-sm text-muted-foreground">Trees planted</p>
-            <p className="text-2xl font-semibold" data-testid="trees-total">
-              {user.treesPlanted}
-            </p>
-          </div>
+        <CardContent>
+          <Co2HistoryChart days={30} />
         </CardContent>
       </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>AI Usage Statistics</CardTitle>
+          <CardDescription>Characters sent and received since the last reset</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <dl className="grid gap-4 text-sm sm:grid-cols-2">
+            <Stat label="Displayed current model" testId="current-model">
+              {displayedCurrentModel(user, flags, now)}
+            </Stat>
+            <Stat label="Chat engine" testId="chat-engine">
+              {chatEngineLabel(flags)}
+            </Stat>
+            <Stat label="Input characters" testId="usage-input">
+              {count(user.aiInputChars)}
+            </Stat>
+            <Stat label="Output characters" testId="usage-output">
+              {count(user.aiOutputChars)}
+            </Stat>
+            <Stat label="Total usage" testId="usage-total">
+              {count(usageTotal(user))} characters
+            </Stat>
+            <Stat label="Next Reset" testId="next-reset">
+              {resetIsDue(user, now) ? 'With your next message' : longDate(nextReset(user))}
+            </Stat>
+          </dl>
+        </CardContent>
+      </Card>
+    </div>
+  )
+}
+
+function ImpactCard({ user }: { user: User }) {
+  const saved = useCo2Saved(true)
+  const range = useCo2Range(true)
+  const grams = saved.data ?? user.co2Saved
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Environmental Impact</CardTitle>
+        <CardDescription>Every reply is compared with the same answer from a standard model</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4 sm:grid-cols-2">
+        <div className="flex items-start gap-3">
+          <Leaf className="mt-1 size-5 text-primary" aria-hidden="true" />
+          <div>
+            <p className="text-sm text-muted-foreground">CO2 saved</p>
+            <p className="text-2xl font-semibold tabular-nums" data-testid="co2-saved-total">
+              {formatGrams(grams)}
+            </p>
+            {range.data && range.data.max > 0 ? (
+              <p className="text-xs text-muted-foreground" data-testid="co2-saved-range">
+                Estimated range {formatGrams(range.data.min)} to {formatGrams(range.data.max)}
+              </p>
+            ) : null}
+          </div>
+        </div>
+        <div className="flex items-start gap-3">
+          <TreePine className="mt-1 size-5 text-primary" aria-hidden="true" />
+          <div>
+            <p className="text-sm text-muted-foreground">Trees planted</p>
+            <p className="text-2xl font-semibold tabular-nums" data-testid="trees-total">
+              {user.treesPlanted}
+            </p>
+            <p className="text-xs text-muted-foreground">One for every second message you send</p>
+          </div>
+        </div>
+      </CardContent>
+    </Card>
+  )
+}
+
+function Stat({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="mt-1 font-medium" data-testid={testId}>
+        {children}
+      </dd>
     </div>
   )
 }

@@ -4,6 +4,7 @@ import { Link } from 'wouter'
 import { Button } from '#client/components/ui/button.tsx'
 import { useUser } from '#client/features/auth/api/get-user.ts'
 import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
+import { ImpactBadges } from '#client/features/impact/components/impact-badges.tsx'
 import { UserMenu } from './user-menu.tsx'
 
 /** Title ('Loris' or 'Loris Pro'), then badges and the user menu, or Sign In for visitors. */
@@ -19,6 +20,7 @@ export function ChatHeader({ start, badges }: { start?: ReactNode; badges?: Reac
       <div className="ml-auto flex items-center gap-2">
         {user ? (
           <>
+            <ImpactBadges user={user} />
             {badges}
             <UserMenu email={user.email} />
           </>
