@@ -1,4 +1,6 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
+import { PaymentManagement } from '#client/features/billing/components/payment-management.tsx'
+import { UpgradeCard } from '#client/features/billing/components/upgrade-card.tsx'
 import type { User } from '#contract/user.ts'
 import { accountTypeLabel } from '../account-type.ts'
 
@@ -10,6 +12,7 @@ export function AccountTab({ user }: { user: User }) {
   })
   return (
     <div className="grid gap-6">
+      {user.isPremium ? null : <UpgradeCard />}
       <Card>
         <CardHeader>
           <CardTitle>Profile Information</CardTitle>
@@ -36,6 +39,7 @@ export function AccountTab({ user }: { user: User }) {
           </dl>
         </CardContent>
       </Card>
+      {user.isPremium ? <PaymentManagement /> : null}
     </div>
   )
 }

@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { useUser } from '#client/features/auth/api/get-user.ts'
+import { useAppConfig } from '#client/features/config/api/get-config.ts'
+import { ApiError } from '#client/lib/api.ts'
+import type { SubscriptionStatus } from '#contract/billing.ts'
+
+export const subscriptionStatusQueryKey = ['/api/subscription/status'] as const
+
+// Spec section 7: retried up to 3 times, except on 401 (signed out: retrying cannot help).
+export const subscriptionStatusQueryOptions = queryOptions<SubscriptionStatus>({
+  queryKey: subscriptionStatusQueryKey,
+  retry: (failures, err) => failures < 3 && !(err instanceof ApiError && err.status === 401),
+})
+
+/** Asked only for a signed-in user on a server that takes payments (else it answers 503). */
+export function useSubscriptionStatus() {
+  const { user } = useUser()
+  const payments = useAppConfig()?.payments.available ?? false
+  return useQuery({ ...subscriptionStatusQueryOptions, enabled: Boolean(user) && payments })
+}

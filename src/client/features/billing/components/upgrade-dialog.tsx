@@ -1,0 +1,58 @@
+import { BadgeCheck } from 'lucide-react'
+import { Button } from '#client/components/ui/button.tsx'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '#client/components/ui/dialog.tsx'
+import { useUser } from '#client/features/auth/api/get-user.ts'
+import { setUpgradeDialogOpen, useUpgradeDialogOpen } from '../hooks/use-upgrade-dialog.ts'
+import { formatDate } from '../lib/format-date.ts'
+import { ManagePaymentsButton } from './manage-payments-button.tsx'
+import { ProBenefits } from './pro-benefits.tsx'
+import { SubscribeButton } from './subscribe-button.tsx'
+
+/**
+ * The upgrade dialog (spec sections 2 and 4): opened at a free user's 5th message or from an
+ * upgrade button; for a subscriber it confirms Pro instead of selling it again.
+ */
+export function UpgradeDialog() {
+  const open = useUpgradeDialogOpen()
+  const { user } = useUser()
+  const subscribed = user?.isPremium ?? false
+  const until = user?.subscription_end_date ? formatDate(user.subscription_end_date) : null
+  return (
+    <Dialog open={open} onOpenChange={setUpgradeDialogOpen}>
+      <DialogContent className="sm:max-w-md" data-testid="upgrade-dialog">
+        <DialogHeader>
+          <DialogTitle className="flex items-center gap-2">
+            {subscribed ? <BadgeCheck className="size-5 text-primary" aria-hidden="true" /> : null}
+            {subscribed ? 'Loris Pro Subscription Active' : 'Upgrade to Loris Pro'}
+          </DialogTitle>
+          <DialogDescription>
+            {subscribed
+              ? `Thank you for going Pro${until ? `: your subscription is active until ${until}` : ''}. 10 percent of it goes to environmental causes.`
+              : 'More room to think, the best models, and a subscription that gives back to the planet.'}
+          </DialogDescription>
+        </DialogHeader>
+        <ProBenefits />
+        {subscribed ? (
+          <DialogFooter>
+            <ManagePaymentsButton />
+            <Button onClick={() => setUpgradeDialogOpen(false)}>Close</Button>
+          </DialogFooter>
+        ) : (
+          <div className="grid gap-2">
+            <SubscribeButton onSignInNeeded={() => setUpgradeDialogOpen(false)} />
+            <Button variant="ghost" className="w-full" onClick={() => setUpgradeDialogOpen(false)}>
+              Not now, keep talking for free
+            </Button>
+          </div>
+        )}
+      </DialogContent>
+    </Dialog>
+  )
+}
