@@ -1,0 +1,64 @@
+import { z } from 'zod'
+
+// Files sent with a message (spec sections 5 and 7). Shared by the picker, the drop zone and the
+// server's checks, so both sides name the same types and limits.
+
+export const MB = 1024 * 1024
+
+/** Largest file of each kind; over it the server answers 413 naming the limit. */
+export const UPLOAD_LIMITS = {
+  image: 10 * MB,
+  document: 20 * MB,
+  audio: 25 * MB,
+} as const
+export type UploadKind = keyof typeof UPLOAD_LIMITS
+
+export const limitText = (kind: UploadKind) => `${UPLOAD_LIMITS[kind] / MB} MB`
+
+/** Documents longer than this many characters are cut; the model and the user are told. */
+export const DOCUMENT_TEXT_BUDGET = 60_000
+
+/** The multipart field a file travels in: image/* → image, audio/* → audio, else file (spec 5). */
+export type AttachmentField = 'image' | 'audio' | 'file'
+export function attachmentFieldFor(mimeType: string): AttachmentField {
+  if (mimeType.startsWith('image/')) return 'image'
+  if (mimeType.startsWith('audio/')) return 'audio'
+  return 'file'
+}
+
+/** The `accept` of the two picker choices (spec 5). */
+export const IMAGE_PICKER_ACCEPT = 'image/*'
+export const FILE_PICKER_ACCEPT = '.pdf,.doc,.docx,.txt,.csv,.xlsx,.xls'
+
+const DROPPABLE_TYPES = new Set([
+  'image/jpeg',
+  'image/jpg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/svg+xml',
+  'application/pdf',
+  'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'text/plain',
+  'text/csv',
+  'application/vnd.ms-excel',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+])
+// Browsers leave `type` empty for some extensions (often .csv, .doc on Linux); the name decides then.
+const DROPPABLE_EXTENSIONS = /\.(jpe?g|png|gif|webp|svg|pdf|docx?|txt|csv|xlsx?)$/i
+
+/** Whether a dropped file is taken (spec 5): the listed types or any image; others are ignored. */
+export function isDroppable(file: { type: string; name: string }): boolean {
+  if (file.type.startsWith('image/') || DROPPABLE_TYPES.has(file.type)) return true
+  return file.type === '' && DROPPABLE_EXTENSIONS.test(file.name)
+}
+
+/** GET /api/uploads/:id serves the owner's file; anyone else gets 404. */
+export const uploadIdParam = z.object({ id: z.uuid({ error: 'Unknown file' }) })
+
+/**
+ * Response header on a POST /api/messages stream when the attachment was altered on its way to the
+ * model (a long document cut to DOCUMENT_TEXT_BUDGET); its value is a sentence for people.
+ */
+export const ATTACHMENT_NOTICE_HEADER = 'x-loris-attachment-notice'

@@ -1,0 +1,26 @@
+// The attachments feature as app.ts composes it: one storage, the intake the chat feature uses,
+// the sweep run after deletions, and the file-serving routes.
+import { join } from 'node:path'
+import type { AppDeps } from '#server/lib/context.ts'
+import { createDiskStorage, type ObjectStorage } from '#server/lib/storage.ts'
+import { createAttachmentIntake } from './intake.ts'
+import { attachmentsRoutes } from './routes.ts'
+import { sweepAfterDelete } from './sweep.ts'
+
+export function createAttachments(
+  deps: AppDeps,
+  opts: { transcribe(bytes: Uint8Array, signal?: AbortSignal): Promise<string>; storage?: ObjectStorage },
+) {
+  const storage = opts.storage ?? createDiskStorage(join(deps.env.DATA_DIR, 'uploads'))
+  const d = { db: deps.database.db, storage, log: deps.log }
+  return {
+    storage,
+    intake: createAttachmentIntake({ ...d, transcribe: opts.transcribe }),
+    /**
+     * Run after a thread, the history or an account is deleted. An account's uploads rows are gone
+     * with it, so account deletion passes the storage keys they used.
+     */
+    afterDelete: sweepAfterDelete(d),
+    routes: () => attachmentsRoutes(deps, storage),
+  }
+}
