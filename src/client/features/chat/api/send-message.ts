@@ -1,0 +1,108 @@
+// POST /api/messages as a stream (spec section 7). Not a query: the token stream is its own hook
+// (use-chat-stream.ts); this file only speaks the wire format and classifies failures.
+import { ApiError, throwIfNotOk } from '#client/lib/api.ts'
+import { type ChatEvent, chatErrorCodes } from '#contract/chat-events.ts'
+import { USAGE_LIMIT_CODE } from '#contract/messages.ts'
+import { createSseLineReader, NO_STREAM_MESSAGE, NON_JSON_MESSAGE } from '../lib/sse-lines.ts'
+
+export interface SendRequest {
+  content: string
+  threadId: string | null
+  isEcoMode: boolean
+  useOpenAI: boolean
+  clientMessageId: string
+}
+
+/** A send that did not end with `done`; `retryable` when trying again may help. */
+export class SendError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly event?: ChatEvent,
+  ) {
+    super(message)
+    this.name = 'SendError'
+  }
+}
+
+const NOT_RETRYABLE_CODES: string[] = [
+  chatErrorCodes.unconfigured,
+  chatErrorCodes.interrupted,
+  USAGE_LIMIT_CODE,
+]
+
+function fromErrorEvent(event: ChatEvent): SendError {
+  // A reply cut off mid-way is stored as it is; sending again would only replay it.
+  const retryable = event.status !== 'interrupted' && !NOT_RETRYABLE_CODES.includes(event.code ?? '')
+  return new SendError(event.error || 'Failed to send message', retryable, event)
+}
+
+async function open(req: SendRequest, signal: AbortSignal): Promise<Response> {
+  let res: Response
+  try {
+    res = await fetch('/api/messages', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(req),
+      signal,
+    })
+  } catch (err) {
+    if (signal.aborted) throw err
+    throw new SendError('Failed to send message', true)
+  }
+  try {
+    await throwIfNotOk(res)
+  } catch (err) {
+    const status = err instanceof ApiError ? err.status : 0
+    const text = (err instanceof ApiError && err.serverMessage) || 'Failed to send message'
+    throw new SendError(text, status >= 500 || status === 408)
+  }
+  return res
+}
+
+/** Sends and reads the stream to its end; resolves with the `done` event, throws SendError. */
+export async function streamMessage(
+  req: SendRequest,
+  { signal, onEvent }: { signal: AbortSignal; onEvent: (event: ChatEvent) => void },
+): Promise<ChatEvent> {
+  const res = await open(req, signal)
+  if (!(res.headers.get('content-type') ?? '').includes('text/event-stream'))
+    throw new SendError(NON_JSON_MESSAGE, false)
+  if (!res.body) throw new SendError(NO_STREAM_MESSAGE, false)
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
+  const lines = createSseLineReader()
+  const handle = (events: ChatEvent[]): ChatEvent | null => {
+    for (const event of events) {
+      if (event.error) throw fromErrorEvent(event)
+      onEvent(event)
+      if (event.done) return event
+    }
+    return null
+  }
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<string>
+      try {
+        chunk = await reader.read()
+      } catch (err) {
+        if (signal.aborted) throw err
+        // The connection dropped: the reply goes on on the server, a resend follows it.
+        throw new SendError('The connection was lost', true)
+      }
+      const end = handle(parseOrThrow(() => (chunk.done ? lines.flush() : lines.push(chunk.value))))
+      if (end) return end
+      if (chunk.done) throw new SendError('The connection was lost', true)
+    }
+  } finally {
+    reader.cancel().catch(() => undefined)
+  }
+}
+
+function parseOrThrow(read: () => ChatEvent[]): ChatEvent[] {
+  try {
+    return read()
+  } catch (err) {
+    throw new SendError(err instanceof Error ? err.message : NON_JSON_MESSAGE, false)
+  }
+}

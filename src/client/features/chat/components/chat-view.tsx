@@ -1,0 +1,125 @@
+// The chat column: the conversation (or an empty state) above the composer. Owns the composer
+// text so a failed send can put it back.
+import { useCallback, useMemo, useRef, useState } from 'react'
+import { Button } from '#client/components/ui/button.tsx'
+import { Spinner } from '#client/components/ui/spinner.tsx'
+import { useUser } from '#client/features/auth/api/get-user.ts'
+import { useCreateThreadFromMessage } from '#client/features/threads/api/create-from-message.ts'
+import { useMessages } from '../api/get-messages.ts'
+import { useStopMessage } from '../api/stop-message.ts'
+import { getModeFlags } from '../hooks/use-chat-mode.ts'
+import { usePendingDraft } from '../hooks/use-pending-draft.ts'
+import { useSendFlow } from '../hooks/use-send-flow.ts'
+import { selectThread, useSelection } from '../hooks/use-thread-selection.ts'
+import type { ModeFlags } from '../lib/chat-mode.ts'
+import { Composer } from './composer.tsx'
+import { Conversation, type ConversationItem } from './conversation.tsx'
+import { VisitorEmptyState } from './visitor-empty-state.tsx'
+
+function SignedInEmpty() {
+  return (
+    <div className="flex min-h-0 flex-1 flex-col items-center justify-center px-4 text-center">
+      <h2 className="text-2xl font-semibold">Loris is ready to help</h2>
+      <p className="mt-2 text-muted-foreground">Ask away and start making a positive impact</p>
+    </div>
+  )
+}
+
+export function ChatView() {
+  const { user } = useUser()
+  const selection = useSelection()
+  const threadId = selection.kind === 'thread' ? selection.id : null
+  const [text, setText] = useState('')
+  const [scrollDelayMs, setScrollDelayMs] = useState(100)
+  const inputRef = useRef<HTMLTextAreaElement>(null)
+
+  const restoreText = useCallback((sent: string) => {
+    setText((current) => (current.trim() ? current : sent))
+    inputRef.current?.focus()
+  }, [])
+  const flow = useSendFlow({ restoreText })
+  const { pending } = flow
+  const messages = useMessages(threadId, Boolean(user), pending?.serverId ?? null)
+  const stop = useStopMessage()
+  const createThread = useCreateThreadFromMessage({ onCreated: selectThread })
+
+  const send = useCallback(
+    (content: string, flags: ModeFlags, fromDraft = false) => {
+      setScrollDelayMs(fromDraft ? 500 : 100)
+      if (flow.send(content, flags)) setText((current) => (current.trim() === content ? '' : current))
+    },
+    [flow.send],
+  )
+  usePendingDraft({
+    ready: Boolean(user) && selection.kind !== 'auto' && !pending,
+    send: (content, flags) => send(content, flags, true),
+  })
+
+  const viewKey = threadId ?? selection.kind
+  const items = useMemo<ConversationItem[]>(() => {
+    const list: ConversationItem[] = (messages.data ?? [])
+      .filter((m) => m.id !== pending?.serverId)
+      .map((m) => ({ key: m.clientMessageId ?? m.id, exchange: { ...m, pending: false } }))
+    const pendingHere =
+      pending && (pending.threadId === threadId || (threadId !== null && pending.actualThreadId === threadId))
+    if (pending && pendingHere)
+      list.push({
+        key: pending.clientMessageId,
+        exchange: {
+          id: pending.serverId,
+          content: pending.content,
+          response: pending.response,
+          chatModel: pending.chatModel,
+          mediaUrl: null,
+          mediaType: null,
+          status: 'streaming',
+          errorMessage: null,
+          pending: true,
+        },
+      })
+    return list
+  }, [messages.data, pending, threadId])
+
+  // Stop the reply this tab is streaming, or one still being written after a reload.
+  const streamingId = pending?.serverId ?? messages.data?.find((m) => m.status === 'streaming')?.id ?? null
+  const busy = Boolean(pending) || Boolean(streamingId)
+
+  let main: React.ReactNode
+  if (!user) main = <VisitorEmptyState />
+  else if (messages.isLoading) main = <Spinner className="m-auto size-6" label="Loading messages" />
+  else if (messages.error)
+    main = (
+      <div className="m-auto text-center text-sm">
+        <p role="alert">Failed to fetch messages</p>
+        <Button variant="link" size="sm" onClick={() => void messages.refetch()}>
+          Try again
+        </Button>
+      </div>
+    )
+  else if (!items.length) main = <SignedInEmpty />
+  else
+    main = (
+      <Conversation
+        items={items}
+        loading={Boolean(pending)}
+        scrollDelayMs={scrollDelayMs}
+        resetKey={viewKey}
+        onNewThread={(id) => createThread.mutate(id)}
+        creatingThread={createThread.isPending}
+      />
+    )
+
+  return (
+    <div className="flex h-full min-h-0 flex-col">
+      {main}
+      <Composer
+        ref={inputRef}
+        value={text}
+        onChange={setText}
+        busy={busy}
+        onSend={() => send(text.trim(), getModeFlags())}
+        onStop={streamingId ? () => stop.mutate(streamingId) : undefined}
+      />
+    </div>
+  )
+}

@@ -1,0 +1,94 @@
+// The conversation view (spec section 2): centred, max-w-5xl, virtualized so a thread of a
+// thousand exchanges stays fast, scrolled smoothly to the bottom 100 ms after the messages or the
+// loading state change (500 ms after a pending sign-in send).
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useLayoutEffect, useRef } from 'react'
+import { Exchange, type ExchangeView } from './exchange.tsx'
+
+export interface ConversationItem {
+  key: string
+  exchange: ExchangeView
+}
+
+const NEAR_BOTTOM_PX = 160
+
+export function Conversation({
+  items,
+  loading,
+  scrollDelayMs,
+  resetKey,
+  onNewThread,
+  creatingThread,
+}: {
+  items: ConversationItem[]
+  loading: boolean
+  /** 100 ms normally; 500 ms right after a pending sign-in send. */
+  scrollDelayMs: number
+  /** Changes when another thread is shown: jump to its end at once. */
+  resetKey: string
+  onNewThread: (messageId: string) => void
+  creatingThread: boolean
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 180,
+    overscan: 4,
+    getItemKey: (index) => items[index]?.key ?? index,
+  })
+
+  // Another thread: start at its last exchange without animation.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the shown thread changes
+  useLayoutEffect(() => {
+    if (items.length) virtualizer.scrollToIndex(items.length - 1, { align: 'end' })
+  }, [resetKey])
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the count and loading state are the triggers
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const el = scrollRef.current
+      el?.scrollTo({ top: el.scrollHeight, behavior: 'smooth' })
+    }, scrollDelayMs)
+    return () => clearTimeout(timer)
+  }, [items.length, loading, scrollDelayMs])
+
+  // While a reply grows, follow it if the reader is at the bottom; leave them be if they scrolled up.
+  const last = items.at(-1)?.exchange
+  const growing = last?.pending ? last.response.length : 0
+  useEffect(() => {
+    const el = scrollRef.current
+    if (!el || !growing) return
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX) el.scrollTop = el.scrollHeight
+  }, [growing])
+
+  const virtualItems = virtualizer.getVirtualItems()
+  return (
+    <div
+      ref={scrollRef}
+      data-testid="conversation"
+      className="h-[calc(100dvh-140px)] min-h-0 shrink overflow-y-auto [overflow-anchor:none]"
+    >
+      <div className="relative mx-auto w-full max-w-5xl px-4" style={{ height: virtualizer.getTotalSize() }}>
+        <div
+          className="absolute inset-x-4 top-0"
+          style={{ transform: `translateY(${virtualItems[0]?.start ?? 0}px)` }}
+        >
+          {virtualItems.map((row) => {
+            const item = items[row.index]
+            if (!item) return null
+            return (
+              <div key={row.key} data-index={row.index} ref={virtualizer.measureElement}>
+                <Exchange
+                  exchange={item.exchange}
+                  onNewThread={onNewThread}
+                  creatingThread={creatingThread}
+                />
+              </div>
+            )
+          })}
+        </div>
+      </div>
+    </div>
+  )
+}

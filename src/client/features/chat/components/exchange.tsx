@@ -1,0 +1,120 @@
+// One exchange (spec section 2): the user's bubble on the right, any attachment, then the reply
+// with a left border coloured by model and its '@' button.
+import { AtSign, FileText } from 'lucide-react'
+import { memo } from 'react'
+import { Spinner } from '#client/components/ui/spinner.tsx'
+import { Tooltip, TooltipContent, TooltipTrigger } from '#client/components/ui/tooltip.tsx'
+import { cn } from '#client/lib/cn.ts'
+import type { Message } from '#contract/messages.ts'
+import { borderClassFor } from '../lib/chat-mode.ts'
+import { Markdown } from './markdown.tsx'
+
+export type ExchangeView = Pick<
+  Message,
+  'content' | 'response' | 'chatModel' | 'mediaUrl' | 'mediaType' | 'status' | 'errorMessage'
+> & {
+  /** The server id; null while the send has not been stored yet. */
+  id: string | null
+  /** True while this reply is arriving. */
+  pending: boolean
+}
+
+function Attachment({ url, type }: { url: string | null; type: 'image' | 'document' }) {
+  return (
+    <div className="flex flex-col items-end gap-1">
+      <p className="text-xs text-muted-foreground">
+        {type === 'image' ? 'Shared an image' : 'Shared a document'}
+      </p>
+      {type === 'image' && url ? (
+        <img
+          src={url}
+          alt="Shared by you"
+          className="max-h-[400px] max-w-full rounded-lg border object-contain"
+        />
+      ) : (
+        <div className="flex items-center gap-2 rounded-lg border bg-card px-3 py-2 text-sm">
+          <FileText className="size-4 text-primary" aria-hidden="true" />
+          Document attached
+        </div>
+      )}
+    </div>
+  )
+}
+
+function ReplyNote({ status, errorMessage }: Pick<Message, 'status' | 'errorMessage'>) {
+  if (status === 'interrupted')
+    return <p className="mt-2 text-xs text-muted-foreground">{errorMessage ?? 'Reply stopped'}</p>
+  if (status === 'failed')
+    return (
+      <p className="text-sm text-muted-foreground">No reply: {errorMessage ?? 'the model did not answer'}</p>
+    )
+  return null
+}
+
+export const Exchange = memo(function Exchange({
+  exchange,
+  onNewThread,
+  creatingThread,
+}: {
+  exchange: ExchangeView
+  onNewThread: (messageId: string) => void
+  creatingThread: boolean
+}) {
+  const { content, response, chatModel, pending, status } = exchange
+  const thinking = pending && !response
+  const generating = pending || status === 'streaming'
+  return (
+    <article className="flex flex-col gap-3 py-4" data-testid="exchange">
+      {content && (
+        <div className="flex justify-end">
+          <div
+            data-testid="user-message"
+            className="max-w-[80%] rounded-2xl rounded-br-sm bg-secondary px-4 py-2.5 text-secondary-foreground"
+          >
+            <Markdown text={content} />
+          </div>
+        </div>
+      )}
+      {exchange.mediaType && (
+        <div className="flex justify-end">
+          <Attachment url={exchange.mediaUrl} type={exchange.mediaType} />
+        </div>
+      )}
+      <div
+        data-testid="assistant-reply"
+        data-model={chatModel}
+        aria-busy={generating}
+        className={cn('group/reply relative border-l-4 pl-4 pr-10', borderClassFor(chatModel))}
+      >
+        {thinking ? (
+          <p className="flex items-center gap-2 text-muted-foreground">
+            <Spinner className="size-4" label="Reply pending" /> Thinking...
+          </p>
+        ) : status === 'failed' && !response ? (
+          <ReplyNote status={status} errorMessage={exchange.errorMessage} />
+        ) : (
+          <>
+            <Markdown text={response} />
+            {!pending && <ReplyNote status={status} errorMessage={exchange.errorMessage} />}
+          </>
+        )}
+        {exchange.id && !generating && (
+          <Tooltip>
+            <TooltipTrigger asChild>
+              <button
+                type="button"
+                aria-label="Start new thread from this message"
+                disabled={creatingThread}
+                onClick={() => exchange.id && onNewThread(exchange.id)}
+                className="absolute right-0 top-0 flex size-7 items-center justify-center rounded-full border bg-background text-muted-foreground transition-colors hover:bg-accent hover:text-foreground disabled:opacity-50"
+              >
+                <AtSign className="size-3.5" aria-hidden="true" />
+              </button>
+            </TooltipTrigger>
+            <TooltipContent>Start new thread from this message</TooltipContent>
+          </Tooltip>
+        )}
+      </div>
+    </article>
+  )
+})

@@ -1,0 +1,107 @@
+// Markdown for both sides of an exchange (spec section 2 'Reply rendering'): GFM, no raw HTML,
+// links limited by safeUrl, images that hide themselves when they fail, copy on tables and code.
+import { memo, useRef, useState } from 'react'
+import ReactMarkdown, { type Components } from 'react-markdown'
+import remarkGfm from 'remark-gfm'
+import { cn } from '#client/lib/cn.ts'
+import { safeUrl } from '../lib/safe-url.ts'
+import { rowsToTsv, tableRows } from '../lib/table-tsv.ts'
+import { CopyButton } from './copy-button.tsx'
+
+function ReplyImage({ src, alt }: { src?: string | Blob; alt?: string }) {
+  const [failed, setFailed] = useState(false)
+  if (failed || typeof src !== 'string' || !src) return null
+  const generated = Boolean(alt?.includes('Image'))
+  return (
+    <span className="my-2 block">
+      <img
+        src={src}
+        alt={alt ?? ''}
+        loading="lazy"
+        className="max-h-[500px] max-w-full rounded-md object-contain"
+        onError={() => {
+          console.warn('Image failed to load and was hidden:', src)
+          setFailed(true)
+        }}
+      />
+      {generated && <span className="mt-1 block text-xs text-muted-foreground">AI-generated image</span>}
+    </span>
+  )
+}
+
+function CopyableTable({ children }: { children?: React.ReactNode }) {
+  const ref = useRef<HTMLTableElement>(null)
+  return (
+    <div className="group relative my-3 overflow-x-auto rounded-md border">
+      <table ref={ref} className="w-full border-collapse text-sm">
+        {children}
+      </table>
+      <CopyButton label="Copy table" read={() => (ref.current ? rowsToTsv(tableRows(ref.current)) : '')} />
+    </div>
+  )
+}
+
+function CopyableCode({ children }: { children?: React.ReactNode }) {
+  const ref = useRef<HTMLPreElement>(null)
+  return (
+    <div className="group relative my-3">
+      <pre ref={ref} className="overflow-x-auto rounded-md border bg-muted p-3 text-sm">
+        {children}
+      </pre>
+      <CopyButton label="Copy code" read={() => ref.current?.textContent ?? ''} />
+    </div>
+  )
+}
+
+const components: Components = {
+  img: ({ src, alt }) => <ReplyImage src={src} alt={alt} />,
+  table: ({ children }) => <CopyableTable>{children}</CopyableTable>,
+  th: ({ children }) => <th className="border-b bg-muted px-3 py-1.5 text-left font-semibold">{children}</th>,
+  td: ({ children }) => <td className="border-b px-3 py-1.5 align-top">{children}</td>,
+  pre: ({ children }) => <CopyableCode>{children}</CopyableCode>,
+  code: ({ className, children }) => (
+    <code
+      className={cn(
+        'rounded bg-muted px-1 py-0.5 font-mono text-[0.9em] [pre_&]:bg-transparent [pre_&]:p-0',
+        className,
+      )}
+    >
+      {children}
+    </code>
+  ),
+  a: ({ href, children }) =>
+    href ? (
+      <a
+        href={href}
+        target="_blank"
+        rel="noopener noreferrer"
+        className="text-primary underline underline-offset-2"
+      >
+        {children}
+      </a>
+    ) : (
+      <span>{children}</span>
+    ),
+  ul: ({ children }) => <ul className="my-2 list-disc pl-6">{children}</ul>,
+  ol: ({ children }) => <ol className="my-2 list-decimal pl-6">{children}</ol>,
+  p: ({ children }) => <p className="my-2 first:mt-0 last:mb-0">{children}</p>,
+  h1: ({ children }) => <h3 className="mb-2 mt-4 text-xl font-semibold">{children}</h3>,
+  h2: ({ children }) => <h4 className="mb-2 mt-4 text-lg font-semibold">{children}</h4>,
+  h3: ({ children }) => <h5 className="mb-2 mt-3 font-semibold">{children}</h5>,
+  blockquote: ({ children }) => (
+    <blockquote className="my-2 border-l-2 pl-3 text-muted-foreground">{children}</blockquote>
+  ),
+}
+
+const plugins = [remarkGfm]
+
+/** Raw HTML in the text is dropped (skipHtml), never rendered. */
+export const Markdown = memo(function Markdown({ text, className }: { text: string; className?: string }) {
+  return (
+    <div className={cn('break-words leading-relaxed', className)}>
+      <ReactMarkdown remarkPlugins={plugins} skipHtml urlTransform={safeUrl} components={components}>
+        {text}
+      </ReactMarkdown>
+    </div>
+  )
+})

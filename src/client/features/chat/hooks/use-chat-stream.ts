@@ -1,0 +1,204 @@
+// The token stream of one send (spec section 4 'Sending a message'): an optimistic exchange that
+// fills as chunks arrive, up to 3 attempts (1 s × attempt between them) under one
+// clientMessageId so the server never stores the message twice, and Stop.
+import { useQueryClient } from '@tanstack/react-query'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
+import type { ChatEvent } from '#contract/chat-events.ts'
+import type { ChatModel } from '#contract/config.ts'
+import type { Message } from '#contract/messages.ts'
+import { type Thread, threadTitleFrom } from '#contract/threads.ts'
+import { messagesQueryKey } from '../api/get-messages.ts'
+import { SendError, streamMessage } from '../api/send-message.ts'
+import { type ModeFlags, modelFromFlags } from '../lib/chat-mode.ts'
+
+const MAX_ATTEMPTS = 3
+
+export interface PendingExchange {
+  clientMessageId: string
+  /** The thread it was sent to; null for a new thread. */
+  threadId: string | null
+  serverId: string | null
+  actualThreadId: string | null
+  content: string
+  response: string
+  chatModel: ChatModel
+  createdAt: string
+}
+
+export interface SendOptions {
+  content: string
+  threadId: string | null
+  flags: ModeFlags
+}
+
+export interface StreamCallbacks {
+  /** The reply ended (complete, or stopped with what arrived kept). */
+  onDone: (end: ChatEvent, sent: PendingExchange) => void
+  /** Every attempt failed; the previous messages are back, the text is handed back. */
+  onFailed: (message: string, sent: PendingExchange) => void
+}
+
+interface FailedSend {
+  key: string
+  clientMessageId: string
+}
+
+const sendKey = (o: SendOptions) => JSON.stringify([o.content, o.threadId, modelFromFlags(o.flags)])
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener('abort', () => clearTimeout(timer), { once: true })
+  })
+
+function storedMessage(p: PendingExchange, end: ChatEvent): Message {
+  return {
+    id: end.id ?? p.serverId ?? p.clientMessageId,
+    userId: '',
+    threadId: end.threadId ?? p.actualThreadId ?? p.threadId,
+    content: p.content,
+    response: p.response,
+    chatModel: p.chatModel,
+    co2Impact: null,
+    createdAt: p.createdAt,
+    mediaUrl: null,
+    mediaType: null,
+    status: end.status ?? 'complete',
+    errorMessage: null,
+    clientMessageId: p.clientMessageId,
+  }
+}
+
+export function useChatStream(callbacks: StreamCallbacks) {
+  const queryClient = useQueryClient()
+  const [pending, setPending] = useState<PendingExchange | null>(null)
+  const pendingRef = useRef<PendingExchange | null>(null)
+  const abortRef = useRef<AbortController | null>(null)
+  const failedRef = useRef<FailedSend | null>(null)
+  const callbacksRef = useRef(callbacks)
+  callbacksRef.current = callbacks
+
+  const update = useCallback((next: PendingExchange | null) => {
+    pendingRef.current = next
+    setPending(next)
+  }, [])
+
+  // Leaving the page only stops listening: the reply goes on and is stored by the server.
+  useEffect(() => () => abortRef.current?.abort(), [])
+
+  /** Puts the finished exchange where the conversation reads it, then lets the server correct it. */
+  const settle = useCallback(
+    (p: PendingExchange, end: ChatEvent) => {
+      const message = storedMessage(p, end)
+      const threadId = message.threadId
+      if (!threadId) return
+      const key = messagesQueryKey(threadId)
+      const created = Boolean(p.actualThreadId) || !p.threadId
+      queryClient.setQueryData<Message[]>(key, (list) => {
+        if (!list) return created ? [message] : undefined
+        return [...list.filter((m) => m.id !== message.id), message]
+      })
+      if (created) {
+        // The new thread shows in the list at once; the refetch below brings the stored one.
+        queryClient.setQueryData<Thread[]>(threadsQueryKey, (list) =>
+          !list || list.some((t) => t.id === threadId)
+            ? list
+            : [
+                ...list,
+                {
+                  id: threadId,
+                  title: threadTitleFrom(p.content),
+                  isFavorite: false,
+                  isDefault: false,
+                  lastMessageAt: new Date().toISOString(),
+                  chatModel: p.chatModel,
+                  createdAt: new Date().toISOString(),
+                },
+              ],
+        )
+      }
+      void queryClient.invalidateQueries({ queryKey: key })
+      void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
+    },
+    [queryClient],
+  )
+
+  const send = useCallback(
+    async (options: SendOptions) => {
+      if (pendingRef.current) return
+      const key = sendKey(options)
+      // Sending the same text again after a failure reuses its key: the server retries that row.
+      const clientMessageId =
+        failedRef.current?.key === key ? failedRef.current.clientMessageId : crypto.randomUUID()
+      failedRef.current = null
+      const controller = new AbortController()
+      abortRef.current = controller
+      let current: PendingExchange = {
+        clientMessageId,
+        threadId: options.threadId,
+        serverId: null,
+        actualThreadId: null,
+        content: options.content,
+        response: '',
+        chatModel: modelFromFlags(options.flags),
+        createdAt: new Date().toISOString(),
+      }
+      update(current)
+      const onEvent = (event: ChatEvent) => {
+        if (controller.signal.aborted) return
+        if (event.status === 'streaming') {
+          // A (re)started stream sends the whole reply so far: start from empty.
+          current = {
+            ...current,
+            serverId: event.id ?? current.serverId,
+            actualThreadId: event.actualThreadId ?? current.actualThreadId,
+            response: event.text ?? '',
+          }
+        } else if (event.text) {
+          current = { ...current, response: current.response + event.text }
+        } else return
+        update(current)
+      }
+      const request = {
+        content: options.content,
+        threadId: options.threadId,
+        ...options.flags,
+        clientMessageId,
+      }
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const end = await streamMessage(request, { signal: controller.signal, onEvent })
+          current = { ...current, actualThreadId: end.actualThreadId ?? current.actualThreadId }
+          settle(current, end)
+          update(null)
+          callbacksRef.current.onDone(end, current)
+          return
+        } catch (err) {
+          if (controller.signal.aborted) return
+          const retryable = err instanceof SendError && err.retryable
+          if (retryable && attempt < MAX_ATTEMPTS) {
+            await sleep(1000 * attempt, controller.signal)
+            if (controller.signal.aborted) return
+            continue
+          }
+          const event = err instanceof SendError ? err.event : undefined
+          // A reply cut off part-way is stored with what arrived: show it as stored.
+          if (event?.status === 'interrupted' && event.threadId)
+            void queryClient.invalidateQueries({ queryKey: messagesQueryKey(event.threadId) })
+          else failedRef.current = { key, clientMessageId }
+          // A send without a thread may have created one before failing.
+          void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
+          update(null)
+          callbacksRef.current.onFailed(
+            err instanceof Error && err.message ? err.message : 'Failed to send message',
+            current,
+          )
+          return
+        }
+      }
+    },
+    [queryClient, settle, update],
+  )
+
+  return { pending, send, isStreaming: pending !== null }
+}

@@ -1,0 +1,45 @@
+// The pre-auth draft (spec section 4): once a user exists and a thread is chosen, the visitor's
+// stored message is restored with its mode and sent after 100 ms.
+import { useEffect, useRef } from 'react'
+import type { ModeFlags } from '../lib/chat-mode.ts'
+import { type PendingDraft, takePendingDraft } from '../lib/pending-draft.ts'
+import { setModeFlags } from './use-chat-mode.ts'
+
+const SEND_DELAY_MS = 100
+
+export function usePendingDraft({
+  ready,
+  send,
+}: {
+  /** Signed in, a thread chosen, nothing streaming. */
+  ready: boolean
+  send: (text: string, flags: ModeFlags) => void
+}) {
+  // Taken from storage once; kept here so a re-run effect (Strict Mode) still sends it.
+  const draftRef = useRef<PendingDraft | null>(null)
+  const sendRef = useRef(send)
+  sendRef.current = send
+  useEffect(() => {
+    if (!ready) return
+    draftRef.current ??= takePendingDraft()
+    const draft = draftRef.current
+    if (!draft) return
+    const flags = { isEcoMode: draft.isEcoMode, useOpenAI: draft.useOpenAI }
+    setModeFlags(flags)
+    const timer = setTimeout(() => {
+      draftRef.current = null
+      sendRef.current(draft.message, flags)
+    }, SEND_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [ready])
+}
+
+/** Google sign-in returns to /chat?auth=google: the parameter goes, the draft logic above runs. */
+export function useStripAuthParam() {
+  useEffect(() => {
+    const url = new URL(window.location.href)
+    if (url.searchParams.get('auth') !== 'google') return
+    url.searchParams.delete('auth')
+    window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`)
+  }, [])
+}

@@ -1,0 +1,64 @@
+// What happens around a send (spec section 4): a visitor's text becomes the pre-auth draft; a
+// user's is streamed; afterwards a tree on every even count, the upgrade prompt at exactly 5,
+// the new thread shown; on failure the toast and the text back in the composer.
+import { useCallback, useRef } from 'react'
+import { useUser } from '#client/features/auth/api/get-user.ts'
+import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
+import { setUpgradeDialogOpen } from '#client/features/billing/hooks/use-upgrade-dialog.ts'
+import { toast } from '#client/hooks/use-toast.ts'
+import { usePlantTree } from '../api/plant-tree.ts'
+import type { ModeFlags } from '../lib/chat-mode.ts'
+import { savePendingDraft } from '../lib/pending-draft.ts'
+import { useChatStream } from './use-chat-stream.ts'
+import { type Selection, showThread, useSelection } from './use-thread-selection.ts'
+
+const FREE_PROMPT_AT = 5
+
+export function useSendFlow({ restoreText }: { restoreText: (text: string) => void }) {
+  const { user } = useUser()
+  const plantTree = usePlantTree()
+  const selection = useSelection()
+  // Read when a stream ends, after renders its callbacks did not see.
+  const selectionRef = useRef<Selection>(selection)
+  selectionRef.current = selection
+  const premiumRef = useRef(false)
+  premiumRef.current = user?.isPremium ?? false
+
+  const stream = useChatStream({
+    onDone: (end, sent) => {
+      // Only follow the new thread if the person is still looking at where they sent from.
+      if (end.actualThreadId && keyOf(selectionRef.current) === (sent.threadId ?? 'new'))
+        showThread(end.actualThreadId)
+      const count = end.userMessageCount
+      if (count === undefined) return
+      if (count > 0 && count % 2 === 0) plantTree.mutate()
+      if (count === FREE_PROMPT_AT && !premiumRef.current) setUpgradeDialogOpen(true)
+    },
+    onFailed: (message, sent) => {
+      toast({
+        title: 'Error sending message',
+        description: message || 'Failed to send message',
+        variant: 'destructive',
+      })
+      restoreText(sent.content)
+    },
+  })
+  const send = useCallback(
+    (text: string, flags: ModeFlags) => {
+      if (!user) {
+        savePendingDraft({ message: text, ...flags })
+        setSignInDialogOpen(true)
+        return false
+      }
+      const current = selectionRef.current
+      if (current.kind === 'auto') return false
+      void stream.send({ content: text, threadId: current.kind === 'thread' ? current.id : null, flags })
+      return true
+    },
+    [user, stream.send],
+  )
+
+  return { ...stream, send }
+}
+
+const keyOf = (s: Selection) => (s.kind === 'thread' ? s.id : s.kind)

@@ -1,0 +1,89 @@
+// Which thread the chat shows (spec section 4 'Thread selection'). 'auto' means nothing chosen
+// yet: once the threads load, Default (else the most recent) is picked. 'new' is an empty
+// conversation whose first send creates a thread. Kept per tab so a reload stays put.
+import { useEffect, useSyncExternalStore } from 'react'
+import type { Thread } from '#contract/threads.ts'
+import { setChatModel } from './use-chat-mode.ts'
+
+export type Selection = { kind: 'auto' } | { kind: 'new' } | { kind: 'thread'; id: string }
+
+const STORAGE_KEY = 'chat-selected-thread'
+const listeners = new Set<() => void>()
+let selection: Selection = readStored()
+
+function readStored(): Selection {
+  try {
+    const id = sessionStorage.getItem(STORAGE_KEY)
+    return id ? { kind: 'thread', id } : { kind: 'auto' }
+  } catch {
+    return { kind: 'auto' }
+  }
+}
+
+function set(next: Selection) {
+  selection = next
+  try {
+    if (next.kind === 'thread') sessionStorage.setItem(STORAGE_KEY, next.id)
+    else sessionStorage.removeItem(STORAGE_KEY)
+  } catch {
+    // Not persisted; the selection still holds for this page.
+  }
+  for (const l of listeners) l()
+}
+
+/** A person picked a thread: show it and take its mode. */
+export function selectThread(thread: Pick<Thread, 'id' | 'chatModel'>) {
+  set({ kind: 'thread', id: thread.id })
+  setChatModel(thread.chatModel)
+}
+
+/** Shows a thread without touching the mode (a send that created it, an automatic pick). */
+export function showThread(id: string) {
+  set({ kind: 'thread', id })
+}
+
+export function startNewThread() {
+  set({ kind: 'new' })
+}
+
+export function clearSelection() {
+  set({ kind: 'auto' })
+}
+
+function subscribe(l: () => void) {
+  listeners.add(l)
+  return () => listeners.delete(l)
+}
+
+export function useSelection(): Selection {
+  return useSyncExternalStore(subscribe, () => selection)
+}
+
+/** Default, else the most recent by lastMessageAt. */
+export function initialThread(threads: Thread[]): Thread | undefined {
+  const byDefault = threads.find((t) => t.isDefault)
+  if (byDefault) return byDefault
+  return [...threads].sort((a, b) => Date.parse(b.lastMessageAt) - Date.parse(a.lastMessageAt))[0]
+}
+
+/**
+ * Applies the rules: signed out clears the selection; signed in with nothing selected (or a
+ * selected thread that no longer exists) picks Default. Returns the thread id to show.
+ */
+export function useThreadSelection(signedIn: boolean, threads: Thread[] | undefined): Selection {
+  const current = useSelection()
+  useEffect(() => {
+    if (!signedIn) {
+      if (current.kind !== 'auto') clearSelection()
+      return
+    }
+    if (!threads) return
+    const missing = current.kind === 'thread' && !threads.some((t) => t.id === current.id)
+    if (current.kind === 'auto' || missing) {
+      const pick = initialThread(threads)
+      if (pick) showThread(pick.id)
+      else if (missing) startNewThread()
+    }
+  }, [signedIn, threads, current])
+  return current
+}

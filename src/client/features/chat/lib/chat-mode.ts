@@ -1,0 +1,47 @@
+// Chat modes (spec sections 1 and 4): the two stored flags, the mode they mean and the chatModel
+// a reply carries. Pure, so the mapping is tested once and used everywhere.
+import type { ChatModel } from '#contract/config.ts'
+
+export interface ModeFlags {
+  isEcoMode: boolean
+  useOpenAI: boolean
+}
+
+export const ECO_MODE_KEY = 'chat-eco-mode'
+export const USE_OPENAI_KEY = 'chat-use-openai'
+
+export const modeLabels: Record<ChatModel, string> = {
+  gemini: 'Gemini',
+  loris: 'Loris eco',
+  chatgpt: 'ChatGPT',
+}
+
+/** chatgpt if the OpenAI option is set, loris if eco mode is on, otherwise gemini. */
+export function modelFromFlags({ isEcoMode, useOpenAI }: ModeFlags): ChatModel {
+  if (useOpenAI) return 'chatgpt'
+  return isEcoMode ? 'loris' : 'gemini'
+}
+
+/** Selecting a thread sets the mode from its chatModel; anything unknown gives gemini. */
+export function flagsFromModel(model: string | null | undefined): ModeFlags {
+  if (model === 'chatgpt') return { isEcoMode: false, useOpenAI: true }
+  if (model === 'loris') return { isEcoMode: true, useOpenAI: false }
+  return { isEcoMode: false, useOpenAI: false }
+}
+
+/** A stored boolean flag; anything but a stored `true` reads as off. */
+export function parseStoredFlag(raw: string | null): boolean {
+  if (raw === null) return false
+  try {
+    return JSON.parse(raw) === true
+  } catch {
+    return false
+  }
+}
+
+/** The reply's left border (spec section 1): black for chatgpt, green for loris, white otherwise. */
+export function borderClassFor(model: string | null | undefined): string {
+  if (model === 'chatgpt') return 'border-l-[#000000]'
+  if (model === 'loris') return 'border-l-[#22c55e]'
+  return 'border-l-[#ffffff]'
+}

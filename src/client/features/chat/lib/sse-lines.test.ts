@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { createSseLineReader, NON_JSON_MESSAGE, parseSseLine } from './sse-lines.ts'
+
+describe('parseSseLine', () => {
+  it('reads a data line', () => {
+    expect(parseSseLine('data: {"id":"m1","text":"Hi"}')).toEqual({ id: 'm1', text: 'Hi' })
+  })
+  it('skips comments, blank lines and other fields', () => {
+    expect(parseSseLine(': keep-alive')).toBeNull()
+    expect(parseSseLine('')).toBeNull()
+    expect(parseSseLine('event: message')).toBeNull()
+  })
+  it('tolerates CRLF line ends', () => {
+    expect(parseSseLine('data: {"done":true}\r')).toEqual({ done: true })
+  })
+  it('throws the non-JSON message for a data line that is not JSON', () => {
+    expect(() => parseSseLine('data: <html>')).toThrow(NON_JSON_MESSAGE)
+  })
+  it('throws the non-JSON message for JSON of the wrong shape', () => {
+    expect(() => parseSseLine('data: {"text":42}')).toThrow(NON_JSON_MESSAGE)
+  })
+})
+
+describe('createSseLineReader', () => {
+  it('joins lines split across pieces and keeps order', () => {
+    const reader = createSseLineReader()
+    expect(reader.push('data: {"text":"He')).toEqual([])
+    expect(reader.push('llo"}\n\ndata: {"text":" world"}\n')).toEqual([{ text: 'Hello' }, { text: ' world' }])
+    expect(reader.push(': keep-alive\n\ndata: {"done":true,"status":"complete"}')).toEqual([])
+    expect(reader.flush()).toEqual([{ done: true, status: 'complete' }])
+  })
+  it('reads an error event', () => {
+    const reader = createSseLineReader()
+    expect(reader.push('data: {"error":"Model down","code":"bad_gateway:provider"}\n\n')).toEqual([
+      { error: 'Model down', code: 'bad_gateway:provider' },
+    ])
+  })
+})

@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { toast } from '#client/hooks/use-toast.ts'
+import { apiJson } from '#client/lib/api.ts'
+import type { Thread } from '#contract/threads.ts'
+import { threadsQueryKey } from './get-threads.ts'
+
+export function useFavoriteThread() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async ({ id, isFavorite }: { id: string; isFavorite: boolean }) => {
+      try {
+        return await apiJson<Thread>('PUT', `/api/threads/${id}/favorite`, { isFavorite })
+      } catch {
+        // Spec section 8: the internal text; the toast says 'Failed to update thread'.
+        throw new Error('Failed to update favorite status')
+      }
+    },
+    onSuccess: (thread) => {
+      queryClient.setQueryData<Thread[]>(threadsQueryKey, (list) =>
+        list?.map((t) => (t.id === thread.id ? thread : t)),
+      )
+      void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
+      toast({ title: 'Thread updated successfully' })
+    },
+    onError: () => toast({ title: 'Failed to update thread', variant: 'destructive' }),
+  })
+}

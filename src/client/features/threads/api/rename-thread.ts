@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { toast } from '#client/hooks/use-toast.ts'
+import { apiJson } from '#client/lib/api.ts'
+import type { Thread } from '#contract/threads.ts'
+import { threadsQueryKey } from './get-threads.ts'
+
+export function useRenameThread() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    // Spec section 5: the title is trimmed before sending.
+    mutationFn: ({ id, title }: { id: string; title: string }) =>
+      apiJson<Thread>('PUT', `/api/threads/${id}/rename`, { title: title.trim() }),
+    onSuccess: (thread) => {
+      queryClient.setQueryData<Thread[]>(threadsQueryKey, (list) =>
+        list?.map((t) => (t.id === thread.id ? thread : t)),
+      )
+      void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
+      toast({ title: 'Thread renamed successfully' })
+    },
+    onError: () => toast({ title: 'Failed to rename thread', variant: 'destructive' }),
+  })
+}

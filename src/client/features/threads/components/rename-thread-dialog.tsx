@@ -1,0 +1,64 @@
+import { useEffect, useState } from 'react'
+import { Button } from '#client/components/ui/button.tsx'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '#client/components/ui/dialog.tsx'
+import { Input } from '#client/components/ui/input.tsx'
+import { Label } from '#client/components/ui/label.tsx'
+import { THREAD_TITLE_MAX, type Thread } from '#contract/threads.ts'
+import { useRenameThread } from '../api/rename-thread.ts'
+
+/** Spec section 5: the title must be non-empty once trimmed; otherwise Rename is disabled and Enter ignored. */
+export function RenameThreadDialog({ thread, onClose }: { thread: Thread | null; onClose: () => void }) {
+  const [title, setTitle] = useState('')
+  const rename = useRenameThread()
+  useEffect(() => {
+    if (thread) setTitle(thread.title)
+  }, [thread])
+  const valid = title.trim().length > 0
+  const submit = () => {
+    if (!thread || !valid || rename.isPending) return
+    rename.mutate({ id: thread.id, title }, { onSuccess: onClose })
+  }
+  return (
+    <Dialog open={thread !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="sm:max-w-md">
+        <DialogHeader>
+          <DialogTitle>Rename Thread</DialogTitle>
+          <DialogDescription>Give this conversation a name you will recognise.</DialogDescription>
+        </DialogHeader>
+        <form
+          className="grid gap-4"
+          onSubmit={(e) => {
+            e.preventDefault()
+            submit()
+          }}
+        >
+          <div className="grid gap-2">
+            <Label htmlFor="thread-title">Title</Label>
+            <Input
+              id="thread-title"
+              value={title}
+              maxLength={THREAD_TITLE_MAX}
+              autoComplete="off"
+              onChange={(e) => setTitle(e.target.value)}
+            />
+          </div>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={!valid || rename.isPending}>
+              Rename
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  )
+}

@@ -1,0 +1,142 @@
+// The thread list (spec section 2): search, Default pinned, Favorites, age groups, each thread
+// with its actions; virtualized so hundreds of threads stay fast.
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { Plus, Search } from 'lucide-react'
+import { useMemo, useRef, useState } from 'react'
+import { Button } from '#client/components/ui/button.tsx'
+import { Input } from '#client/components/ui/input.tsx'
+import { Spinner } from '#client/components/ui/spinner.tsx'
+import type { Thread } from '#contract/threads.ts'
+import { useFavoriteThread } from '../api/favorite-thread.ts'
+import { groupThreads } from '../lib/group-threads.ts'
+import { DeleteThreadDialog } from './delete-thread-dialog.tsx'
+import { RenameThreadDialog } from './rename-thread-dialog.tsx'
+import type { ThreadActionHandlers } from './thread-actions.tsx'
+import { ThreadRow } from './thread-row.tsx'
+
+type Row = { kind: 'header'; key: string; label: string } | { kind: 'thread'; key: string; thread: Thread }
+
+function Empty({ title, hint }: { title: string; hint: string }) {
+  return (
+    <div className="px-4 py-10 text-center">
+      <p className="text-sm font-medium">{title}</p>
+      <p className="mt-1 text-sm text-muted-foreground">{hint}</p>
+    </div>
+  )
+}
+
+export interface ThreadListProps {
+  threads: Thread[] | undefined
+  isLoading: boolean
+  error: Error | null
+  onRetry: () => void
+  selectedId: string | null
+  onSelect: (thread: Thread) => void
+  onNewThread: () => void
+  onDeleted: (id: string) => void
+}
+
+export function ThreadList(props: ThreadListProps) {
+  const { threads, selectedId, onSelect } = props
+  const [search, setSearch] = useState('')
+  const [renaming, setRenaming] = useState<Thread | null>(null)
+  const [deleting, setDeleting] = useState<Thread | null>(null)
+  const favorite = useFavoriteThread()
+  const handlers = useMemo<ThreadActionHandlers>(
+    () => ({
+      onFavorite: (t) => favorite.mutate({ id: t.id, isFavorite: !t.isFavorite }),
+      onRename: setRenaming,
+      onDelete: setDeleting,
+    }),
+    [favorite.mutate],
+  )
+  const rows = useMemo<Row[]>(() => {
+    const sections = groupThreads(threads ?? [], new Date(), search)
+    return sections.flatMap((s) => [
+      ...(s.label ? [{ kind: 'header' as const, key: `h-${s.key}`, label: s.label }] : []),
+      ...s.threads.map((thread) => ({ kind: 'thread' as const, key: thread.id, thread })),
+    ])
+  }, [threads, search])
+
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (rows[i]?.kind === 'header' ? 32 : 38),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 8,
+  })
+
+  let body: React.ReactNode
+  if (props.isLoading) body = <Spinner className="mx-auto my-8 block size-5" label="Loading threads" />
+  else if (props.error)
+    body = (
+      <div className="px-4 py-8 text-center text-sm">
+        <p role="alert">Failed to fetch threads</p>
+        <Button variant="link" size="sm" onClick={props.onRetry}>
+          Try again
+        </Button>
+      </div>
+    )
+  else if (!threads?.length)
+    body = <Empty title="No conversation history yet" hint="Start a new conversation to see it here" />
+  else if (!rows.length) body = <Empty title="No threads found" hint="Try a different search term" />
+  else
+    body = (
+      <ul className="relative" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const row = rows[v.index]
+          if (!row) return null
+          return (
+            <li
+              key={v.key}
+              className="absolute inset-x-0 top-0 px-2"
+              style={{ height: v.size, transform: `translateY(${v.start}px)` }}
+            >
+              {row.kind === 'header' ? (
+                <h3 className="px-2 pb-1 pt-3 text-xs font-medium uppercase tracking-wide text-muted-foreground">
+                  {row.label}
+                </h3>
+              ) : (
+                <ThreadRow
+                  thread={row.thread}
+                  selected={row.thread.id === selectedId}
+                  onSelect={onSelect}
+                  handlers={handlers}
+                />
+              )}
+            </li>
+          )
+        })}
+      </ul>
+    )
+
+  return (
+    <nav aria-label="Threads" className="flex h-full min-h-0 flex-col">
+      <div className="flex flex-col gap-2 p-3">
+        <Button variant="outline" className="justify-start" onClick={props.onNewThread}>
+          <Plus aria-hidden="true" /> New thread
+        </Button>
+        <div className="relative">
+          <Search
+            className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden="true"
+          />
+          <Input
+            type="search"
+            aria-label="Search threads"
+            placeholder="Search threads"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            className="h-9 pl-8"
+          />
+        </div>
+      </div>
+      <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto pb-3">
+        {body}
+      </div>
+      <RenameThreadDialog thread={renaming} onClose={() => setRenaming(null)} />
+      <DeleteThreadDialog thread={deleting} onClose={() => setDeleting(null)} onDeleted={props.onDeleted} />
+    </nav>
+  )
+}
