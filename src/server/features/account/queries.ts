@@ -1,0 +1,44 @@
+import { and, eq, ne } from 'drizzle-orm'
+import type { Db } from '#server/db/client.ts'
+import { uploads, users } from '#server/db/schema/index.ts'
+import type { UserRow } from '#server/lib/context.ts'
+
+export type UpdateEmailResult = { ok: true; user: UserRow } | { ok: false; reason: 'taken' | 'gone' }
+
+const UNIQUE_VIOLATION = '23505'
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } }
+  return e?.code === UNIQUE_VIOLATION || e?.cause?.code === UNIQUE_VIOLATION
+}
+
+/** Changes the e-mail unless another account holds it; the unique index settles races. */
+export async function updateEmail(db: Db, userId: string, email: string): Promise<UpdateEmailResult> {
+  const [taken] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, email), ne(users.id, userId)))
+  if (taken) return { ok: false, reason: 'taken' }
+  try {
+    const [user] = await db.update(users).set({ email }).where(eq(users.id, userId)).returning()
+    return user ? { ok: true, user } : { ok: false, reason: 'gone' }
+  } catch (err) {
+    if (isUniqueViolation(err)) return { ok: false, reason: 'taken' }
+    throw err
+  }
+}
+
+/**
+ * Deletes the user in one transaction; sessions, threads, messages, uploads and usage rows go
+ * with it through the foreign keys' ON DELETE CASCADE. Returns the storage keys the user's
+ * uploads pointed at, read in the same transaction, so a storage hook can remove the files.
+ * Null when the user was already gone (a concurrent delete).
+ */
+export async function deleteUser(db: Db, userId: string): Promise<{ storageKeys: string[] } | null> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.select({ key: uploads.storageKey }).from(uploads).where(eq(uploads.userId, userId))
+    const [deleted] = await tx.delete(users).where(eq(users.id, userId)).returning({ id: users.id })
+    if (!deleted) return null
+    return { storageKeys: [...new Set(rows.map((r) => r.key))] }
+  })
+}

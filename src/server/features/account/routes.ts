@@ -1,0 +1,62 @@
+import { Hono } from 'hono'
+import { updateEmailBody } from '#contract/account.ts'
+import { AppError } from '#server/lib/app-error.ts'
+import type { AppDeps, AppEnv, UserRow } from '#server/lib/context.ts'
+import { enforceRateLimit } from '#server/lib/rate-limit.ts'
+import { endSession, requireUser } from '#server/lib/session.ts'
+import { toUserJson } from '#server/lib/user-json.ts'
+import { validate } from '#server/lib/validate.ts'
+import { deleteUser, updateEmail } from './queries.ts'
+
+/**
+ * Work other features do around an account deletion, composed in app.ts so this feature never
+ * imports its siblings. A `beforeDelete` hook that throws keeps the account (e.g. Stripe could
+ * not cancel the subscription); `afterDelete` hooks run once the rows are gone and only log
+ * their failures, since the account cannot be brought back.
+ */
+export interface AccountHooks {
+  beforeDelete?: Array<(deps: AppDeps, user: UserRow) => Promise<unknown>>
+  afterDelete?: Array<(deps: AppDeps, deleted: { userId: string; storageKeys: string[] }) => Promise<unknown>>
+}
+
+export function accountRoutes(deps: AppDeps, hooks: AccountHooks = {}) {
+  const { db } = deps.database
+  const auth = requireUser(deps)
+
+  return new Hono<AppEnv>()
+    .post('/user/update-email', auth, validate('json', updateEmailBody), async (c) => {
+      const user = c.get('user')
+      if (user.googleId) {
+        throw new AppError(
+          'forbidden:google_email',
+          'Your e-mail address comes from your Google account and cannot be changed here',
+        )
+      }
+      await enforceRateLimit(db, `update-email:user:${user.id}`, { limit: 10, windowSeconds: 15 * 60 })
+      const { email } = c.req.valid('json')
+      if (email === user.email) return c.json(toUserJson(user), 200)
+      const result = await updateEmail(db, user.id, email)
+      if (!result.ok) {
+        if (result.reason === 'gone') throw new AppError('unauthorized:session', 'Please sign in to continue')
+        throw new AppError('conflict:email', 'Another account already uses this e-mail address')
+      }
+      c.get('log').info({ userId: user.id }, 'e-mail updated')
+      return c.json(toUserJson(result.user), 200)
+    })
+    .post('/delete-account', auth, async (c) => {
+      const user = c.get('user')
+      const log = c.get('log').child({ userId: user.id })
+      for (const hook of hooks.beforeDelete ?? []) await hook(deps, user)
+      const deleted = await deleteUser(db, user.id)
+      // The session row went with the user; this clears the browser's cookie.
+      await endSession(c, deps)
+      if (!deleted) throw new AppError('unauthorized:session', 'Please sign in to continue')
+      log.info({ uploads: deleted.storageKeys.length }, 'account deleted')
+      for (const hook of hooks.afterDelete ?? []) {
+        await hook(deps, { userId: user.id, ...deleted }).catch((err: unknown) =>
+          log.error({ err }, 'cleanup after account deletion failed'),
+        )
+      }
+      return c.json({ ok: true as const }, 200)
+    })
+}

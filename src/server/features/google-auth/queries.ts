@@ -1,0 +1,49 @@
+import { and, eq, isNull } from 'drizzle-orm'
+import type { Context } from 'hono'
+import { getCookie } from 'hono/cookie'
+import type { Db } from '#server/db/client.ts'
+import { sessions, users } from '#server/db/schema/index.ts'
+import type { AppDeps, UserRow } from '#server/lib/context.ts'
+import { hashToken, SESSION_COOKIE } from '#server/lib/session.ts'
+
+export async function findUserByGoogleId(db: Db, googleId: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.googleId, googleId))
+  return row
+}
+
+const isUniqueViolation = (err: unknown) => {
+  const e = err as { code?: string; cause?: { code?: string } }
+  return e?.code === '23505' || e?.cause?.code === '23505'
+}
+
+/** Undefined instead of an error when a unique index refused the write (a lost race). */
+export async function unlessTaken<T>(write: Promise<T>): Promise<T | undefined> {
+  try {
+    return await write
+  } catch (err) {
+    if (isUniqueViolation(err)) return undefined
+    throw err
+  }
+}
+
+/** Links only an account that has no Google identity yet; undefined when that race was lost. */
+export async function linkGoogleId(db: Db, userId: string, googleId: string): Promise<UserRow | undefined> {
+  const rows = await unlessTaken(
+    db
+      .update(users)
+      .set({ googleId })
+      .where(and(eq(users.id, userId), isNull(users.googleId)))
+      .returning(),
+  )
+  return rows?.[0]
+}
+
+/**
+ * Ends the session this browser had before signing in with Google. Only the row: the new
+ * session cookie replaces the old one, and a second Set-Cookie deleting it would be noise.
+ */
+export async function dropPreviousSession(c: Context, deps: AppDeps): Promise<void> {
+  const token = getCookie(c, SESSION_COOKIE)
+  if (!token) return
+  await deps.database.db.delete(sessions).where(eq(sessions.id, hashToken(deps.secret, token)))
+}

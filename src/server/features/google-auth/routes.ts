@@ -1,0 +1,107 @@
+import { Hono } from 'hono'
+import * as client from 'openid-client'
+import type { GoogleAuthError } from '#contract/account.ts'
+import type { AppDeps, AppEnv } from '#server/lib/context.ts'
+import { startSession } from '#server/lib/session.ts'
+import {
+  clearFlowCookie,
+  FLOW_TTL_SECONDS,
+  openFlow,
+  readFlowCookie,
+  sealFlow,
+  writeFlowCookie,
+} from './flow-cookie.ts'
+import { googleSettings, oidcConfiguration } from './oidc-config.ts'
+import { dropPreviousSession } from './queries.ts'
+import { resolveGoogleAccount } from './resolve-account.ts'
+
+// Browser navigations, not API calls: every outcome is a redirect to the chat screen, which
+// strips auth=google (spec section 2) or shows the auth_error in a toast with the sign-in dialog.
+const SIGNED_IN = '/chat?auth=google'
+const failedWith = (code: GoogleAuthError) => `/chat?auth_error=${code}`
+
+/** Google sign-in (OpenID Connect authorization code flow with PKCE, state and nonce), at /auth. */
+export function googleAuthRoutes(deps: AppDeps) {
+  const secure = deps.env.PUBLIC_URL?.startsWith('https://') ?? false
+  const now = () => deps.now?.() ?? new Date()
+
+  return new Hono<AppEnv>()
+    .use(async (c, next) => {
+      await next()
+      c.header('Cache-Control', 'no-store')
+    })
+    .get('/google', async (c) => {
+      const settings = googleSettings(deps.env)
+      if (!settings) return c.redirect(failedWith('not_configured'), 302)
+      let config: client.Configuration
+      try {
+        config = await oidcConfiguration(settings)
+      } catch (err) {
+        c.get('log').error({ err, issuer: settings.issuer.href }, 'Google discovery failed')
+        return c.redirect(failedWith('unavailable'), 302)
+      }
+      const verifier = client.randomPKCECodeVerifier()
+      const state = client.randomState()
+      const nonce = client.randomNonce()
+      const expiresAt = now().getTime() + FLOW_TTL_SECONDS * 1000
+      writeFlowCookie(c, sealFlow(deps.secret, { state, nonce, verifier, expiresAt }), secure)
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: settings.redirectUri,
+        scope: 'openid email profile',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+        nonce,
+        // Shared computers: let the person pick which Google account signs in.
+        prompt: 'select_account',
+      })
+      return c.redirect(url.href, 302)
+    })
+    .get('/google/callback', async (c) => {
+      const log = c.get('log')
+      const flow = openFlow(deps.secret, readFlowCookie(c), now())
+      clearFlowCookie(c, secure)
+      const query = c.req.query()
+      if (query.error) {
+        if (query.error !== 'access_denied') log.warn({ error: query.error }, 'Google answered an error')
+        return c.redirect(failedWith(query.error === 'access_denied' ? 'denied' : 'failed'), 302)
+      }
+      if (!flow || query.state !== flow.state) return c.redirect(failedWith('state'), 302)
+      const settings = googleSettings(deps.env)
+      if (!settings) return c.redirect(failedWith('not_configured'), 302)
+
+      let claims: client.IDToken | undefined
+      try {
+        const config = await oidcConfiguration(settings)
+        // The URL Google redirected to, rebuilt on our public origin (a proxy may sit in front).
+        const currentUrl = new URL(settings.redirectUri)
+        currentUrl.search = new URL(c.req.url).search
+        const tokens = await client.authorizationCodeGrant(config, currentUrl, {
+          pkceCodeVerifier: flow.verifier,
+          expectedState: flow.state,
+          expectedNonce: flow.nonce,
+          idTokenExpected: true,
+        })
+        claims = tokens.claims()
+      } catch (err) {
+        log.warn({ err }, 'Google sign-in could not be verified')
+        return c.redirect(failedWith('verification'), 302)
+      }
+      if (!claims) return c.redirect(failedWith('verification'), 302)
+
+      const result = await resolveGoogleAccount(deps.database.db, {
+        sub: claims.sub,
+        email: typeof claims.email === 'string' ? claims.email : undefined,
+        emailVerified: claims.email_verified === true,
+      })
+      if (!result.ok) {
+        log.info({ reason: result.error }, 'Google sign-in refused')
+        return c.redirect(failedWith(result.error), 302)
+      }
+      // A new identity gets a new session; whoever was signed in here before is signed out.
+      await dropPreviousSession(c, deps)
+      await startSession(c, deps, result.user.id)
+      log.info({ userId: result.user.id, outcome: result.outcome }, 'signed in with Google')
+      return c.redirect(SIGNED_IN, 302)
+    })
+}
