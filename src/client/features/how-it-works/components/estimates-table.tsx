@@ -21,13 +21,9 @@ export function EstimatesTable({
   const failed = results.find((r) => r.isError)
   const loading = results.some((r) => r.isFetching)
   return (
-    <div className="grid gap-2">
+    <div className="grid min-w-0 gap-2">
       <div className="overflow-x-auto">
-        <table
-          className="w-full min-w-[34rem] text-left text-sm"
-          aria-busy={loading}
-          data-testid="estimates-table"
-        >
+        <table className="w-full text-left text-sm" aria-busy={loading} data-testid="estimates-table">
           <caption className="mb-3 text-left text-sm text-muted-foreground">
             Estimated energy and emissions of one {outputTokens.toLocaleString('en-US')}-token answer
             {zone ? ` in ${zone}` : ''}, low to high estimate
@@ -43,7 +39,7 @@ export function EstimatesTable({
               <th scope="col" className="py-2 pr-3 font-medium">
                 Emissions
               </th>
-              <th scope="col" className="w-1/4 py-2 font-medium">
+              <th scope="col" className="hidden w-1/4 py-2 font-medium sm:table-cell">
                 <span className="sr-only">Emissions, as bars</span>
               </th>
             </tr>
@@ -68,7 +64,7 @@ export function EstimatesTable({
                   <td className="py-2 pr-3 tabular-nums" data-testid="emissions">
                     {g ? formatRange(g, 'gCO2e') : '…'}
                   </td>
-                  <td className="py-2" aria-hidden="true">
+                  <td className="hidden py-2 sm:table-cell" aria-hidden="true">
                     {g && largest > 0 ? (
                       <Bar min={g.min / largest} mid={midpoint(g) / largest} max={g.max / largest} />
                     ) : null}

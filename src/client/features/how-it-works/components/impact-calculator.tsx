@@ -24,7 +24,7 @@ export function ImpactCalculator() {
   const hintId = useId()
 
   return (
-    <div className="grid gap-6 rounded-lg border bg-card p-5 sm:p-6">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6 rounded-lg border bg-card p-5 sm:p-6">
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="grid gap-2">
           <Label htmlFor={tokensId}>Answer length (output tokens)</Label>
@@ -72,7 +72,7 @@ export function ImpactCalculator() {
             className="h-10 w-full rounded-md border border-input bg-background px-3 text-sm focus-visible:outline-2 focus-visible:outline-ring"
           >
             <option value="">Each provider's data centres (default)</option>
-            {catalog.data?.zones.map((z) => (
+            {sortedZones(catalog.data?.zones).map((z) => (
               <option key={z.code} value={z.code}>
                 {z.code === 'WOR' ? 'World average' : z.label} ({z.code}), {z.kgCo2eqPerKwh.toFixed(3)} kg/kWh
               </option>
@@ -101,6 +101,15 @@ export function ImpactCalculator() {
       )}
     </div>
   )
+}
+
+type Zone = { code: string; label: string; kgCo2eqPerKwh: number }
+
+/** The world mix first (the standard reference uses it), then countries by name. */
+function sortedZones(zones: readonly Zone[] = []): Zone[] {
+  const world = zones.filter((z) => z.code === 'WOR')
+  const rest = zones.filter((z) => z.code !== 'WOR').sort((a, b) => a.label.localeCompare(b.label))
+  return [...world, ...rest]
 }
 
 function parseTokens(text: string): number | null {

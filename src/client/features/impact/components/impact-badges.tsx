@@ -18,7 +18,7 @@ export function ImpactBadges({ user }: { user: Pick<User, 'co2Saved' | 'treesPla
     void invalidateCo2Metrics(queryClient)
   }, [queryClient, totals])
   return (
-    <div className="flex items-center gap-1.5">
+    <div className="flex shrink-0 items-center gap-1 sm:gap-1.5">
       <Co2Badge fallbackGrams={user.co2Saved} />
       <TreesBadge count={user.treesPlanted} />
     </div>
