@@ -1,3 +1,4 @@
+import { useId } from 'react'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { useSubscriptionStatus } from '../api/get-subscription-status.ts'
 import { formatDate } from '../lib/format-date.ts'
@@ -5,12 +6,13 @@ import { ManagePaymentsButton } from './manage-payments-button.tsx'
 
 /** Premium users' Payment Management section (spec section 2): Stripe's customer portal. */
 export function PaymentManagement() {
+  const titleId = useId()
   const { data: status } = useSubscriptionStatus()
   const end = status?.subscription.current_period_end
   return (
-    <Card data-testid="payment-management">
+    <Card aria-labelledby={titleId} data-testid="payment-management">
       <CardHeader>
-        <CardTitle>Payment Management</CardTitle>
+        <CardTitle id={titleId}>Payment Management</CardTitle>
         <CardDescription>
           Update your card, download invoices or cancel your Loris Pro subscription in the secure Stripe
           customer portal.

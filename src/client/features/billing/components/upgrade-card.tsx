@@ -1,4 +1,5 @@
 import { Sparkles } from 'lucide-react'
+import { useId } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { setUpgradeDialogOpen } from '../hooks/use-upgrade-dialog.ts'
@@ -7,13 +8,15 @@ import { UpgradeDialog } from './upgrade-dialog.tsx'
 
 /** The account tab's upgrade card for free users (spec section 2); opens the upgrade dialog. */
 export function UpgradeCard() {
+  const titleId = useId()
   return (
     <Card
+      aria-labelledby={titleId}
       className="border-primary/40 bg-gradient-to-br from-primary/10 via-card to-card"
       data-testid="upgrade-card"
     >
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle id={titleId} className="flex items-center gap-2">
           <Sparkles className="size-5 text-primary" aria-hidden="true" />
           Upgrade to Loris Pro
         </CardTitle>
