@@ -18,11 +18,11 @@ export interface ModelAttachment {
 }
 
 export interface Intake {
+  /** The message text: what was typed, or a recording's words when nothing was. */
+  content: string
   attachment: ModelAttachment | null
   /** Stored on the message for the client to show; null for audio (its words are the message). */
   media: { url: string; type: 'image' | 'document'; uploadId: string } | null
-  /** A recording's transcript: becomes the message when nothing was typed. */
-  transcript?: string
   /** Said to the user when the model gets less than the whole file. */
   notice?: string
   /** Deletes the stored file again unless a message now refers to it (a failed or repeated send). */
@@ -58,12 +58,29 @@ async function forModel(
   bytes: Uint8Array,
   sniffed: Sniffed,
   filename: string,
+  content: string,
   signal?: AbortSignal,
-): Promise<Pick<Intake, 'attachment' | 'transcript' | 'notice'>> {
+): Promise<Pick<Intake, 'content' | 'attachment' | 'notice'>> {
   const { kind, mimeType } = sniffed
-  if (kind === 'audio') return { attachment: null, transcript: await d.transcribe(bytes, signal) }
+  if (kind === 'audio') {
+    // A voice message's words are what the user said: the message itself when nothing was typed,
+    // else the transcript of the attached recording.
+    const transcript = await d.transcribe(bytes, signal)
+    if (!content.trim()) return { content: transcript, attachment: null }
+    const voice = `voice message ${filename} (transcript)`
+    return {
+      content,
+      attachment: {
+        kind: 'file',
+        data: bytes,
+        mediaType: mimeType,
+        filename: voice,
+        extractedText: transcript,
+      },
+    }
+  }
   if (kind === 'image' && mimeType !== 'image/svg+xml')
-    return { attachment: { kind: 'image', data: bytes, mediaType: mimeType, filename } }
+    return { content, attachment: { kind: 'image', data: bytes, mediaType: mimeType, filename } }
   // Models take no SVG images: they read its source, which is what an SVG is.
   const extracted =
     mimeType === 'image/svg+xml'
@@ -81,19 +98,20 @@ async function forModel(
     notice = `${filename} is long: only ${part} were read.`
   }
   return {
+    content,
     attachment: { kind: 'file', data: bytes, mediaType: mimeType, filename, extractedText: text },
     notice,
   }
 }
 
 export function createAttachmentIntake(d: IntakeDeps) {
-  return async (user: { id: string }, file: File, signal?: AbortSignal): Promise<Intake> => {
+  return async (user: { id: string }, file: File, content: string, signal?: AbortSignal): Promise<Intake> => {
     const bytes = new Uint8Array(await file.arrayBuffer())
     const fileName = cleanFileName(file.name)
     const sniffed = await sniff(bytes, fileName)
     if (bytes.length > UPLOAD_LIMITS[sniffed.kind])
       throw new AppError(`payload_too_large:${sniffed.kind}`, TOO_LARGE[sniffed.kind])
-    const model = await forModel(d, bytes, sniffed, fileName, signal)
+    const model = await forModel(d, bytes, sniffed, fileName, content, signal)
     if (sniffed.kind === 'audio') return { ...model, media: null, settle: async () => {} }
 
     const storageKey = await d.storage.put(bytes)

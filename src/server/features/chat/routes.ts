@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { ATTACHMENT_NOTICE_HEADER } from '#contract/attachments.ts'
 import { messageIdParam, messagesQuery } from '#contract/messages.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
@@ -16,9 +17,17 @@ import {
   markStopped,
 } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
-import { readSendInput } from './send-input.ts'
+import { type AttachmentReader, readSendInput } from './send-input.ts'
 
-export function chatRoutes(deps: AppDeps, opts: { generations?: GenerationRegistry } = {}) {
+export interface ChatRouteOptions {
+  generations?: GenerationRegistry
+  /** Takes in a file sent with a message (the attachments feature, composed in app.ts). */
+  attachments?: AttachmentReader
+  /** Runs after the history is cleared (removes files no message uses any more). */
+  afterClear?: (userId: string) => Promise<void>
+}
+
+export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
   const { db } = deps.database
   const services: ChatServices = {
     db,
@@ -41,13 +50,21 @@ export function chatRoutes(deps: AppDeps, opts: { generations?: GenerationRegist
       return c.json(rows.map(toMessageJson), 200)
     })
     .post('/messages', auth, async (c) => {
-      const input = await readSendInput(c)
-      return sendMessage(services, c.get('user'), input, c.req.raw.signal)
+      const input = await readSendInput(c, opts.attachments)
+      try {
+        const res = await sendMessage(services, c.get('user'), input, c.req.raw.signal)
+        if (input.notice) res.headers.set(ATTACHMENT_NOTICE_HEADER, input.notice)
+        return res
+      } finally {
+        // The message is stored (or refused) by now: a file it did not keep is dropped.
+        await input.settle?.()
+      }
     })
     .delete('/messages', auth, async (c) => {
       const streaming = await clearHistory(db, c.get('user').id)
       // Replies running here stop now; elsewhere they stop at their next save (row gone).
       for (const id of streaming) services.generations.stop(id)
+      await opts.afterClear?.(c.get('user').id)
       return c.json({ ok: true as const }, 200)
     })
     .post('/messages/:id/stop', auth, validate('param', messageIdParam), async (c) => {

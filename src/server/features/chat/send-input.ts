@@ -1,9 +1,10 @@
-// Reads a send request into one shape whatever its encoding. JSON today; a multipart form (spec 7:
-// the same fields plus one of image, audio or file) fills `attachment` and `media` in a later issue.
+// Reads a send request into one shape whatever its encoding: JSON, or a multipart form (spec 7: the
+// same fields plus one of image, audio or file) whose file the attachments feature takes in.
 import type { Context } from 'hono'
 import type { ChatModel } from '#contract/config.ts'
 import { type SendMessageFields, sendMessageFields } from '#contract/messages.ts'
 import { AppError } from '#server/lib/app-error.ts'
+import type { UserRow } from '#server/lib/context.ts'
 import type { PromptAttachment } from './history.ts'
 
 export interface SendInput {
@@ -15,7 +16,24 @@ export interface SendInput {
   attachment: PromptAttachment | null
   /** What is stored on the message for the client to show. */
   media: { url: string; type: 'image' | 'document'; uploadId: string | null } | null
+  /** Said to the user along with the reply (a long document was cut). */
+  notice?: string
+  /** Runs once the send is answered: drops a stored file no message ended up using. */
+  settle?: () => Promise<void>
 }
+
+/**
+ * Takes in the attached file (checks it, stores it, reads it for the model) and says what the
+ * message becomes: a recording's words are the message when nothing was typed. From app.ts.
+ */
+export type AttachmentReader = (
+  user: UserRow,
+  file: File,
+  content: string,
+  signal?: AbortSignal,
+) => Promise<Pick<SendInput, 'content' | 'attachment' | 'media' | 'notice' | 'settle'>>
+
+const FILE_FIELDS = ['image', 'audio', 'file'] as const
 
 /** chatgpt if the OpenAI option is set, loris if eco mode is on, otherwise gemini (spec 4). */
 export function modeOf(fields: Pick<SendMessageFields, 'isEcoMode' | 'useOpenAI'>): ChatModel {
@@ -35,18 +53,21 @@ function fromFields(raw: unknown): SendInput {
   }
 }
 
-export async function readSendInput(c: Context): Promise<SendInput> {
+export async function readSendInput(c: Context, readAttachment?: AttachmentReader): Promise<SendInput> {
   const type = c.req.header('content-type') ?? ''
   let input: SendInput
   if (type.startsWith('application/json')) {
     input = fromFields(await c.req.json())
   } else if (type.startsWith('multipart/form-data')) {
     const form = await c.req.parseBody()
-    if (['image', 'audio', 'file'].some((f) => form[f] instanceof File)) {
-      // Attachments issue: store the upload, fill input.attachment and input.media here.
-      throw new AppError('unsupported_media_type:attachment', 'Attachments are not supported yet')
-    }
+    // The fields are checked first: a bad form never stores its file.
     input = fromFields(form)
+    const file = FILE_FIELDS.map((f) => form[f]).find((v) => v instanceof File)
+    if (file instanceof File) {
+      if (!readAttachment)
+        throw new AppError('unsupported_media_type:attachment', 'Attachments are not supported')
+      input = { ...input, ...(await readAttachment(c.get('user'), file, input.content, c.req.raw.signal)) }
+    }
   } else {
     throw new AppError('unsupported_media_type:body', 'Send JSON or a multipart form')
   }

@@ -217,7 +217,7 @@ describe('POST /api/messages', () => {
     expect((await res.json()).message).toBe(message)
   })
 
-  it('reads the same fields from a multipart form; attachments wait for their issue', async () => {
+  it('reads the same fields from a multipart form; a file that is no supported type is 415', async () => {
     const { cookie, defaultId } = await signedIn()
     const form = new FormData()
     for (const [k, v] of Object.entries({

@@ -20,7 +20,7 @@ import { toThreadJson } from './thread-json.ts'
 
 type Action = 'favorited' | 'renamed' | 'deleted'
 
-export function threadsRoutes(deps: AppDeps) {
+export function threadsRoutes(deps: AppDeps, opts: { afterDelete?: (userId: string) => Promise<void> } = {}) {
   const { db } = deps.database
   const auth = requireUser(deps)
 
@@ -78,6 +78,8 @@ export function threadsRoutes(deps: AppDeps) {
       await editable(userId, id, 'deleted')
       if (!(await deleteThread(db, userId, id)))
         throw new AppError('not_found:thread', 'This thread does not exist')
+      // Files only this thread's messages used go with it (composed in app.ts).
+      await opts.afterDelete?.(userId)
       return c.json({ ok: true as const, id }, 200)
     })
     .post('/threads/create-from-message', auth, validate('json', createFromMessageBody), async (c) => {

@@ -1,0 +1,327 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { ATTACHMENT_NOTICE_HEADER } from '#contract/attachments.ts'
+import { messageListSchema } from '#contract/messages.ts'
+import { uploads } from '#server/db/schema/index.ts'
+import { readEvents, replyText } from '../../../../tests/helpers/chat.ts'
+import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
+
+let ai: AiStandIn
+let t: TestApp
+let dataDir: string
+beforeAll(async () => {
+  ai = await startAiStandIn()
+  dataDir = await mkdtemp(join(tmpdir(), 'loris-attachments-'))
+  t = await createTestApp({
+    GEMINI_API_KEY: 'test',
+    GEMINI_BASE_URL: ai.geminiBaseUrl,
+    DATA_DIR: dataDir,
+    TRANSCRIBE_ENGINE: 'pocketsphinx',
+  })
+})
+afterAll(async () => {
+  await t.close()
+  await ai.close()
+  await rm(dataDir, { recursive: true, force: true })
+})
+beforeEach(() => ai.reset())
+
+const db = () => t.deps.database.db
+const fixture = async (name: string) => new Uint8Array(await readFile(join('tests/fixtures', name)))
+
+async function storedObjects(): Promise<string[]> {
+  const root = join(dataDir, 'uploads')
+  const dirs = await readdir(root).catch(() => [] as string[])
+  const files = await Promise.all(dirs.map((d) => readdir(join(root, d))))
+  return files.flat()
+}
+
+function form(field: string, name: string, bytes: Uint8Array, fields: Record<string, string> = {}) {
+  const body = new FormData()
+  for (const [k, v] of Object.entries({ isEcoMode: 'false', useOpenAI: 'false', ...fields })) body.set(k, v)
+  body.set(field, new File([bytes as Uint8Array<ArrayBuffer>], name))
+  return body
+}
+
+const post = (cookie: string, body: FormData) => t.request('/api/messages', { method: 'POST', cookie, body })
+
+/** Sends a file and reads the whole stream; the stored message comes from GET /api/messages. */
+async function sendFile(cookie: string, field: string, name: string, fields: Record<string, string> = {}) {
+  const res = await post(cookie, form(field, name, await fixture(name), fields))
+  expect(res.status).toBe(200)
+  const events = await readEvents(res)
+  expect(events.at(-1)).toMatchObject({ done: true })
+  const threadId = events[0]?.threadId as string
+  const list = messageListSchema.parse(
+    await (await t.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
+  )
+  const message = list.find((m) => m.id === events[0]?.id)
+  if (!message) throw new Error('the message was not stored')
+  return { res, reply: replyText(events), message, threadId }
+}
+
+const errorOf = async (res: Response) => ({ status: res.status, message: (await res.json()).message })
+
+describe('sending a file with a message', () => {
+  it.each([
+    ['image.png', 'image/png', 821],
+    ['photo.jpg', 'image/jpeg', 8381],
+    ['animation.gif', 'image/gif', 600],
+    ['image.webp', 'image/webp', 466],
+  ])('%s reaches the model as an image and is shown from /api/uploads', async (name, type, size) => {
+    const { cookie } = await t.signUp()
+    const { reply, message } = await sendFile(cookie, 'image', name, { content: 'What is this?' })
+    expect(reply).toContain('Echo: What is this?')
+    expect(reply).toContain(`[image ${type} ${size} bytes]`)
+    expect(message).toMatchObject({ mediaType: 'image', content: 'What is this?' })
+    expect(message.mediaUrl).toMatch(/^\/api\/uploads\/[0-9a-f-]{36}$/)
+
+    const file = await t.request(message.mediaUrl as string, { cookie })
+    expect(file.status).toBe(200)
+    expect(file.headers.get('content-type')).toBe(type)
+    expect(file.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(file.headers.get('content-disposition')).toMatch(/^inline; filename="/)
+    expect(file.headers.get('content-security-policy')).toMatch(/^sandbox;/)
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(await fixture(name))
+  })
+
+  it.each([
+    ['document.pdf', 'The loris sleeps during the day and forages at night.'],
+    ['document.docx', 'Reforestation partners plant native trees.'],
+    ['sheet.xlsx', 'Sheet "Trees":\nMonth,Trees\nJanuary,120'],
+    ['sheet.xls', 'February,95'],
+    ['data.csv', 'Month,Trees\nJanuary,120'],
+    ['notes.txt', 'Loris notes: compost on Tuesdays.'],
+  ])('%s reaches the model as its text, with its name', async (name, text) => {
+    const { cookie } = await t.signUp()
+    const { reply, message } = await sendFile(cookie, 'file', name)
+    expect(reply).toContain(`Attached ${name}:\n`)
+    expect(reply).toContain(text)
+    expect(message).toMatchObject({ mediaType: 'document', content: '' })
+    const file = await t.request(message.mediaUrl as string, { cookie })
+    expect(file.headers.get('content-disposition')).toBe(
+      `attachment; filename="${name}"; filename*=UTF-8''${name}`,
+    )
+  })
+
+  it('serves an SVG as a download, never inline, sandboxed and not sniffed', async () => {
+    const { cookie } = await t.signUp()
+    const { reply, message } = await sendFile(cookie, 'image', 'script.svg')
+    // Models take no SVG images: they read its source.
+    expect(reply).toContain('<svg xmlns="http://www.w3.org/2000/svg"')
+    expect(message.mediaType).toBe('image')
+    const file = await t.request(message.mediaUrl as string, { cookie })
+    expect(file.headers.get('content-type')).toBe('image/svg+xml')
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="script.svg"/)
+    expect(file.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(file.headers.get('content-security-policy')).toContain('sandbox')
+  })
+
+  it('cuts a long document, tells the model, and says so in a header', async () => {
+    const { cookie } = await t.signUp()
+    // The stand-in echoes all 60,000 characters back: stream them without pauses.
+    ai.setChunkDelayMs(0)
+    const long = `${'The loris forages at night. '.repeat(2_600)}THE END`
+    const res = await post(cookie, form('file', 'long.txt', new TextEncoder().encode(long)))
+    expect(res.headers.get(ATTACHMENT_NOTICE_HEADER)).toBe(
+      'long.txt is long: only the first 60,000 of its 72,807 characters were read.',
+    )
+    const reply = replyText(await readEvents(res))
+    expect(reply).toContain('[This document was truncated: only the first 60,000 of its 72,807 characters')
+    expect(reply).not.toContain('THE END')
+  }, 60_000)
+
+  it('transcribes a recording: its words become the message when nothing was typed', async () => {
+    const { cookie, user } = await t.signUp()
+    const { reply, message } = await sendFile(cookie, 'audio', 'goforward.webm')
+    expect(message).toMatchObject({ content: 'go forward ten meters', mediaType: null, mediaUrl: null })
+    expect(reply).toContain('Echo: go forward ten meters')
+    // A recording is not kept: its words are the message.
+    const rows = await db()
+      .select()
+      .from(uploads)
+      .where(eq(uploads.userId, user.id as string))
+    expect(rows).toHaveLength(0)
+  })
+
+  it('sends the transcript along with typed text', async () => {
+    const { cookie } = await t.signUp()
+    const { reply, message } = await sendFile(cookie, 'audio', 'goforward.webm', { content: 'Translate:' })
+    expect(message.content).toBe('Translate:')
+    expect(reply).toContain('Attached voice message goforward.webm (transcript):\ngo forward ten meters')
+  })
+})
+
+describe('refusals store nothing', () => {
+  beforeEach(async () => {
+    await db().delete(uploads)
+  })
+
+  async function refused(field: string, name: string, bytes: Uint8Array) {
+    const { cookie } = await t.signUp()
+    const before = await storedObjects()
+    const res = await post(cookie, form(field, name, bytes, { content: 'hi' }))
+    expect(await db().select().from(uploads)).toHaveLength(0)
+    expect(await storedObjects()).toEqual(before)
+    return errorOf(res)
+  }
+
+  const padded = (head: Uint8Array, size: number) => {
+    const bytes = new Uint8Array(size)
+    bytes.set(head)
+    return bytes
+  }
+
+  it('an executable renamed to .png is 415', async () => {
+    const err = await refused('image', 'program.png', await fixture('program.png'))
+    expect(err.status).toBe(415)
+    expect(err.message).toMatch(/^This type of file is not supported\. Attach images \(JPEG, PNG/)
+  })
+
+  it('an image over 10 MB is 413 naming the limit', async () => {
+    const png = padded(await fixture('image.png'), 10 * 1024 * 1024 + 1)
+    expect(await refused('image', 'big.png', png)).toEqual({
+      status: 413,
+      message: 'Images can be at most 10 MB.',
+    })
+  })
+
+  it('a document over 20 MB is 413 naming the limit', async () => {
+    const text = new TextEncoder().encode('a'.repeat(20 * 1024 * 1024 + 1))
+    expect(await refused('file', 'big.txt', text)).toEqual({
+      status: 413,
+      message: 'Documents can be at most 20 MB.',
+    })
+  })
+
+  it('audio over 25 MB is 413 naming the limit', async () => {
+    const webm = padded(await fixture('goforward.webm'), 25 * 1024 * 1024 + 1)
+    expect(await refused('audio', 'big.webm', webm)).toEqual({
+      status: 413,
+      message: 'Audio files can be at most 25 MB.',
+    })
+  })
+
+  it('a scanned PDF with no text is 422', async () => {
+    const err = await refused('file', 'scanned.pdf', await fixture('scanned.pdf'))
+    expect(err.status).toBe(422)
+    expect(err.message).toMatch(/^No text could be read from this PDF/)
+  })
+
+  it('a send refused after the file was taken in (unknown thread) drops the file again', async () => {
+    const body = form('image', 'image.png', await fixture('image.png'), {
+      threadId: '00000000-0000-4000-8000-000000000000',
+    })
+    const { cookie } = await t.signUp()
+    const res = await post(cookie, body)
+    expect(res.status).toBe(404)
+    expect(await db().select().from(uploads)).toHaveLength(0)
+  })
+})
+
+describe('who may see a file, and when it goes', () => {
+  it('another user gets 404, as does a visitor (401)', async () => {
+    const owner = await t.signUp()
+    const { message } = await sendFile(owner.cookie, 'image', 'image.png')
+    const other = await t.signUp()
+    const res = await t.request(message.mediaUrl as string, { cookie: other.cookie })
+    expect(await errorOf(res)).toEqual({ status: 404, message: 'This file does not exist' })
+    expect((await t.request(message.mediaUrl as string)).status).toBe(401)
+  })
+
+  it('deleting the thread removes its files; a file another message still uses stays', async () => {
+    const { cookie, user } = await t.signUp()
+    // The same bytes in two threads share one stored object.
+    const kept = await sendFile(cookie, 'file', 'notes.txt', { content: 'keep me' })
+    const gone = await sendFile(cookie, 'file', 'notes.txt')
+    const only = await sendFile(cookie, 'image', 'photo.jpg', { threadId: gone.threadId })
+    const objects = await storedObjects()
+    const del = await t.request(`/api/threads/${gone.threadId}`, { method: 'DELETE', cookie })
+    expect(del.status).toBe(200)
+
+    expect((await t.request(gone.message.mediaUrl as string, { cookie })).status).toBe(404)
+    expect((await t.request(only.message.mediaUrl as string, { cookie })).status).toBe(404)
+    expect((await t.request(kept.message.mediaUrl as string, { cookie })).status).toBe(200)
+    const rows = await db()
+      .select()
+      .from(uploads)
+      .where(eq(uploads.userId, user.id as string))
+    expect(rows).toHaveLength(1)
+    const left = await storedObjects()
+    expect(left).toHaveLength(objects.length - 1)
+    expect(left).toContain(rows[0]?.storageKey)
+  })
+
+  it('clearing the history removes every file of the user', async () => {
+    const { cookie, user } = await t.signUp()
+    await sendFile(cookie, 'file', 'data.csv')
+    const { message } = await sendFile(cookie, 'image', 'image.webp')
+    const res = await t.request('/api/messages', { method: 'DELETE', cookie })
+    expect(res.status).toBe(200)
+    expect((await t.request(message.mediaUrl as string, { cookie })).status).toBe(404)
+    const rows = await db()
+      .select()
+      .from(uploads)
+      .where(eq(uploads.userId, user.id as string))
+    expect(rows).toHaveLength(0)
+  })
+
+  it('deleting the account removes its files', async () => {
+    const { cookie } = await t.signUp()
+    const bytes = new TextEncoder().encode(`only this account has this text ${Date.now()}`)
+    await readEvents(await post(cookie, form('file', 'mine.txt', bytes)))
+    const [row] = await db().select().from(uploads).where(eq(uploads.fileName, 'mine.txt'))
+    const key = row?.storageKey
+    expect(key).toMatch(/^[0-9a-f]{64}$/)
+    expect(await storedObjects()).toContain(key)
+    const del = await t.request('/api/delete-account', { method: 'POST', cookie, json: {} })
+    expect(del.status).toBe(200)
+    expect(await storedObjects()).not.toContain(key)
+  })
+})
+
+describe('POST /api/transcribe', () => {
+  const transcribe = (cookie: string | undefined, body: FormData) =>
+    t.request('/api/transcribe', { method: 'POST', cookie, body })
+
+  it('returns the words of a recording (offline engine)', async () => {
+    const { cookie } = await t.signUp()
+    const body = new FormData()
+    body.set('audio', new File([await fixture('goforward.webm')], 'recording-1.webm', { type: 'audio/webm' }))
+    const res = await transcribe(cookie, body)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ transcription: 'go forward ten meters' })
+  })
+
+  it('names what is wrong: no file, silence, too long', async () => {
+    const { cookie } = await t.signUp()
+    expect(await errorOf(await transcribe(cookie, new FormData()))).toEqual({
+      status: 400,
+      message: 'Attach the recording in the form field `audio`',
+    })
+    const silence = new FormData()
+    silence.set('audio', new File([await fixture('silence.webm')], 'recording-2.webm'))
+    expect(await errorOf(await transcribe(cookie, silence))).toEqual({
+      status: 422,
+      message: 'No speech was heard in the recording.',
+    })
+    const long = new FormData()
+    long.set('audio', new File([await fixture('long.webm')], 'recording-3.webm'))
+    expect((await transcribe(cookie, long)).status).toBe(413)
+  })
+
+  it('needs a session', async () => {
+    const body = new FormData()
+    body.set('audio', new File([await fixture('goforward.webm')], 'recording-1.webm'))
+    expect((await transcribe(undefined, body)).status).toBe(401)
+  })
+
+  it('GET /api/config says voice input is available', async () => {
+    const config = await (await t.request('/api/config')).json()
+    expect(config.transcription).toEqual({ available: true, reason: null })
+  })
+})
