@@ -49,7 +49,7 @@ export default function AccountPage() {
             <ConsumptionTab user={user} />
           </TabsContent>
           <TabsContent value="actions" className="mt-0">
-            <ActionsTab />
+            <ActionsTab isPremium={user.isPremium} />
           </TabsContent>
         </div>
       </Tabs>

@@ -1,10 +1,15 @@
+import { Pencil } from 'lucide-react'
+import { useState } from 'react'
+import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { PaymentManagement } from '#client/features/billing/components/payment-management.tsx'
 import { UpgradeCard } from '#client/features/billing/components/upgrade-card.tsx'
 import type { User } from '#contract/user.ts'
 import { accountTypeLabel } from '../account-type.ts'
+import { UpdateEmailDialog } from './update-email-dialog.tsx'
 
 export function AccountTab({ user }: { user: User }) {
+  const [editing, setEditing] = useState(false)
   const memberSince = new Date(user.createdAt).toLocaleDateString('en-US', {
     year: 'numeric',
     month: 'long',
@@ -20,11 +25,23 @@ export function AccountTab({ user }: { user: User }) {
         </CardHeader>
         <CardContent>
           <dl className="grid gap-4 text-sm">
-            <div>
+            <div className="grid grid-cols-[1fr_auto] items-center gap-x-4">
               <dt className="text-muted-foreground">Email</dt>
-              <dd className="mt-1 font-medium" data-testid="profile-email">
+              <dd className="col-start-1 mt-1 break-all font-medium" data-testid="profile-email">
                 {user.email}
               </dd>
+              {user.googleId ? (
+                <dd className="col-start-1 mt-1 text-xs text-muted-foreground">
+                  Linked to Google: your e-mail address is managed by your Google account.
+                </dd>
+              ) : (
+                <dd className="col-start-2 row-span-2 row-start-1">
+                  <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
+                    <Pencil aria-hidden="true" />
+                    Edit<span className="sr-only"> email</span>
+                  </Button>
+                </dd>
+              )}
             </div>
             <div>
               <dt className="text-muted-foreground">Account type</dt>
@@ -40,6 +57,9 @@ export function AccountTab({ user }: { user: User }) {
         </CardContent>
       </Card>
       {user.isPremium ? <PaymentManagement /> : null}
+      {user.googleId ? null : (
+        <UpdateEmailDialog open={editing} onOpenChange={setEditing} currentEmail={user.email} />
+      )}
     </div>
   )
 }

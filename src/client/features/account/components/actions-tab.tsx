@@ -2,8 +2,9 @@ import { LogOut } from 'lucide-react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { useLogout } from '#client/features/auth/api/logout.ts'
+import { DeleteAccountDialog } from './delete-account-dialog.tsx'
 
-export function ActionsTab() {
+export function ActionsTab({ isPremium }: { isPremium: boolean }) {
   const logout = useLogout({
     errorTitle: 'Error signing out',
     errorDescription: 'Failed to sign out. Please try again.',
@@ -19,6 +20,15 @@ export function ActionsTab() {
           <Button variant="outline" onClick={() => logout.mutate({})} disabled={logout.isPending}>
             <LogOut /> Sign Out
           </Button>
+        </CardContent>
+      </Card>
+      <Card className="border-destructive/60">
+        <CardHeader>
+          <CardTitle className="text-destructive">Danger Zone</CardTitle>
+          <CardDescription>Delete your account and everything in it. This cannot be undone.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <DeleteAccountDialog isPremium={isPremium} />
         </CardContent>
       </Card>
     </div>

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { useAppConfig } from '#client/features/config/api/get-config.ts'
 
@@ -17,19 +17,28 @@ function GoogleMark() {
 export function GoogleButton() {
   const config = useAppConfig()
   const [explained, setExplained] = useState(false)
+  const [leaving, setLeaving] = useState(false)
   const unavailable = config && !config.googleSignIn.available
+  // Coming back with the browser's Back button restores this page from its cache: re-enable.
+  useEffect(() => {
+    const reset = () => setLeaving(false)
+    window.addEventListener('pageshow', reset)
+    return () => window.removeEventListener('pageshow', reset)
+  }, [])
   return (
     <div className="grid gap-2">
       <Button
         variant="outline"
         className="w-full"
+        disabled={leaving}
         onClick={() => {
-          if (unavailable) setExplained(true)
-          else window.location.assign('/auth/google')
+          if (unavailable) return setExplained(true)
+          setLeaving(true)
+          window.location.assign('/auth/google')
         }}
       >
         <GoogleMark />
-        Continue with Google
+        {leaving ? 'Redirecting to Google...' : 'Continue with Google'}
       </Button>
       {explained && unavailable && (
         <p role="status" className="text-center text-sm text-muted-foreground">

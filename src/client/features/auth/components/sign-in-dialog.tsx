@@ -9,11 +9,13 @@ import {
 import { useUser } from '../api/get-user.ts'
 import { setSignInDialogOpen, useSignInDialogOpen } from '../hooks/use-sign-in-dialog.ts'
 import { SignInPanel } from './sign-in-panel.tsx'
+import { useGoogleAuthError } from './use-google-auth-error.ts'
 
 /** 'Welcome to Loris' (spec section 2): closes by itself once a user exists. */
 export function SignInDialog() {
   const open = useSignInDialogOpen()
   const { user } = useUser()
+  useGoogleAuthError()
   useEffect(() => {
     if (user && open) setSignInDialogOpen(false)
   }, [user, open])

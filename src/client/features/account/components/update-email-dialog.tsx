@@ -1,0 +1,100 @@
+import { type FormEvent, useId, useState } from 'react'
+import { Button } from '#client/components/ui/button.tsx'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '#client/components/ui/dialog.tsx'
+import { Input } from '#client/components/ui/input.tsx'
+import { Label } from '#client/components/ui/label.tsx'
+import { emailSchema } from '#contract/auth.ts'
+import { useUpdateEmail } from '../api/update-email.ts'
+
+// Spec section 5: the same rule the server applies, checked before sending.
+const INVALID = 'Please enter a valid email address'
+
+/** 'Update Email' (spec section 2): one field, 'New Email Address'. */
+export function UpdateEmailDialog({
+  open,
+  onOpenChange,
+  currentEmail,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  currentEmail: string
+}) {
+  const id = useId()
+  const [email, setEmail] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const reset = () => {
+    setEmail('')
+    setError(null)
+  }
+  const update = useUpdateEmail({
+    onSuccess: () => {
+      reset()
+      onOpenChange(false)
+    },
+  })
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    const parsed = emailSchema.safeParse(email)
+    if (!parsed.success) {
+      setError(INVALID)
+      return
+    }
+    setError(null)
+    update.mutate({ email: parsed.data })
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) reset()
+        onOpenChange(next)
+      }}
+    >
+      <DialogContent className="sm:max-w-md">
+        <DialogHeader>
+          <DialogTitle>Update Email</DialogTitle>
+          <DialogDescription>
+            You currently sign in as <span className="font-medium text-foreground">{currentEmail}</span>.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} className="grid gap-4" noValidate>
+          <div className="grid gap-2">
+            <Label htmlFor={`${id}-email`}>New Email Address</Label>
+            <Input
+              id={`${id}-email`}
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => {
+                setEmail(e.target.value)
+                if (error) setError(null)
+              }}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${id}-error` : undefined}
+              autoFocus
+            />
+            {error && (
+              <p id={`${id}-error`} role="alert" className="text-sm text-destructive">
+                {error}
+              </p>
+            )}
+          </div>
+          <DialogFooter>
+            <Button type="submit" disabled={update.isPending}>
+              {update.isPending ? 'Updating...' : 'Update Email'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  )
+}
