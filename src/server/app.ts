@@ -5,9 +5,12 @@ import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
 import { publicOrigin } from './env.ts'
+import { accountRoutes } from './features/account/routes.ts'
 import { authRoutes } from './features/auth/routes.ts'
+import { cancelSubscriptionForUser } from './features/billing/cancel-subscription.ts'
 import { billingRoutes } from './features/billing/routes.ts'
 import { chatRoutes } from './features/chat/routes.ts'
+import { googleAuthRoutes } from './features/google-auth/routes.ts'
 import { impactRoutes } from './features/impact/routes.ts'
 import { metricsRoutes } from './features/metrics/routes.ts'
 import { systemRoutes } from './features/system/routes.ts'
@@ -33,6 +36,8 @@ function apiRoutes(deps: AppDeps) {
     .route('/', billingRoutes(deps))
     .route('/', impactRoutes(deps))
     .route('/', metricsRoutes(deps))
+    // Deleting an account cancels its subscription first (a failure keeps the account).
+    .route('/', accountRoutes(deps, { beforeDelete: [cancelSubscriptionForUser] }))
     .route('/', waitlistRoutes(deps))
 }
 
@@ -80,6 +85,8 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
     ),
   )
   app.route('/api', apiRoutes(deps))
+  // Google sign-in is a browser navigation, outside /api (spec section 7).
+  app.route('/auth', googleAuthRoutes(deps))
   app.all('/api/*', (c) =>
     c.json(errorBody('not_found:route', `No API route ${c.req.method} ${c.req.path}`), 404),
   )
