@@ -36,7 +36,6 @@ function apiRoutes(deps: AppDeps) {
     .route('/', billingRoutes(deps))
     .route('/', impactRoutes(deps))
     .route('/', metricsRoutes(deps))
-    // Deleting an account cancels its subscription first (a failure keeps the account).
     .route('/', accountRoutes(deps, { beforeDelete: [cancelSubscriptionForUser] }))
     .route('/', waitlistRoutes(deps))
 }
