@@ -1,9 +1,11 @@
-// The one place a reply ends, whatever the outcome: message, user usage and thread in one
-// transaction. Later issues hook in here (CO2 per message: see the marked spot).
+// The one place a reply ends, whatever the outcome: message, user usage, CO2 and thread in one
+// transaction.
 import { and, count, eq, ne, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
+import { type ImpactSettings, messageImpact } from '#server/features/impact/message-impact.ts'
+import { addCo2Saved } from '#server/features/impact/queries.ts'
 
 export interface ReplyOutcome {
   status: 'complete' | 'interrupted' | 'failed'
@@ -24,6 +26,7 @@ export interface FinishedReply {
   latencyMs: number
   /** What the send charges to aiInputChars (usage.ts inputCharsOf). */
   inputChars: number
+  impact: ImpactSettings
   now: Date
 }
 
@@ -45,9 +48,19 @@ export async function countSentMessages(db: Db | Tx, userId: string): Promise<nu
 /** Stores the end of a reply; answers the user's sent-message count after it. */
 export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMessageCount: number }> {
   const charged = chargedChars(r)
+  // CO2 of what the model generated (issue #5); null when it generated nothing or cannot be priced.
+  const co2Impact =
+    r.outcome.status === 'failed'
+      ? null
+      : messageImpact({
+          ...r.impact,
+          provider: r.provider,
+          modelId: r.modelId,
+          outputTokens: r.outputTokens,
+          latencyMs: r.latencyMs,
+          replyChars: r.outcome.response.length,
+        })
   return db.transaction(async (tx) => {
-    // CO2 (later issue): compute the impact from provider, modelId, outputTokens and latencyMs
-    // here, store it in messages.co2Impact and add the saved grams to users.co2Saved below.
     await tx
       .update(messages)
       .set({
@@ -57,9 +70,11 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
         inputTokens: r.inputTokens,
         outputTokens: r.outputTokens,
         latencyMs: r.latencyMs,
+        co2Impact,
         completedAt: r.now,
       })
       .where(eq(messages.id, r.messageId))
+    if (co2Impact) await addCo2Saved(tx, r.userId, co2Impact)
     if (charged.input + charged.output > 0) {
       await tx
         .update(users)

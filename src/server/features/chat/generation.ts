@@ -144,6 +144,7 @@ export async function runGeneration(deps: GenerationDeps, gen: Generation): Prom
     outputTokens: usage.outputTokens ?? null,
     latencyMs: Math.round(performance.now() - started),
     inputChars: job.inputChars,
+    impact: job.resolved.impact,
     now: deps.now(),
   }
   let userMessageCount: number | undefined

@@ -97,8 +97,10 @@ describe('POST /api/messages', () => {
     expect(thread!.lastMessageAt.getTime()).toBeGreaterThanOrEqual(row!.createdAt.getTime())
 
     const listed = messageListSchema.parse(await (await t.request('/api/messages', { cookie })).json())
+    // The CO2 midpoints of the reply (grams; asserted in detail in impact/message-co2.test.ts).
+    const co2 = { saved: expect.any(Number), actual: expect.any(Number), standard: expect.any(Number) }
     expect(listed.map((m) => [m.id, m.status, m.response, m.co2Impact])).toEqual([
-      [id, 'complete', text, null],
+      [id, 'complete', text, co2],
     ])
   })
 

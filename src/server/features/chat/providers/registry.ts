@@ -4,6 +4,7 @@ import type { LanguageModel } from 'ai'
 import type { ChatModel } from '#contract/config.ts'
 import type { ProviderId } from '#contract/impact.ts'
 import type { Env } from '#server/env.ts'
+import { type ImpactSettings, impactSettings } from '#server/features/impact/message-impact.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { GeminiTier } from '../usage.ts'
 import { type Availability, modeAvailability } from './availability.ts'
@@ -19,6 +20,8 @@ export interface ResolvedModel {
   model: LanguageModel
   /** Tokens of thread history sent along (see history.ts). */
   historyBudgetTokens: number
+  /** Where the reply is computed and our own model's size, for its CO2 (docs/decisions/003). */
+  impact: ImpactSettings
 }
 
 export interface ProviderRegistry {
@@ -36,6 +39,7 @@ export function createProviderRegistry(env: Env): ProviderRegistry {
   const google = geminiFactory(env)
   const openai = openaiFactory(env)
   const eco = ecoFactory(env)
+  const impact = impactSettings(env)
   const geminiIds: Record<GeminiTier, string> = {
     pro: env.GEMINI_MODEL_PRO,
     'flash-lite': env.GEMINI_MODEL_FLASH_LITE,
@@ -47,6 +51,7 @@ export function createProviderRegistry(env: Env): ProviderRegistry {
     modelId,
     model,
     historyBudgetTokens: HOSTED_HISTORY_TOKENS,
+    impact,
   })
 
   return {
@@ -64,6 +69,7 @@ export function createProviderRegistry(env: Env): ProviderRegistry {
             modelId,
             model: eco(modelId),
             historyBudgetTokens: ECO_HISTORY_TOKENS,
+            impact,
           }
         }
         // docs/decisions/002-loris-eco-model.md: without an endpoint, Gemini's smallest model.
