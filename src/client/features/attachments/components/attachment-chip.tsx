@@ -1,0 +1,61 @@
+// The file going with the next message: its name and size with a remove button, or, while it
+// uploads, how far along it is. A recording that could not be transcribed shows its note.
+import { FileText, ImageIcon, Mic, X } from 'lucide-react'
+import { formatDuration } from '#contract/transcription.ts'
+import { setDraftFile, useAttachmentDraft } from '../hooks/use-attachment-draft.ts'
+import { formatFileSize, kindOfFile } from '../lib/file-kinds.ts'
+
+const icons = { image: ImageIcon, document: FileText, audio: Mic }
+
+export function AttachmentChip() {
+  const { draft, upload } = useAttachmentDraft()
+  if (upload) {
+    const percent = Math.round(upload.fraction * 100)
+    return (
+      <div className="mx-3 mt-2 flex max-w-full items-center gap-2 rounded-lg border bg-muted/40 px-3 py-1.5 text-xs">
+        <span className="min-w-0 truncate font-medium">{upload.name}</span>
+        <div
+          role="progressbar"
+          aria-label={`Uploading ${upload.name}`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+          className="h-1.5 w-24 shrink-0 overflow-hidden rounded-full bg-muted"
+        >
+          <div className="h-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
+        </div>
+        <span className="shrink-0 tabular-nums text-muted-foreground">{percent}%</span>
+      </div>
+    )
+  }
+  if (!draft) return null
+  const { file, recordedSeconds } = draft
+  const kind = kindOfFile(file)
+  const Icon = icons[kind]
+  return (
+    <div
+      data-testid="attachment-chip"
+      className="mx-3 mt-2 inline-flex max-w-[calc(100%-1.5rem)] items-center gap-2 rounded-lg border bg-muted/40 py-1 pl-3 pr-1 text-xs"
+    >
+      <Icon className="size-4 shrink-0 text-primary" aria-hidden="true" />
+      {recordedSeconds !== undefined ? (
+        <span className="min-w-0 truncate">
+          Audio recorded ({formatDuration(recordedSeconds)}) - Press Enter to send
+        </span>
+      ) : (
+        <>
+          <span className="min-w-0 truncate font-medium">{file.name}</span>
+          <span className="shrink-0 text-muted-foreground">{formatFileSize(file.size)}</span>
+        </>
+      )}
+      <button
+        type="button"
+        aria-label={`Remove ${file.name}`}
+        onClick={() => setDraftFile(null)}
+        className="flex size-6 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+      >
+        <X className="size-3.5" aria-hidden="true" />
+      </button>
+    </div>
+  )
+}

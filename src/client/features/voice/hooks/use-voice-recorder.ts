@@ -1,0 +1,117 @@
+// Voice input (spec section 4): idle → recording → transcribing. The microphone records webm
+// with a timer ticking every second; Cancel discards, Stop transcribes. The words go to
+// `onText`; if transcription fails the recording stays attached to be sent as it is.
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { setDraftFile } from '#client/features/attachments/hooks/use-attachment-draft.ts'
+import { toast } from '#client/hooks/use-toast.ts'
+import { errorText } from '#client/lib/api.ts'
+import { transcribeAudio } from '../api/transcribe.ts'
+
+export type VoiceState = 'idle' | 'recording' | 'transcribing'
+
+export const MICROPHONE_DENIED =
+  'Could not access microphone. Please ensure microphone permissions are granted.'
+const MIME = 'audio/webm'
+
+interface Session {
+  recorder: MediaRecorder
+  stream: MediaStream
+  chunks: Blob[]
+  startedAt: number
+  timer: ReturnType<typeof setInterval>
+}
+
+export function useVoiceRecorder({ onText }: { onText: (text: string) => void }) {
+  const [state, setState] = useState<VoiceState>('idle')
+  const [seconds, setSeconds] = useState(0)
+  const session = useRef<Session | null>(null)
+  const onTextRef = useRef(onText)
+  onTextRef.current = onText
+
+  const release = useCallback(() => {
+    const s = session.current
+    session.current = null
+    if (!s) return
+    clearInterval(s.timer)
+    for (const track of s.stream.getTracks()) track.stop()
+  }, [])
+  // Leaving the page turns the microphone off.
+  useEffect(
+    () => () => {
+      const s = session.current
+      if (s && s.recorder.state !== 'inactive') s.recorder.stop()
+      release()
+    },
+    [release],
+  )
+
+  const transcribe = useCallback(async (file: File, recordedSeconds: number) => {
+    setState('transcribing')
+    try {
+      onTextRef.current(await transcribeAudio(file))
+    } catch (err) {
+      setDraftFile({ file, recordedSeconds })
+      toast({
+        title: 'Transcription failed',
+        description: errorText(err, 'The recording is attached: press Enter to send it as it is.'),
+        variant: 'destructive',
+      })
+    } finally {
+      setState('idle')
+    }
+  }, [])
+
+  const start = useCallback(async () => {
+    if (session.current) return
+    let stream: MediaStream
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true })
+    } catch {
+      window.alert(MICROPHONE_DENIED)
+      return
+    }
+    const recorder = new MediaRecorder(stream, MediaRecorder.isTypeSupported(MIME) ? { mimeType: MIME } : {})
+    const startedAt = Date.now()
+    const s: Session = {
+      recorder,
+      stream,
+      chunks: [],
+      startedAt,
+      timer: setInterval(() => setSeconds(Math.floor((Date.now() - startedAt) / 1000)), 1000),
+    }
+    recorder.ondataavailable = (e) => {
+      if (e.data.size > 0) s.chunks.push(e.data)
+    }
+    session.current = s
+    setSeconds(0)
+    setState('recording')
+    recorder.start()
+  }, [])
+
+  const cancel = useCallback(() => {
+    const s = session.current
+    if (!s) return
+    s.recorder.ondataavailable = null
+    s.recorder.onstop = null
+    if (s.recorder.state !== 'inactive') s.recorder.stop()
+    release()
+    setState('idle')
+  }, [release])
+
+  const stop = useCallback(() => {
+    const s = session.current
+    if (!s) return
+    const recordedSeconds = Math.floor((Date.now() - s.startedAt) / 1000)
+    s.recorder.onstop = () => {
+      const file = new File(s.chunks, `recording-${Date.now()}.webm`, { type: MIME })
+      void transcribe(file, recordedSeconds)
+    }
+    setState('transcribing')
+    s.recorder.stop()
+    release()
+  }, [release, transcribe])
+
+  return { state, seconds, start, stop, cancel }
+}
+
+export type VoiceRecorder = ReturnType<typeof useVoiceRecorder>
