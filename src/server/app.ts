@@ -6,6 +6,8 @@ import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
 import { publicOrigin } from './env.ts'
 import { accountRoutes } from './features/account/routes.ts'
+import { createAttachments } from './features/attachments/attachments.ts'
+import { sandboxUploads } from './features/attachments/routes.ts'
 import { authRoutes } from './features/auth/routes.ts'
 import { cancelSubscriptionForUser } from './features/billing/cancel-subscription.ts'
 import { billingRoutes } from './features/billing/routes.ts'
@@ -15,6 +17,8 @@ import { impactRoutes } from './features/impact/routes.ts'
 import { metricsRoutes } from './features/metrics/routes.ts'
 import { systemRoutes } from './features/system/routes.ts'
 import { threadsRoutes } from './features/threads/routes.ts'
+import { voiceRoutes } from './features/voice/routes.ts'
+import { createTranscriber } from './features/voice/transcriber.ts'
 import { waitlistRoutes } from './features/waitlist/routes.ts'
 import { AppError } from './lib/app-error.ts'
 import type { AppDeps, AppEnv } from './lib/context.ts'
@@ -28,15 +32,26 @@ const JSON_LIMIT = 1024 * 1024
 const MULTIPART_LIMIT = 26 * 1024 * 1024
 
 function apiRoutes(deps: AppDeps) {
+  const transcriber = createTranscriber(deps.env, { log: deps.log })
+  const attachments = createAttachments(deps, { transcribe: transcriber.transcribe })
   return new Hono<AppEnv>()
     .route('/', authRoutes(deps))
     .route('/', systemRoutes(deps))
-    .route('/', threadsRoutes(deps))
-    .route('/', chatRoutes(deps))
+    .route('/', threadsRoutes(deps, { afterDelete: attachments.afterDelete }))
+    .route('/', chatRoutes(deps, { attachments: attachments.intake, afterClear: attachments.afterDelete }))
+    .route('/', attachments.routes())
+    .route('/', voiceRoutes(deps, transcriber))
     .route('/', billingRoutes(deps))
     .route('/', impactRoutes(deps))
     .route('/', metricsRoutes(deps))
-    .route('/', accountRoutes(deps, { beforeDelete: [cancelSubscriptionForUser] }))
+    .route(
+      '/',
+      accountRoutes(deps, {
+        beforeDelete: [cancelSubscriptionForUser],
+        // The account's files go once its uploads rows are gone.
+        afterDelete: [(_, { userId, storageKeys }) => attachments.afterDelete(userId, storageKeys)],
+      }),
+    )
     .route('/', waitlistRoutes(deps))
 }
 
@@ -62,6 +77,8 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
       )
     }
   })
+  // Outside the security headers: served files get a sandbox CSP of their own.
+  app.use('/api/uploads/*', sandboxUploads)
   app.use(securityHeaders())
   app.use(compress())
   app.use('/api/*', async (c, next) => {
