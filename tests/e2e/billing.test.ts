@@ -1,17 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccountBilling, StripePages, UpgradeDialog } from '../pages/billing-pages.ts'
 import { ChatPage } from '../pages/chat-page.ts'
+import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
 import { type StripeStandIn, startStripeStandIn } from '../stand-ins/stripe.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
 import { launchBrowser, type TestBrowser } from './support/browser.ts'
 
 let stripe: StripeStandIn
+let ai: AiStandIn
 let server: AppServer
 let browser: TestBrowser
 
 beforeAll(async () => {
   stripe = await startStripeStandIn()
+  ai = await startAiStandIn()
   server = await startAppServer({
+    GEMINI_API_KEY: 'test',
+    GEMINI_BASE_URL: ai.geminiBaseUrl,
     STRIPE_SECRET_KEY: stripe.secretKey,
     STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
     STRIPE_PRICE_ID: stripe.priceId,
@@ -24,22 +29,59 @@ afterAll(async () => {
   await browser?.close()
   await server?.stop()
   await stripe?.close()
+  await ai?.close()
 })
 
 const password = 'a strong password'
 const newEmail = (tag: string) => `billing-${tag}-${Date.now()}@example.com`
 
+async function signedIn(tag: string) {
+  const tab = await browser.newPage()
+  // The stand-in's pages have no icon; Chromium's 404 for it is not the app's error.
+  await tab.page.route(`${stripe.url}/favicon.ico`, (route) => route.fulfill({ status: 204 }))
+  const chat = new ChatPage(tab.page, server.url)
+  await chat.open()
+  await chat.signUp(newEmail(tag), password)
+  return {
+    ...tab,
+    chat,
+    account: new AccountBilling(tab.page, server.url),
+    dialog: new UpgradeDialog(tab.page),
+    stripePages: new StripePages(tab.page, stripe.url),
+  }
+}
+
+describe('the free-tier prompt in the chat', () => {
+  it('opens at the fifth message; paying at Checkout makes the user Pro', async () => {
+    const { page, chat, dialog, stripePages, account, unexpectedErrors } = await signedIn('fifth')
+    for (let i = 1; i <= 4; i++) {
+      await chat.send(`Question number ${i}`)
+      await chat.waitForReply(`Question number ${i}`)
+    }
+    expect(await dialog.root().count()).toBe(0)
+    await chat.send('Question number 5')
+    await chat.waitForReply('Question number 5')
+    await dialog.root().getByRole('heading', { name: 'Upgrade to Loris Pro' }).waitFor()
+
+    await dialog.subscribeButton().click()
+    await stripePages.waitForCheckout()
+    await stripePages.pay()
+    // Back at /chat?subscription=success: the welcome toast, then the account page.
+    await page.waitForURL(`${server.url}/account`)
+    await chat.toast('Welcome to Loris Pro!').waitFor()
+    await account
+      .accountType()
+      .filter({ hasText: /^Premium \(Active until / })
+      .waitFor()
+    await chat.open()
+    await chat.title().filter({ hasText: 'Loris Pro' }).waitFor()
+    expect(unexpectedErrors()).toEqual([])
+  })
+})
+
 describe('Loris Pro from the account page', () => {
   it('subscribes through Checkout, becomes Pro, then cancels in the portal', async () => {
-    const { page, unexpectedErrors } = await browser.newPage()
-    const chat = new ChatPage(page, server.url)
-    const account = new AccountBilling(page, server.url)
-    const dialog = new UpgradeDialog(page)
-    const stripePages = new StripePages(page, stripe.url)
-    // The stand-in's pages have no icon; Chromium's 404 for it is not the app's error.
-    await page.route(`${stripe.url}/favicon.ico`, (route) => route.fulfill({ status: 204 }))
-    await chat.open()
-    await chat.signUp(newEmail('account'), password)
+    const { page, chat, account, dialog, stripePages, unexpectedErrors } = await signedIn('account')
     expect(await chat.title().textContent()).toBe('Loris')
 
     await account.open()
@@ -59,6 +101,7 @@ describe('Loris Pro from the account page', () => {
 
     await dialog.subscribeButton().click()
     await stripePages.waitForCheckout()
+    const delivered = stripe.deliveries.length
     // Paying delivers signed webhooks to the app, then sends the browser to the success URL.
     await stripePages.pay()
     await page.waitForURL(`${server.url}/account`)
@@ -68,13 +111,13 @@ describe('Loris Pro from the account page', () => {
         .toast('Your subscription has been activated. Enjoy unlimited eco-conscious AI assistance.')
         .isVisible(),
     ).toBe(true)
-    expect(stripe.deliveries.map((d) => [d.type, d.status])).toEqual([
+    expect(stripe.deliveries.slice(delivered).map((d) => [d.type, d.status])).toEqual([
       ['checkout.session.completed', 200],
       ['customer.subscription.created', 200],
       ['invoice.paid', 200],
     ])
 
-    const [subscription] = [...stripe.state.subscriptions.values()]
+    const subscription = [...stripe.state.subscriptions.values()].at(-1)
     const periodEnd = new Date((subscription?.items.data[0]?.current_period_end ?? 0) * 1000)
     const until = periodEnd.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })
     await account
@@ -104,16 +147,41 @@ describe('Loris Pro from the account page', () => {
   })
 
   it('closes the dialog with "Not now, keep talking for free"', async () => {
-    const { page, unexpectedErrors } = await browser.newPage()
-    const chat = new ChatPage(page, server.url)
-    const account = new AccountBilling(page, server.url)
-    const dialog = new UpgradeDialog(page)
-    await chat.open()
-    await chat.signUp(newEmail('not-now'), password)
+    const { account, dialog, unexpectedErrors } = await signedIn('not-now')
     await account.open()
     await account.upgradeCard().getByRole('button', { name: 'See Loris Pro' }).click()
     await dialog.notNowButton().click()
     await dialog.root().waitFor({ state: 'hidden' })
     expect(unexpectedErrors()).toEqual([])
+  })
+  it('a payment whose webhook has not arrived yet: Subscribe answers with an error toast and Pro shows', async () => {
+    const { page, chat, account, dialog, stripePages, unexpectedErrors } = await signedIn('late-webhook')
+    await account.open()
+    await account.upgradeCard().getByRole('button', { name: 'See Loris Pro' }).click()
+    await dialog.subscribeButton().click()
+    await stripePages.waitForCheckout()
+    // The payment succeeds at Stripe while the app cannot be reached by its webhooks.
+    const sessionId = new URL(page.url()).pathname.split('/').pop() as string
+    stripe.setWebhookUrl('http://127.0.0.1:9/unreachable')
+    try {
+      await expect(stripe.completeCheckout(sessionId)).rejects.toThrow(/webhook not accepted/)
+    } finally {
+      stripe.setWebhookUrl(`${server.url}/api/stripe/webhook`)
+    }
+    await account.open()
+    expect(await account.accountType().textContent()).toBe('Free')
+    await account.upgradeCard().getByRole('button', { name: 'See Loris Pro' }).click()
+    await dialog.subscribeButton().click()
+    await chat.toast(/Subscription error/).waitFor()
+    expect(await chat.toast(/already have an active Loris Pro subscription/).isVisible()).toBe(true)
+    await account
+      .accountType()
+      .filter({ hasText: /^Premium \(Active until / })
+      .waitFor()
+    await account.paymentManagement().waitFor()
+    // One subscription at Stripe, not two.
+    const customer = [...stripe.state.checkoutSessions.values()].find((c) => c.id === sessionId)?.customer
+    expect([...stripe.state.subscriptions.values()].filter((s) => s.customer === customer)).toHaveLength(1)
+    expect(unexpectedErrors([/status of 409/])).toEqual([])
   })
 })

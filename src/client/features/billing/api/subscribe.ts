@@ -1,6 +1,7 @@
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { userQueryKey } from '#client/features/auth/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
-import { apiJson, errorText } from '#client/lib/api.ts'
+import { ApiError, apiJson, errorText } from '#client/lib/api.ts'
 import type { RedirectUrl } from '#contract/billing.ts'
 import { useResetOnPageRestore } from '../hooks/use-reset-on-page-restore.ts'
 
@@ -11,15 +12,21 @@ export const subscribe = () => apiJson<RedirectUrl>('POST', '/api/subscribe')
  * loading state, so the button keeps 'Processing...' until the page unloads.
  */
 export function useSubscribe() {
+  const queryClient = useQueryClient()
   const mutation = useMutation({
     mutationFn: subscribe,
     onSuccess: ({ url }) => window.location.assign(url),
-    onError: (err) =>
+    onError: (err) => {
       toast({
         title: 'Subscription error',
         description: errorText(err, 'Failed to start the subscription'),
         variant: 'destructive',
-      }),
+      })
+      // 409: the server found the subscription at Stripe before its webhook came; show Pro now.
+      if (err instanceof ApiError && err.status === 409) {
+        void queryClient.invalidateQueries({ queryKey: userQueryKey })
+      }
+    },
   })
   useResetOnPageRestore(mutation.reset)
   return mutation

@@ -28,7 +28,7 @@ export function UpgradeDialog() {
     <Dialog open={open} onOpenChange={setUpgradeDialogOpen}>
       <DialogContent className="sm:max-w-md" data-testid="upgrade-dialog">
         <DialogHeader>
-          <DialogTitle className="flex items-center gap-2">
+          <DialogTitle className="flex items-center justify-center gap-2 sm:justify-start">
             {subscribed ? <BadgeCheck className="size-5 text-primary" aria-hidden="true" /> : null}
             {subscribed ? 'Loris Pro Subscription Active' : 'Upgrade to Loris Pro'}
           </DialogTitle>
