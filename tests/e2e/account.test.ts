@@ -35,8 +35,8 @@ afterAll(async () => {
   await ai?.close()
 })
 
-async function signedUp() {
-  const tab = await browser.newPage()
+async function signedUp(viewport?: { width: number; height: number }) {
+  const tab = await browser.newPage({ viewport })
   const chat = new ChatPage(tab.page, server.url)
   const email = uniqueEmail('account')
   await chat.open()
@@ -109,6 +109,15 @@ describe('settings', () => {
     expect(await account.tab('Actions').getAttribute('aria-selected')).toBe('true')
     await page.getByRole('link', { name: 'Back to Chat' }).click()
     await page.waitForURL(`${server.url}/chat`)
+  })
+
+  it('runs the tabs across the top on a phone, where arrow keys go left and right', async () => {
+    const { page, account } = await signedUp({ width: 390, height: 844 })
+    await account.open()
+    expect(await page.getByRole('tablist').getAttribute('aria-orientation')).toBe('horizontal')
+    await account.tab('Account').focus()
+    await page.keyboard.press('ArrowRight')
+    await page.waitForURL(/\/account\?tab=consumption$/)
   })
 })
 

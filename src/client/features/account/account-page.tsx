@@ -5,6 +5,7 @@ import { useUser } from '#client/features/auth/api/get-user.ts'
 import { AccountTab } from './components/account-tab.tsx'
 import { ActionsTab } from './components/actions-tab.tsx'
 import { ConsumptionTab } from './components/consumption-tab.tsx'
+import { useSideTabs } from './hooks/use-side-tabs.ts'
 
 const TABS = ['account', 'consumption', 'actions'] as const
 type Tab = (typeof TABS)[number]
@@ -14,6 +15,7 @@ export default function AccountPage() {
   const { user } = useUser()
   const search = useSearch()
   const [location, navigate] = useLocation()
+  const side = useSideTabs()
   const requested = new URLSearchParams(search).get('tab')
   const tab: Tab = TABS.includes(requested as Tab) ? (requested as Tab) : 'account'
   if (!user) return null
@@ -27,7 +29,7 @@ export default function AccountPage() {
       <Tabs
         value={tab}
         onValueChange={(v) => navigate(`${location}?tab=${v}`, { replace: true })}
-        orientation="vertical"
+        orientation={side ? 'vertical' : 'horizontal'}
         className="mt-6 flex flex-col gap-6 md:flex-row"
       >
         <TabsList className="h-auto w-full flex-row justify-start md:w-48 md:flex-col md:items-stretch">
