@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 
-/** The /chat screen: header, user menu and the sign-in dialog. */
+/** The /chat screen: header, user menu, sign-in dialog, conversation and composer. */
 export class ChatPage {
   constructor(
     readonly page: Page,
@@ -66,5 +66,61 @@ export class ChatPage {
 
   toast(text: string | RegExp) {
     return this.page.getByRole('status').filter({ hasText: text }).first()
+  }
+
+  composer() {
+    return this.page.getByRole('textbox', { name: 'Message' })
+  }
+
+  sendButton() {
+    return this.page.getByRole('button', { name: 'Send message' })
+  }
+
+  stopButton() {
+    return this.page.getByRole('button', { name: 'Stop generating' })
+  }
+
+  /** Types into the composer and presses Enter. */
+  async send(text: string) {
+    await this.composer().fill(text)
+    await this.composer().press('Enter')
+  }
+
+  /** From the keyboard: a toast may sit over the button's corner on wide screens. */
+  async stop() {
+    await this.stopButton().press('Enter')
+  }
+
+  exchanges() {
+    return this.page.getByTestId('exchange')
+  }
+
+  exchange(userText: string | RegExp) {
+    return this.exchanges().filter({
+      has: this.page.getByTestId('user-message').filter({ hasText: userText }),
+    })
+  }
+
+  reply(userText: string | RegExp) {
+    return this.exchange(userText).getByTestId('assistant-reply')
+  }
+
+  /** Waits until the reply to that message has finished arriving. */
+  async waitForReply(userText: string | RegExp, contains: string | RegExp = /\S/) {
+    const reply = this.reply(userText)
+      .and(this.page.locator('[aria-busy="false"]'))
+      .filter({ hasText: contains })
+    await reply.waitFor()
+    return reply
+  }
+
+  async chooseMode(label: 'Gemini' | 'Loris eco' | 'ChatGPT') {
+    await this.page.getByRole('button', { name: /^Chat mode:/ }).click()
+    await this.page.getByRole('menuitemradio', { name: label }).click()
+    await this.page.getByRole('button', { name: `Chat mode: ${label}` }).waitFor()
+  }
+
+  async borderLeftColor(userText: string | RegExp) {
+    return this.reply(userText).evaluate((el) => getComputedStyle(el).borderLeftColor)
   }
 }

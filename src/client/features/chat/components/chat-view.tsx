@@ -38,7 +38,7 @@ export function ChatView() {
     inputRef.current?.focus()
   }, [])
   const flow = useSendFlow({ restoreText })
-  const { pending } = flow
+  const { pending, handedBack } = flow
   const messages = useMessages(threadId, Boolean(user), pending?.serverId ?? null)
   const stop = useStopMessage()
   const createThread = useCreateThreadFromMessage({ onCreated: selectThread })
@@ -58,7 +58,7 @@ export function ChatView() {
   const viewKey = threadId ?? selection.kind
   const items = useMemo<ConversationItem[]>(() => {
     const list: ConversationItem[] = (messages.data ?? [])
-      .filter((m) => m.id !== pending?.serverId)
+      .filter((m) => m.id !== pending?.serverId && !(handedBack && m.clientMessageId === handedBack))
       .map((m) => ({ key: m.clientMessageId ?? m.id, exchange: { ...m, pending: false } }))
     const pendingHere =
       pending && (pending.threadId === threadId || (threadId !== null && pending.actualThreadId === threadId))
@@ -78,7 +78,7 @@ export function ChatView() {
         },
       })
     return list
-  }, [messages.data, pending, threadId])
+  }, [messages.data, pending, threadId, handedBack])
 
   // Stop the reply this tab is streaming, or one still being written after a reload.
   const streamingId = pending?.serverId ?? messages.data?.find((m) => m.status === 'streaming')?.id ?? null

@@ -75,6 +75,8 @@ export function useChatStream(callbacks: StreamCallbacks) {
   const pendingRef = useRef<PendingExchange | null>(null)
   const abortRef = useRef<AbortController | null>(null)
   const failedRef = useRef<FailedSend | null>(null)
+  // The failed send handed back to the composer: its stored row stays out of view meanwhile.
+  const [handedBack, setHandedBack] = useState<string | null>(null)
   const callbacksRef = useRef(callbacks)
   callbacksRef.current = callbacks
 
@@ -131,6 +133,7 @@ export function useChatStream(callbacks: StreamCallbacks) {
       const clientMessageId =
         failedRef.current?.key === key ? failedRef.current.clientMessageId : crypto.randomUUID()
       failedRef.current = null
+      setHandedBack(null)
       const controller = new AbortController()
       abortRef.current = controller
       let current: PendingExchange = {
@@ -185,7 +188,10 @@ export function useChatStream(callbacks: StreamCallbacks) {
           // A reply cut off part-way is stored with what arrived: show it as stored.
           if (event?.status === 'interrupted' && event.threadId)
             void queryClient.invalidateQueries({ queryKey: messagesQueryKey(event.threadId) })
-          else failedRef.current = { key, clientMessageId }
+          else {
+            failedRef.current = { key, clientMessageId }
+            setHandedBack(clientMessageId)
+          }
           // A send without a thread may have created one before failing.
           void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
           update(null)
@@ -200,5 +206,5 @@ export function useChatStream(callbacks: StreamCallbacks) {
     [queryClient, settle, update],
   )
 
-  return { pending, send, isStreaming: pending !== null }
+  return { pending, send, isStreaming: pending !== null, handedBack }
 }

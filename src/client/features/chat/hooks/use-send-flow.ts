@@ -1,7 +1,7 @@
 // What happens around a send (spec section 4): a visitor's text becomes the pre-auth draft; a
 // user's is streamed; afterwards a tree on every even count, the upgrade prompt at exactly 5,
 // the new thread shown; on failure the toast and the text back in the composer.
-import { useCallback, useRef } from 'react'
+import { useCallback, useEffect, useRef } from 'react'
 import { useUser } from '#client/features/auth/api/get-user.ts'
 import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
 import { setUpgradeDialogOpen } from '#client/features/billing/hooks/use-upgrade-dialog.ts'
@@ -43,6 +43,20 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
       restoreText(sent.content)
     },
   })
+  // A send in the moment between sign-in and the threads loading waits for Default to be chosen.
+  const queuedRef = useRef<{ text: string; flags: ModeFlags } | null>(null)
+  const streamSend = stream.send
+  useEffect(() => {
+    const queued = queuedRef.current
+    if (!queued || selection.kind === 'auto') return
+    queuedRef.current = null
+    void streamSend({
+      content: queued.text,
+      threadId: selection.kind === 'thread' ? selection.id : null,
+      flags: queued.flags,
+    })
+  }, [selection, streamSend])
+
   const send = useCallback(
     (text: string, flags: ModeFlags) => {
       if (!user) {
@@ -51,11 +65,11 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
         return false
       }
       const current = selectionRef.current
-      if (current.kind === 'auto') return false
-      void stream.send({ content: text, threadId: current.kind === 'thread' ? current.id : null, flags })
+      if (current.kind === 'auto') queuedRef.current = { text, flags }
+      else void streamSend({ content: text, threadId: current.kind === 'thread' ? current.id : null, flags })
       return true
     },
-    [user, stream.send],
+    [user, streamSend],
   )
 
   return { ...stream, send }

@@ -1,0 +1,155 @@
+// Threads through the real server: new threads from a send and from a message, search,
+// favorite, rename, delete, the mode following the thread, the drawer and the panel keys.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ChatPage } from '../pages/chat-page.ts'
+import { ThreadList } from '../pages/thread-list.ts'
+import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
+import { type AppServer, startAppServer } from './support/app-server.ts'
+import { launchBrowser, type TestBrowser } from './support/browser.ts'
+
+let standIn: AiStandIn
+let server: AppServer
+let browser: TestBrowser
+let n = 0
+const email = () => `threads-${Date.now()}-${++n}@example.com`
+
+beforeAll(async () => {
+  standIn = await startAiStandIn()
+  server = await startAppServer({
+    GEMINI_API_KEY: 'test',
+    GEMINI_BASE_URL: standIn.geminiBaseUrl,
+    OPENAI_API_KEY: 'test',
+    OPENAI_BASE_URL: standIn.openaiBaseUrl,
+  })
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await standIn?.close()
+})
+
+async function signedIn(viewport?: { width: number; height: number }) {
+  const tab = await browser.newPage({ viewport })
+  const chat = new ChatPage(tab.page, server.url)
+  await chat.open()
+  await chat.signUp(email(), 'a strong password')
+  return { ...tab, chat, threads: new ThreadList(tab.page) }
+}
+
+describe('threads', () => {
+  it('creates, finds, favorites, renames and deletes threads', async () => {
+    const { page, chat, threads, unexpectedErrors } = await signedIn()
+    await threads.selected().filter({ hasText: 'Default' }).waitFor()
+    expect(await threads.root().getByRole('button', { name: 'More actions for Default' }).count()).toBe(0)
+
+    await threads.newThread()
+    await chat.send('Budget planning for the garden')
+    await chat.waitForReply('Budget planning for the garden')
+    await threads.selected().filter({ hasText: 'Budget planning for the garden' }).waitFor()
+
+    await threads.newThread()
+    await chat.chooseMode('ChatGPT')
+    await chat.send('Trip to Lisbon')
+    await chat.waitForReply('Trip to Lisbon')
+    await threads.selected().filter({ hasText: 'Trip to Lisbon' }).waitFor()
+    expect(await threads.sections()).toEqual(['Today'])
+
+    // Selecting a thread takes its mode.
+    await threads.open('Default')
+    await page.getByRole('button', { name: 'Chat mode: Gemini' }).waitFor()
+    expect(await chat.exchange('Trip to Lisbon').count()).toBe(0)
+    await threads.open('Trip to Lisbon')
+    await page.getByRole('button', { name: 'Chat mode: ChatGPT' }).waitFor()
+    await chat.exchange('Trip to Lisbon').waitFor()
+
+    await threads.search('LISBON')
+    await threads.thread('Budget planning for the garden').waitFor({ state: 'detached' })
+    expect(await threads.thread('Trip to Lisbon').isVisible()).toBe(true)
+    expect(await threads.thread('Default').count()).toBe(0)
+    await threads.search('zebra')
+    await threads.root().getByText('No threads found').waitFor()
+    expect(await threads.root().getByText('Try a different search term').isVisible()).toBe(true)
+    await threads.search('')
+
+    await threads.action('Trip to Lisbon', 'Add to favorites')
+    await chat.toast('Thread updated successfully').waitFor()
+    await threads.root().getByRole('heading', { name: 'Favorites' }).waitFor()
+    expect(await threads.sections()).toEqual(['Favorites', 'Today'])
+
+    // Rename: a blank title keeps the button disabled and Enter does nothing.
+    await threads.action('Trip to Lisbon', 'Rename')
+    const dialog = page.getByRole('dialog', { name: 'Rename Thread' })
+    await dialog.getByLabel('Title').fill('   ')
+    expect(await dialog.getByRole('button', { name: 'Rename' }).isDisabled()).toBe(true)
+    await dialog.getByLabel('Title').press('Enter')
+    expect(await dialog.isVisible()).toBe(true)
+    await dialog.getByLabel('Title').fill('  Lisbon in spring  ')
+    await dialog.getByLabel('Title').press('Enter')
+    await chat.toast('Thread renamed successfully').waitFor()
+    await threads.thread('Lisbon in spring').waitFor()
+
+    await threads.action('Lisbon in spring', 'Delete')
+    const confirm = page.getByRole('alertdialog')
+    expect(await confirm.textContent()).toContain(
+      'Are you sure you want to delete "Lisbon in spring"? This action cannot be undone.',
+    )
+    await confirm.getByRole('button', { name: 'Delete' }).click()
+    await chat.toast('Thread deleted successfully').waitFor()
+    await threads.thread('Lisbon in spring').waitFor({ state: 'detached' })
+    // The shown thread went away: back to Default.
+    await threads.selected().filter({ hasText: 'Default' }).waitFor()
+
+    // Right-click opens the same actions.
+    await threads.contextAction('Budget planning for the garden', 'Add to favorites')
+    await chat.toast('Thread updated successfully').waitFor()
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('starts a new thread from a reply with the @ button', async () => {
+    const { page, chat, threads, unexpectedErrors } = await signedIn()
+    await chat.send('Seed message for a branch')
+    await chat.waitForReply('Seed message for a branch')
+    await chat.reply('Seed message for a branch').hover()
+    await page.getByRole('button', { name: 'Start new thread from this message' }).click()
+    await chat.toast('New thread created from this conversation').waitFor()
+    expect(await chat.toast('Thread created').isVisible()).toBe(true)
+    // The new thread is selected and holds a copy of the exchange.
+    await threads.selected().filter({ hasNotText: 'Default' }).waitFor()
+    await chat.waitForReply('Seed message for a branch')
+    expect(await threads.selected().textContent()).toContain('Seed message for a branch')
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('resizes the panels from the keyboard in 10 percent steps', async () => {
+    const { page } = await signedIn()
+    const separator = page.getByRole('separator', { name: 'Resize thread list' })
+    expect(await separator.getAttribute('aria-valuenow')).toBe('25')
+    await separator.focus()
+    await page.keyboard.press('ArrowRight')
+    await page.waitForFunction(
+      () => document.querySelector('[role="separator"]')?.getAttribute('aria-valuenow') === '35',
+    )
+    await page.keyboard.press('Shift+ArrowLeft')
+    await page.waitForFunction(
+      () => document.querySelector('[role="separator"]')?.getAttribute('aria-valuenow') === '15',
+    )
+  })
+
+  it('opens the thread list as a drawer on a phone', async () => {
+    const { page, chat, threads, unexpectedErrors } = await signedIn({ width: 390, height: 844 })
+    await chat.send('Phone thread seed')
+    await chat.waitForReply('Phone thread seed')
+    expect(await threads.root().count()).toBe(0)
+    await page.getByRole('button', { name: 'Show Threads' }).click()
+    await threads.newThread()
+    await page.getByRole('dialog', { name: 'Threads' }).waitFor({ state: 'hidden' })
+    await chat.send('Second phone thread')
+    await chat.waitForReply('Second phone thread')
+    await page.getByRole('button', { name: 'Show Threads' }).click()
+    await threads.thread('Default').click()
+    await page.getByRole('dialog', { name: 'Threads' }).waitFor({ state: 'hidden' })
+    await chat.waitForReply('Phone thread seed')
+    expect(unexpectedErrors()).toEqual([])
+  })
+})
