@@ -70,7 +70,6 @@ describe('sending a file with a message', () => {
   it.each([
     ['image.png', 'image/png', 821],
     ['photo.jpg', 'image/jpeg', 8381],
-    ['animation.gif', 'image/gif', 600],
     ['image.webp', 'image/webp', 466],
   ])('%s reaches the model as an image and is shown from /api/uploads', async (name, type, size) => {
     const { cookie } = await t.signUp()
@@ -87,6 +86,15 @@ describe('sending a file with a message', () => {
     expect(file.headers.get('content-disposition')).toMatch(/^inline; filename="/)
     expect(file.headers.get('content-security-policy')).toMatch(/^sandbox;/)
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(await fixture(name))
+  })
+
+  it('a GIF reaches the model as its first frame in PNG (Gemini takes no GIF); the GIF is kept', async () => {
+    const { cookie } = await t.signUp()
+    const { reply, message } = await sendFile(cookie, 'image', 'animation.gif')
+    expect(reply).toMatch(/\[image image\/png \d+ bytes\]/)
+    const file = await t.request(message.mediaUrl as string, { cookie })
+    expect(file.headers.get('content-type')).toBe('image/gif')
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(await fixture('animation.gif'))
   })
 
   it.each([

@@ -4,6 +4,7 @@
 import { DOCUMENT_TEXT_BUDGET, limitText, UPLOAD_LIMITS, type UploadKind } from '#contract/attachments.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { extractDocumentText } from './extract.ts'
+import { firstFrameAsPng } from './gif-frame.ts'
 import { deleteIfUnreferenced, insertUpload } from './queries.ts'
 import { decodeText, type Sniffed, sniff } from './sniff.ts'
 import { removeUnreferencedObjects, type UploadsDeps } from './sweep.ts'
@@ -78,6 +79,11 @@ async function forModel(
         extractedText: transcript,
       },
     }
+  }
+  if (mimeType === 'image/gif') {
+    const png = await firstFrameAsPng(bytes)
+    const image = png ? { data: png, mediaType: 'image/png' } : { data: bytes, mediaType: mimeType }
+    return { content, attachment: { kind: 'image', ...image, filename } }
   }
   if (kind === 'image' && mimeType !== 'image/svg+xml')
     return { content, attachment: { kind: 'image', data: bytes, mediaType: mimeType, filename } }

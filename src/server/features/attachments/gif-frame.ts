@@ -1,0 +1,31 @@
+// Gemini takes PNG, JPEG and WebP images but not GIF, and OpenAI no animated GIF: the model is
+// sent the first frame as PNG (the stored file stays the GIF the user sent).
+import { spawn } from 'node:child_process'
+
+const TIMEOUT_MS = 20_000
+
+/** The first frame as PNG bytes, or null when ffmpeg is missing or cannot read the file. */
+export function firstFrameAsPng(gif: Uint8Array, ffmpeg = 'ffmpeg'): Promise<Uint8Array | null> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      ffmpeg,
+      ['-nostdin', '-hide_banner', '-loglevel', 'error', '-f', 'gif_pipe', '-i', 'pipe:0'].concat([
+        '-frames:v',
+        '1',
+        '-f',
+        'image2pipe',
+        '-c:v',
+        'png',
+        'pipe:1',
+      ]),
+      { stdio: ['pipe', 'pipe', 'ignore'], timeout: TIMEOUT_MS, killSignal: 'SIGKILL' },
+    )
+    const out: Buffer[] = []
+    child.stdout.on('data', (d: Buffer) => out.push(d))
+    child.on('error', () => resolve(null))
+    child.on('close', (code) => resolve(code === 0 && out.length ? new Uint8Array(Buffer.concat(out)) : null))
+    // A GIF ffmpeg stops reading early (it needs one frame) closes the pipe: not an error.
+    child.stdin.on('error', () => {})
+    child.stdin.end(gif)
+  })
+}
