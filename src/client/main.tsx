@@ -4,6 +4,12 @@ import { AppProviders } from './app/providers.tsx'
 import { AppRouter } from './app/router.tsx'
 import './styles.css'
 
+// Our CSP forbids eval, so zod's probe for it (`Function('')`, made when the first object schema
+// is built) would only log a CSP violation. This is `z.config({ jitless: true })` written to the
+// global zod reads its config from, so zod itself stays out of the landing page's bundle.
+const zodGlobal = globalThis as { __zod_globalConfig?: { jitless?: boolean } }
+zodGlobal.__zod_globalConfig = { ...zodGlobal.__zod_globalConfig, jitless: true }
+
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 

@@ -1,17 +1,29 @@
-import { QueryClientProvider } from '@tanstack/react-query'
-import { type ReactNode, useState } from 'react'
-import { Toaster } from '#client/components/ui/toaster.tsx'
-import { TooltipProvider } from '#client/components/ui/tooltip.tsx'
-import { createQueryClient } from '#client/lib/query-client.ts'
+import { lazy, type ReactNode, Suspense, useState } from 'react'
+import { useToasts } from '#client/hooks/use-toast.ts'
+
+// App-wide pieces every route needs, the landing page included. React Query and the tooltip
+// provider live in page-shell.tsx, which the landing page does not load (issue #8).
+
+// The Radix toast code is fetched with the first toast rather than with every page. The toast
+// store is plain code, so a toast raised before the chunk arrives shows as soon as it does.
+const Toaster = lazy(() => import('#client/components/ui/toaster.tsx').then((m) => ({ default: m.Toaster })))
+
+function DeferredToaster() {
+  const toasts = useToasts()
+  const [needed, setNeeded] = useState(false)
+  if (!needed && toasts.length > 0) setNeeded(true)
+  return needed ? (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  ) : null
+}
 
 export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient)
   return (
-    <QueryClientProvider client={queryClient}>
-      <TooltipProvider>
-        {children}
-        <Toaster />
-      </TooltipProvider>
-    </QueryClientProvider>
+    <>
+      {children}
+      <DeferredToaster />
+    </>
   )
 }

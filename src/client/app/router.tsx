@@ -1,18 +1,39 @@
-import { lazy, Suspense } from 'react'
+import { Loader2 } from 'lucide-react'
+import { type ComponentType, lazy, Suspense } from 'react'
 import { parse } from 'regexparam'
 import { Route, Router, Switch } from 'wouter'
-import { PageSpinner } from '#client/components/ui/spinner.tsx'
-import { useUser } from '#client/features/auth/api/get-user.ts'
-import { NotFoundPage } from '#client/features/not-found/not-found-page.tsx'
 import { paths } from './paths.ts'
+
+type PageModule = { default: ComponentType }
+
+/**
+ * A lazy page inside PageShell (React Query, tooltips). The shell loads in parallel with the
+ * page; the landing page does without it, so its first load stays under 90 KB (issue #8).
+ */
+function shellPage(load: () => Promise<PageModule>) {
+  return lazy(async () => {
+    const [{ PageShell }, page] = await Promise.all([import('./page-shell.tsx'), load()])
+    const Page = page.default
+    return {
+      default: () => (
+        <PageShell>
+          <Page />
+        </PageShell>
+      ),
+    }
+  })
+}
 
 // Each screen is its own chunk: the landing page never downloads the chat code.
 const LandingPage = lazy(() => import('#client/features/landing/landing-page.tsx'))
-const ChatPage = lazy(() => import('#client/features/chat/chat-page.tsx'))
-const HowItWorksPage = lazy(() => import('#client/features/how-it-works/how-it-works-page.tsx'))
-const AccountPage = lazy(() => import('#client/features/account/account-page.tsx'))
-const PrivacyPolicyPage = lazy(() => import('#client/features/legal/privacy-policy-page.tsx'))
-const TermsOfServicePage = lazy(() => import('#client/features/legal/terms-of-service-page.tsx'))
+const ChatPage = shellPage(() => import('#client/features/chat/chat-page.tsx'))
+const HowItWorksPage = shellPage(() => import('#client/features/how-it-works/how-it-works-page.tsx'))
+const AccountRoute = shellPage(() => import('./account-route.tsx'))
+const PrivacyPolicyPage = shellPage(() => import('#client/features/legal/privacy-policy-page.tsx'))
+const TermsOfServicePage = shellPage(() => import('#client/features/legal/terms-of-service-page.tsx'))
+const NotFoundPage = shellPage(() =>
+  import('#client/features/not-found/not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })),
+)
 
 // Spec section 2: route matching is case-insensitive (params, optionals, wildcards still work).
 function caseInsensitiveParser(route: string, loose?: boolean) {
@@ -20,17 +41,19 @@ function caseInsensitiveParser(route: string, loose?: boolean) {
   return { pattern: new RegExp(pattern.source, 'i'), keys }
 }
 
-/** /account is registered only for a signed-in user; a visitor gets the 404 screen. */
-function AccountRoute() {
-  const { user, isLoading } = useUser()
-  if (isLoading) return <PageSpinner />
-  return user ? <AccountPage /> : <NotFoundPage />
+// PageSpinner's look without cn(), which would pull tailwind-merge into the landing page's load.
+function RouteSpinner() {
+  return (
+    <div className="flex min-h-dvh items-center justify-center">
+      <Loader2 role="status" aria-label="Loading" className="size-8 animate-spin text-primary" />
+    </div>
+  )
 }
 
 export function AppRouter({ base }: { base?: string }) {
   return (
     <Router parser={caseInsensitiveParser} base={base}>
-      <Suspense fallback={<PageSpinner />}>
+      <Suspense fallback={<RouteSpinner />}>
         <Switch>
           <Route path={paths.landing} component={LandingPage} />
           <Route path={paths.chat} component={ChatPage} />

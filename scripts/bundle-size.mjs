@@ -1,0 +1,95 @@
+// Measures the JavaScript the landing route (/) loads on a first visit: the scripts and module
+// preloads of the built index.html, the landing page's own chunk, and everything those import
+// statically, each gzipped at level 9 (as the server precompresses it). Budget: 90 KB (issue #8).
+// `node scripts/bundle-size.mjs [clientDir]` prints a table; `npm run audit` and the bench use
+// landingBundleSize(). Build first (npm run build, or LORIS_BUILD_DIR).
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { gzipSync } from 'node:zlib'
+
+export const LANDING_JS_BUDGET = 90 * 1024
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+// Static `import ... from "./x.js"`, `import "./x.js"` and `export ... from "./x.js"` in
+// minified output; `import("./x.js")` (lazy) is deliberately not matched.
+const STATIC_IMPORT = /(?:^|[;}\n])\s*(?:import|export)\s*(?:[\w$*{}\s,]*?\s*from\s*)?["']([^"']+\.js)["']/g
+
+function staticImports(code) {
+  return [...code.matchAll(STATIC_IMPORT)].map((m) => m[1])
+}
+
+function htmlScripts(html) {
+  const scripts = [...html.matchAll(/<script[^>]*\stype="module"[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1])
+  const preloads = [...html.matchAll(/<link[^>]*\srel="modulepreload"[^>]*\shref="([^"]+)"/g)].map(
+    (m) => m[1],
+  )
+  return [...scripts, ...preloads]
+}
+
+function htmlStyles(html) {
+  return [...html.matchAll(/<link[^>]*\srel="stylesheet"[^>]*\shref="([^"]+)"/g)].map((m) => m[1])
+}
+
+/** Files and gzip sizes of the JS (and, separately, CSS) a visit to / downloads before it renders. */
+export function landingBundleSize(
+  clientDir = path.join(root, process.env.LORIS_BUILD_DIR ?? 'dist', 'client'),
+) {
+  const indexPath = path.join(clientDir, 'index.html')
+  if (!existsSync(indexPath)) throw new Error(`${indexPath} is missing: build first (npm run build)`)
+  const html = readFileSync(indexPath, 'utf8')
+  const assets = readdirSync(path.join(clientDir, 'assets'))
+  // The page chunk Vite names after src/client/features/landing/landing-page.tsx.
+  const landingChunk = assets.find((f) => /^landing-page-[\w-]+\.js$/.test(f))
+  if (!landingChunk) throw new Error('No landing-page-*.js chunk in the build')
+
+  const seen = new Map()
+  const queue = [
+    ...htmlScripts(html).map((src) => path.join(clientDir, src)),
+    path.join(clientDir, 'assets', landingChunk),
+  ]
+  while (queue.length > 0) {
+    const file = path.resolve(queue.shift())
+    if (seen.has(file)) continue
+    const code = readFileSync(file)
+    seen.set(file, {
+      file: path.relative(clientDir, file),
+      raw: code.length,
+      gzip: gzipSync(code, { level: 9 }).length,
+    })
+    for (const spec of staticImports(code.toString('utf8')))
+      queue.push(path.resolve(path.dirname(file), spec))
+  }
+  const js = [...seen.values()].sort((a, b) => b.gzip - a.gzip)
+  const css = htmlStyles(html).map((href) => {
+    const code = readFileSync(path.join(clientDir, href))
+    return { file: href.replace(/^\//, ''), raw: code.length, gzip: gzipSync(code, { level: 9 }).length }
+  })
+  return {
+    js,
+    css,
+    totalJsGzip: js.reduce((n, f) => n + f.gzip, 0),
+    totalJsRaw: js.reduce((n, f) => n + f.raw, 0),
+    totalCssGzip: css.reduce((n, f) => n + f.gzip, 0),
+  }
+}
+
+export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
+
+export function formatLandingBundle(report) {
+  const lines = report.js.map(
+    (f) => `  ${kb(f.gzip).padStart(9)} gzip  ${kb(f.raw).padStart(9)} raw  ${f.file}`,
+  )
+  const verdict = report.totalJsGzip <= LANDING_JS_BUDGET ? 'within' : 'OVER'
+  return [
+    `JS loaded by / (gzip): ${kb(report.totalJsGzip)} of ${kb(LANDING_JS_BUDGET)} budget, ${verdict} (${report.js.length} files, ${kb(report.totalJsRaw)} raw)`,
+    ...lines,
+    `CSS loaded by / (gzip): ${kb(report.totalCssGzip)}`,
+  ].join('\n')
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const report = landingBundleSize(process.argv[2] ? path.resolve(process.argv[2]) : undefined)
+  console.info(formatLandingBundle(report))
+  process.exitCode = report.totalJsGzip <= LANDING_JS_BUDGET ? 0 : 1
+}

@@ -1,0 +1,65 @@
+import type { Page } from 'playwright-core'
+
+/** The landing page at /: hero, sections and the fixed waitlist bar. */
+export class LandingPage {
+  constructor(
+    readonly page: Page,
+    readonly baseUrl: string,
+  ) {}
+
+  async open() {
+    await this.page.goto(`${this.baseUrl}/`)
+    await this.hero().waitFor()
+    await this.emailInput().waitFor()
+  }
+
+  hero() {
+    return this.page.getByTestId('hero')
+  }
+
+  heroVideo() {
+    return this.page.getByTestId('hero-video')
+  }
+
+  bar() {
+    return this.page.getByTestId('waitlist-bar')
+  }
+
+  /** Waits until the bar shows the given layout ('hero' while the hero is half visible). */
+  async waitForLayout(layout: 'hero' | 'compact') {
+    await this.page.locator(`[data-testid="waitlist-bar"][data-layout="${layout}"]`).waitFor()
+  }
+
+  emailInput() {
+    return this.bar().getByLabel('Email address')
+  }
+
+  joinButton() {
+    return this.bar().getByRole('button', { name: 'Join' })
+  }
+
+  thanks() {
+    return this.page.getByTestId('waitlist-thanks')
+  }
+
+  toast(text: string | RegExp) {
+    return this.page.getByRole('status').filter({ hasText: text }).first()
+  }
+
+  draft() {
+    return this.page.evaluate(() => window.localStorage.getItem('waitlist_email'))
+  }
+
+  /** Scrolls so that `fraction` of the hero's height is above the top of the viewport. */
+  async scrollHeroOut(fraction: number) {
+    await this.page.evaluate((f) => {
+      const hero = document.querySelector('[data-testid="hero"]') as HTMLElement
+      window.scrollTo({ top: hero.offsetHeight * f, behavior: 'instant' })
+    }, fraction)
+  }
+
+  /** How far the page is wider than the viewport (0 when nothing overflows sideways). */
+  horizontalOverflow() {
+    return this.page.evaluate(() => (document.scrollingElement?.scrollWidth ?? 0) - window.innerWidth)
+  }
+}
