@@ -11,9 +11,10 @@ import {
 import { cancelSubscriptionForUser } from './cancel-subscription.ts'
 
 let kit: BillingKit
+// A fresh PGlite with every migration: slow when the shared cores are busy.
 beforeAll(async () => {
   kit = await startBillingKit()
-})
+}, 120_000)
 afterAll(() => kit.close())
 
 const post = (path: string, cookie?: string) => kit.t.request(path, { method: 'POST', cookie })
@@ -92,6 +93,21 @@ describe('POST /api/subscribe', () => {
     expect(res.status).toBe(409)
     // ...and the check stored what Stripe said.
     expect(await billingState(kit.t, user.id as string)).toMatchObject({ isPremium: true, status: 'active' })
+  })
+
+  it('trusts Stripe over a stored Pro flag whose cancellation webhook was lost', async () => {
+    const { cookie, userId, subscriptionId } = await subscribedUser(kit)
+    kit.standIn.setWebhookUrl('http://127.0.0.1:9/unreachable')
+    try {
+      await kit.stripe.subscriptions.cancel(subscriptionId)
+      await kit.standIn.waitForDeliveries()
+    } finally {
+      kit.standIn.setWebhookUrl(kit.webhookUrl)
+    }
+    expect((await billingState(kit.t, userId)).isPremium).toBe(true)
+    const res = await post('/api/subscribe', cookie)
+    expect(res.status).toBe(200)
+    expect(await billingState(kit.t, userId)).toMatchObject({ isPremium: false, status: 'canceled' })
   })
 
   it('offers a new Checkout after the subscription ended', async () => {
@@ -208,5 +224,5 @@ describe('without Stripe configuration', () => {
     } finally {
       await bare.close()
     }
-  })
+  }, 120_000)
 })

@@ -53,12 +53,16 @@ export function billingRoutes(deps: AppDeps) {
       if (!env.STRIPE_PRICE_ID) throw unavailable('Subscriptions are not configured on this server')
       const user = c.get('user')
       await enforceRateLimit(db, `subscribe:${user.id}`, { limit: 20, windowSeconds: 15 * 60 })
-      if (user.isPremium) throw new AppError('conflict:subscription', ALREADY_SUBSCRIBED)
+      // Pro without a customer was granted outside Stripe: nothing to sell.
+      if (user.isPremium && !user.stripeCustomerId) {
+        throw new AppError('conflict:subscription', ALREADY_SUBSCRIBED)
+      }
 
       let customerId = user.stripeCustomerId
       let version = `${user.stripeSubscriptionId ?? 'none'}:${user.subscriptionStatus ?? 'none'}`
       if (customerId) {
-        // The webhook can lag behind a payment: ask Stripe before selling a second subscription.
+        // Stripe decides, not the stored flag: a webhook can lag behind a payment (no second
+        // subscription) or behind a cancellation (no 409 for someone who is no longer Pro).
         const read = await syncUserSubscription(db, stripe, user.id, customerId, c.get('log'))
         if (read.state.isPremium) throw new AppError('conflict:subscription', ALREADY_SUBSCRIBED)
         version = `${read.state.stripeSubscriptionId ?? 'none'}:${read.state.subscriptionStatus ?? 'none'}`

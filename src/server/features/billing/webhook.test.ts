@@ -9,9 +9,10 @@ import {
 } from './billing-test-kit.ts'
 
 let kit: BillingKit
+// A fresh PGlite with every migration: slow when the shared cores are busy.
 beforeAll(async () => {
   kit = await startBillingKit()
-})
+}, 120_000)
 afterAll(() => kit.close())
 
 const snapshot = (id: string) => structuredClone(kit.standIn.state.subscriptions.get(id) as WireSubscription)
