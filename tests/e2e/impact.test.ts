@@ -1,0 +1,170 @@
+// Eco impact through the real server and the AI stand-in: two messages plant a tree (the badge
+// pops), the CO2 badge follows the stored replies, the Consumption tab shows the numbers and the
+// daily chart; the how-it-works calculator prices an answer on each model.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatGrams, formatRange } from '#client/features/impact/lib/format.ts'
+import type { Co2HistoryResponse, ImpactEstimateResponse } from '#contract/impact.ts'
+import type { User } from '#contract/user.ts'
+import { ConsumptionTab, ImpactCalculator, ImpactChat } from '../pages/impact-pages.ts'
+import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
+import { type AppServer, startAppServer } from './support/app-server.ts'
+import { launchBrowser, type TestBrowser } from './support/browser.ts'
+
+let standIn: AiStandIn
+let server: AppServer
+let browser: TestBrowser
+
+beforeAll(async () => {
+  standIn = await startAiStandIn()
+  server = await startAppServer({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: standIn.geminiBaseUrl })
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await standIn?.close()
+})
+
+describe('impact', () => {
+  it('plants a tree every second message, updates the badges and shows it all under Consumption', async () => {
+    const { page, unexpectedErrors } = await browser.newPage()
+    const email = `impact-${Date.now()}@example.com`
+    // Signing up is another test's subject: the API sets the session cookie in this browser.
+    const registered = await page.request.post(`${server.url}/api/register`, {
+      data: { email, password: 'a strong password' },
+    })
+    expect(registered.status()).toBe(201)
+    const chat = new ImpactChat(page, server.url)
+    await chat.open()
+    expect(await chat.co2Value().textContent()).toBe('0 g')
+    expect(await chat.treesValue().textContent()).toBe('0')
+
+    // Eco mode saves CO2 against the standard model (Gemini 2.5 Pro, the default, saves none).
+    await chat.chooseMode('Loris eco')
+    const first = 'How do forests store carbon?'
+    await chat.sendAndWait(first)
+    const afterOne = (await (await page.request.get(`${server.url}/api/metrics/co2`)).json()) as number
+    expect(afterOne).toBeGreaterThan(0)
+    await chat
+      .co2Value()
+      .filter({ hasText: formatGrams(afterOne) })
+      .waitFor()
+    expect(await chat.treesValue().textContent()).toBe('0')
+
+    const second = 'And what about peat bogs?'
+    await chat.sendAndWait(second)
+    // The second message plants the first tree, and the badge scales up for a moment.
+    await page.locator('[data-testid="trees-badge"][data-state="popping"]').waitFor({ state: 'attached' })
+    await chat.treesValue().filter({ hasText: /^1$/ }).waitFor()
+    await page.locator('[data-testid="trees-badge"][data-state="idle"]').waitFor({ state: 'attached' })
+    const afterTwo = (await (await page.request.get(`${server.url}/api/metrics/co2`)).json()) as number
+    expect(afterTwo).toBeGreaterThan(afterOne)
+    await chat
+      .co2Value()
+      .filter({ hasText: formatGrams(afterTwo) })
+      .waitFor()
+
+    // The tooltip explains the number (700 ms delay, spec section 4).
+    await chat.co2Badge().hover()
+    const tooltip = page.getByRole('tooltip')
+    await tooltip.waitFor()
+    expect(await tooltip.textContent()).toContain('CO2 savings are compared with standard AI models.')
+    expect(await tooltip.textContent()).toContain(
+      'Actual emissions and savings are tracked for each message.',
+    )
+
+    const user = (await (await page.request.get(`${server.url}/api/user`)).json()) as User
+    expect(user.treesPlanted).toBe(1)
+    const consumption = new ConsumptionTab(page, server.url)
+    await consumption.open()
+    expect(await consumption.stat('co2-saved-total').textContent()).toBe(formatGrams(afterTwo))
+    expect(await consumption.stat('trees-total').textContent()).toBe('1')
+    expect(await consumption.stat('current-model').textContent()).toBe('Gemini 2.5 Pro')
+    expect(await consumption.stat('chat-engine').textContent()).toBe('Loris eco')
+    expect(await consumption.stat('usage-input').textContent()).toBe(
+      user.aiInputChars.toLocaleString('en-US'),
+    )
+    expect(await consumption.stat('usage-output').textContent()).toBe(
+      user.aiOutputChars.toLocaleString('en-US'),
+    )
+    expect(await consumption.stat('usage-total').textContent()).toBe(
+      `${(user.aiInputChars + user.aiOutputChars).toLocaleString('en-US')} characters`,
+    )
+    const reset = new Date(new Date(user.lastAiUsageReset).getTime() + 30 * 86_400_000)
+    expect(await consumption.stat('next-reset').textContent()).toBe(
+      reset.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }),
+    )
+
+    // The chart: one image with a summary for screen readers, the numbers in a hidden table.
+    const history = (await (
+      await page.request.get(`${server.url}/api/metrics/co2/history?days=30`)
+    ).json()) as Co2HistoryResponse
+    const today = history.days.at(-1)!
+    expect(today.messages).toBe(2)
+    const summary = await consumption.chart().getAttribute('aria-label')
+    expect(summary).toContain(
+      `${formatGrams(today.saved)} saved and ${formatGrams(today.actual)} emitted across 2 replies`,
+    )
+    expect(await consumption.chart().locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0)
+    const rows = consumption.chartTable().locator('tbody tr')
+    expect(await rows.count()).toBe(30)
+    expect(await rows.last().locator('td').allTextContents()).toEqual([
+      formatGrams(today.saved),
+      formatGrams(today.actual),
+      '2',
+    ])
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('prices an answer on each model in the how-it-works calculator', async () => {
+    const { page, unexpectedErrors } = await browser.newPage()
+    const calculator = new ImpactCalculator(page, server.url)
+    await calculator.open()
+    const estimate = async (model: string, outputTokens: number, zone?: string) => {
+      const q = new URLSearchParams({ model, outputTokens: String(outputTokens), ...(zone ? { zone } : {}) })
+      return (await (
+        await page.request.get(`${server.url}/api/impact/estimate?${q}`)
+      ).json()) as ImpactEstimateResponse
+    }
+
+    // 500 tokens by default, each model in its provider's zone.
+    const lite500 = await estimate('gemini-2.5-flash-lite', 500)
+    expect(await calculator.emissions('gemini-2.5-flash-lite').textContent()).toBe(
+      formatRange(lite500.actual.gco2eq, 'gCO2e'),
+    )
+    expect(await calculator.energy('gemini-2.5-flash-lite').textContent()).toBe(
+      formatRange(lite500.actual.energyWh, 'Wh'),
+    )
+    expect(await calculator.row('gpt-4o').textContent()).toContain('standard reference')
+
+    await calculator.tokens().fill('2000')
+    const lite2000 = await estimate('gemini-2.5-flash-lite', 2000)
+    await calculator
+      .emissions('gemini-2.5-flash-lite')
+      .filter({ hasText: formatRange(lite2000.actual.gco2eq, 'gCO2e') })
+      .waitFor()
+    await calculator.table().getByText('one 2,000-token answer').waitFor()
+
+    await calculator.zone().selectOption('FRA')
+    const pro2000France = await estimate('gemini-2.5-pro', 2000, 'FRA')
+    await calculator
+      .emissions('gemini-2.5-pro')
+      .filter({ hasText: formatRange(pro2000France.actual.gco2eq, 'gCO2e') })
+      .waitFor()
+
+    // Not a number of tokens: the hint says what is valid and the table keeps its numbers.
+    await calculator.tokens().fill('-3')
+    await page.getByText('Enter a whole number from 0 to 1,000,000.').waitFor()
+    expect(await calculator.tokens().getAttribute('aria-invalid')).toBe('true')
+    expect(await calculator.emissions('gemini-2.5-pro').textContent()).toBe(
+      formatRange(pro2000France.actual.gco2eq, 'gCO2e'),
+    )
+
+    // The method and its sources are cited.
+    expect(
+      await page.getByRole('link', { name: 'EcoLogits 0.9.1 by GenAI Impact' }).getAttribute('href'),
+    ).toBe('https://ecologits.ai')
+    expect(await page.getByText('0.24 Wh and 0.03 gCO2e').count()).toBe(1)
+    expect(unexpectedErrors()).toEqual([])
+  })
+})
