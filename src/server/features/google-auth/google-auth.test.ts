@@ -1,7 +1,14 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp } from '#server/app.ts'
 import { threads, users } from '#server/db/schema/index.ts'
-import { createTestApp, sessionCookie, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import type { AppDeps } from '#server/lib/context.ts'
+import {
+  createTestApp,
+  sessionCookie,
+  TEST_ORIGIN,
+  type TestApp,
+} from '../../../../tests/helpers/test-app.ts'
 import { type OidcBehaviour, type OidcStandIn, startOidcStandIn } from '../../../../tests/stand-ins/oidc.ts'
 import { FLOW_COOKIE } from './flow-cookie.ts'
 
@@ -19,6 +26,13 @@ afterAll(async () => {
   await t?.close()
   await op?.close()
 })
+
+/** Another app (node) on the same database, cheap to build: different env or clock. */
+function sibling(over: { env?: Partial<AppDeps['env']>; now?: () => Date } = {}) {
+  const app = createApp({ ...t.deps, env: { ...t.deps.env, ...over.env }, now: over.now })
+  return (path: string, cookie?: string) =>
+    app.request(`${TEST_ORIGIN}${path}`, { headers: cookie ? { cookie } : {} })
+}
 
 let n = 0
 const googleUser = (over: Partial<{ sub: string; email: string; email_verified: boolean }> = {}) => {
@@ -88,28 +102,18 @@ describe('GET /auth/google', () => {
   })
 
   it('explains when Google sign-in is not configured', async () => {
-    const bare = await createTestApp()
-    try {
-      const res = await bare.request('/auth/google')
-      expect(res.status).toBe(302)
-      expect(res.headers.get('location')).toBe('/chat?auth_error=not_configured')
-    } finally {
-      await bare.close()
-    }
+    const bare = sibling({ env: { GOOGLE_CLIENT_ID: undefined, GOOGLE_CLIENT_SECRET: undefined } })
+    const res = await bare('/auth/google')
+    expect(res.status).toBe(302)
+    expect(res.headers.get('location')).toBe('/chat?auth_error=not_configured')
   })
 
   it('reports an unreachable provider as unavailable, not an error page', async () => {
-    const down = await createTestApp({
-      GOOGLE_CLIENT_ID: 'id',
-      GOOGLE_CLIENT_SECRET: 'secret',
-      GOOGLE_ISSUER_URL: 'http://127.0.0.1:9/',
-    })
-    try {
-      const res = await down.request('/auth/google')
-      expect(res.headers.get('location')).toBe('/chat?auth_error=unavailable')
-    } finally {
-      await down.close()
-    }
+    const down = sibling({ env: { GOOGLE_ISSUER_URL: 'http://127.0.0.1:9/' } })
+    expect((await down('/auth/google')).headers.get('location')).toBe('/chat?auth_error=unavailable')
+    // Plain HTTP is for the loopback stand-in only.
+    const insecure = sibling({ env: { GOOGLE_ISSUER_URL: 'http://accounts.example.com/' } })
+    expect((await insecure('/auth/google')).headers.get('location')).toBe('/chat?auth_error=unavailable')
   })
 })
 
@@ -227,42 +231,23 @@ describe('GET /auth/google/callback', () => {
   })
 
   it('refuses a flow cookie older than ten minutes', async () => {
-    const later = await createTestApp(
-      { GOOGLE_CLIENT_ID: op.clientId, GOOGLE_CLIENT_SECRET: op.clientSecret, GOOGLE_ISSUER_URL: op.issuer },
-      { now: () => new Date(Date.now() + 11 * 60_000) },
-    )
-    try {
-      op.setNextUser(googleUser())
-      const start = await t.request('/auth/google')
-      const authorized = await fetch(start.headers.get('location') ?? '', { redirect: 'manual' })
-      const callback = new URL(authorized.headers.get('location') ?? '')
-      const res = await later.request(`${callback.pathname}${callback.search}`, {
-        cookie: cookieOf(start, FLOW_COOKIE),
-      })
-      expect(res.headers.get('location')).toBe('/chat?auth_error=state')
-    } finally {
-      await later.close()
-    }
+    const later = sibling({ now: () => new Date(Date.now() + 11 * 60_000) })
+    op.setNextUser(googleUser())
+    const start = await t.request('/auth/google')
+    const authorized = await fetch(start.headers.get('location') ?? '', { redirect: 'manual' })
+    const callback = new URL(authorized.headers.get('location') ?? '')
+    const res = await later(`${callback.pathname}${callback.search}`, cookieOf(start, FLOW_COOKIE))
+    expect(res.headers.get('location')).toBe('/chat?auth_error=state')
   })
 
   it('lets another app node finish a flow this one began (no server memory)', async () => {
-    const otherNode = await createTestApp({
-      GOOGLE_CLIENT_ID: op.clientId,
-      GOOGLE_CLIENT_SECRET: op.clientSecret,
-      GOOGLE_ISSUER_URL: op.issuer,
-    })
-    try {
-      op.setNextUser(googleUser())
-      const start = await t.request('/auth/google')
-      const authorized = await fetch(start.headers.get('location') ?? '', { redirect: 'manual' })
-      const callback = new URL(authorized.headers.get('location') ?? '')
-      const res = await otherNode.request(`${callback.pathname}${callback.search}`, {
-        cookie: cookieOf(start, FLOW_COOKIE),
-      })
-      expect(res.headers.get('location')).toBe('/chat?auth=google')
-    } finally {
-      await otherNode.close()
-    }
+    const otherNode = sibling()
+    op.setNextUser(googleUser())
+    const start = await t.request('/auth/google')
+    const authorized = await fetch(start.headers.get('location') ?? '', { redirect: 'manual' })
+    const callback = new URL(authorized.headers.get('location') ?? '')
+    const res = await otherNode(`${callback.pathname}${callback.search}`, cookieOf(start, FLOW_COOKIE))
+    expect(res.headers.get('location')).toBe('/chat?auth=google')
   })
 })
 
