@@ -2,7 +2,7 @@
 // /howitworks of the built app, served exactly as `npm start` serves it, with a fresh data dir.
 // Prints the four category scores per page (median run by performance) and the JS the landing
 // page loads, and exits 1 below the targets of issue #8. Debian's Chromium, no network needed.
-import { execFileSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -13,7 +13,13 @@ import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import desktopConfig from 'lighthouse/core/config/desktop-config.js'
 import { buildDir, buildIsCurrent, root } from './build-stamp.mjs'
-import { formatLandingBundle, kb, LANDING_JS_BUDGET, landingBundleSize } from './bundle-size.mjs'
+import {
+  ensureProductionBuild,
+  formatLandingBundle,
+  kb,
+  LANDING_JS_BUDGET,
+  landingBundleSize,
+} from './bundle-size.mjs'
 
 const PAGES = ['/', '/chat', '/howitworks']
 const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 95, seo: 95 }
@@ -93,10 +99,7 @@ function failedAudits(lhr, category) {
     .map((a) => `${a.id} (${Math.round(a.score * 100)})${a.displayValue ? `: ${a.displayValue}` : ''}`)
 }
 
-if (!buildIsCurrent()) {
-  console.info('Building (sources changed since the last build)...')
-  execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' })
-}
+ensureProductionBuild(buildDir, buildIsCurrent)
 const bundle = landingBundleSize(path.join(buildDir, 'client'))
 console.info(formatLandingBundle(bundle))
 

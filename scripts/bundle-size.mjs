@@ -3,6 +3,7 @@
 // statically, each gzipped at level 9 (as the server precompresses it). Budget: 90 KB (issue #8).
 // `node scripts/bundle-size.mjs [clientDir]` prints a table; `npm run audit` and the bench use
 // landingBundleSize(). Build first (npm run build, or LORIS_BUILD_DIR).
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -72,6 +73,26 @@ export function landingBundleSize(
     totalJsRaw: js.reduce((n, f) => n + f.raw, 0),
     totalCssGzip: css.reduce((n, f) => n + f.gzip, 0),
   }
+}
+
+/**
+ * Whether the build holds React's development code. Builds started from vitest (NODE_ENV=test)
+ * are, and they are far larger: the audit and the bench rebuild rather than measure one.
+ */
+export function isDevelopmentBuild(clientDir) {
+  const assets = path.join(clientDir, 'assets')
+  return existsSync(assets) && readdirSync(assets).some((f) => f.startsWith('jsx-dev-runtime'))
+}
+
+/** Builds into LORIS_BUILD_DIR (or dist) when the build is stale or a development build. */
+export function ensureProductionBuild(buildDir, isCurrent) {
+  if (isCurrent() && !isDevelopmentBuild(path.join(buildDir, 'client'))) return
+  console.info('Building for production (sources changed, or the last build was a development one)...')
+  execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  })
 }
 
 export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
