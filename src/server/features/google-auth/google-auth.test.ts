@@ -251,6 +251,27 @@ describe('GET /auth/google/callback', () => {
   })
 })
 
+describe('unexpected failures', () => {
+  it('still redirect to /chat with a message, never a JSON error', async () => {
+    op.setNextUser(googleUser())
+    const start = await t.request('/auth/google')
+    const authorized = await fetch(start.headers.get('location') ?? '', { redirect: 'manual' })
+    const callback = new URL(authorized.headers.get('location') ?? '')
+    const broken = new Proxy(t.deps.database.db, {
+      get: () => {
+        throw new Error('database unreachable')
+      },
+    })
+    const app = createApp({ ...t.deps, database: { ...t.deps.database, db: broken } })
+    const res = await app.request(`${TEST_ORIGIN}${callback.pathname}${callback.search}`, {
+      headers: { cookie: cookieOf(start, FLOW_COOKIE) ?? '' },
+    })
+    expect(res.status).toBe(302)
+    expect(res.headers.get('location')).toBe('/chat?auth_error=failed')
+    expect(res.headers.get('cache-control')).toBe('no-store')
+  })
+})
+
 describe('Google-linked accounts', () => {
   it('cannot change their e-mail', async () => {
     op.setNextUser(googleUser())

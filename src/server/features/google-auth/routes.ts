@@ -28,6 +28,12 @@ export function googleAuthRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .use(async (c, next) => {
       await next()
+      // Whatever broke (the database, a bug), the person lands on the chat screen with a
+      // message rather than a JSON error page.
+      if (c.error) {
+        c.get('log').error({ err: c.error }, 'Google sign-in failed unexpectedly')
+        c.res = new Response(null, { status: 302, headers: { Location: failedWith('failed') } })
+      }
       c.header('Cache-Control', 'no-store')
     })
     .get('/google', async (c) => {
