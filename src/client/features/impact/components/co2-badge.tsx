@@ -20,9 +20,9 @@ export function Co2Badge({ fallbackGrams }: { fallbackGrams: number }) {
           type="button"
           data-testid="co2-badge"
           aria-label={`CO2 saved: ${text}`}
-          className="inline-flex h-8 shrink-0 items-center gap-1 whitespace-nowrap rounded-full border border-primary/30 bg-primary/10 px-2 text-xs sm:gap-1.5 sm:px-2.5 font-medium text-emerald-300 tabular-nums hover:bg-primary/20"
+          className="inline-flex h-8 shrink-0 items-center gap-1 whitespace-nowrap rounded-full border border-primary/30 bg-primary/10 px-1.5 text-xs min-[420px]:px-2 sm:gap-1.5 sm:px-2.5 font-medium text-emerald-300 tabular-nums hover:bg-primary/20"
         >
-          <Leaf className="size-3.5" aria-hidden="true" />
+          <Leaf className="size-3.5 max-[419px]:hidden" aria-hidden="true" />
           <span data-testid="co2-badge-value">{text}</span>
           <span className="hidden sm:inline">CO2 saved</span>
         </button>

@@ -46,11 +46,10 @@ export function Co2HistoryChart({ days = 30 }: { days?: number }) {
               minTickGap={24}
             />
             <YAxis
-              tickFormatter={(g: number) => formatSmall(g)}
+              tickFormatter={(g: number) => `${formatSmall(g)} g`}
               tick={{ fill: '#a1a1aa', fontSize: 12 }}
               stroke="#3f3f46"
-              width={48}
-              unit=" g"
+              width={64}
             />
             <Tooltip
               cursor={{ fill: 'rgba(255,255,255,0.04)' }}

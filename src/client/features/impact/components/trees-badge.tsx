@@ -23,7 +23,7 @@ export function TreesBadge({ count }: { count: number }) {
           aria-label={label}
           onAnimationEnd={() => setPopping(false)}
           className={cn(
-            'inline-flex h-8 shrink-0 items-center gap-1 whitespace-nowrap rounded-full border border-primary/30 bg-primary/10 px-2 text-xs sm:gap-1.5 sm:px-2.5 font-medium text-emerald-300 tabular-nums hover:bg-primary/20',
+            'inline-flex h-8 shrink-0 items-center gap-1 whitespace-nowrap rounded-full border border-primary/30 bg-primary/10 px-1.5 text-xs min-[420px]:px-2 sm:gap-1.5 sm:px-2.5 font-medium text-emerald-300 tabular-nums hover:bg-primary/20',
             popping && 'animate-tree-pop',
           )}
         >
