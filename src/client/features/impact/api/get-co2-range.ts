@@ -5,6 +5,7 @@ import type { Co2SavedRangeResponse } from '#contract/impact.ts'
 // queryFn joins the key into /api/metrics/co2/range.
 export const co2RangeQueryOptions = queryOptions<Co2SavedRangeResponse>({
   queryKey: ['/api/metrics/co2', 'range'],
+  refetchOnMount: 'always',
 })
 
 export function useCo2Range(enabled: boolean) {
