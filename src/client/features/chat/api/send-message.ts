@@ -1,5 +1,6 @@
 // POST /api/messages as a stream (spec section 7). Not a query: the token stream is its own hook
 // (use-chat-stream.ts); this file only speaks the wire format and classifies failures.
+import { postMessageForm } from '#client/features/attachments/api/post-message-form.ts'
 import { ApiError, throwIfNotOk } from '#client/lib/api.ts'
 import { type ChatEvent, chatErrorCodes } from '#contract/chat-events.ts'
 import { USAGE_LIMIT_CODE } from '#contract/messages.ts'
@@ -11,6 +12,8 @@ export interface SendRequest {
   isEcoMode: boolean
   useOpenAI: boolean
   clientMessageId: string
+  /** Sent as a multipart form with the file when present (spec 7). */
+  file?: File | null
 }
 
 /** A send that did not end with `done`; `retryable` when trying again may help. */
@@ -37,16 +40,18 @@ function fromErrorEvent(event: ChatEvent): SendError {
   return new SendError(event.error || 'Failed to send message', retryable, event)
 }
 
-async function open(req: SendRequest, signal: AbortSignal): Promise<Response> {
+async function open({ file, ...fields }: SendRequest, signal: AbortSignal): Promise<Response> {
   let res: Response
   try {
-    res = await fetch('/api/messages', {
-      method: 'POST',
-      credentials: 'include',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(req),
-      signal,
-    })
+    res = file
+      ? await postMessageForm(fields, file, signal)
+      : await fetch('/api/messages', {
+          method: 'POST',
+          credentials: 'include',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(fields),
+          signal,
+        })
   } catch (err) {
     if (signal.aborted) throw err
     throw new SendError('Failed to send message', true)

@@ -1,7 +1,8 @@
 // The composer (spec sections 2 and 5): a 100 px text area, Enter sends, Shift+Enter adds a line;
-// sending needs trimmed text and no reply in progress. Stop appears while a reply streams.
+// sending needs trimmed text (or a file) and no reply in progress, and waits while recording.
+// Stop appears while a reply streams.
 import { ArrowUp, Square } from 'lucide-react'
-import { forwardRef } from 'react'
+import { forwardRef, type ReactNode } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Textarea } from '#client/components/ui/textarea.tsx'
 import { ModeMenu } from './mode-menu.tsx'
@@ -14,13 +15,22 @@ export interface ComposerProps {
   busy: boolean
   /** Stop the reply being generated; absent when there is nothing to stop yet. */
   onStop?: () => void
+  /** A file goes with the message: it can be sent without text. */
+  hasFile?: boolean
+  /** Voice recording in progress: sending waits (spec 5). */
+  blocked?: boolean
+  placeholder?: string
+  /** Shown above the text (the chosen file's chip). */
+  attachment?: ReactNode
+  /** Beside the mode menu (attach and voice buttons). */
+  tools?: ReactNode
 }
 
 export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer(
-  { value, onChange, onSend, busy, onStop },
+  { value, onChange, onSend, busy, onStop, hasFile = false, blocked = false, placeholder, attachment, tools },
   ref,
 ) {
-  const canSend = value.trim().length > 0 && !busy
+  const canSend = (value.trim().length > 0 || hasFile) && !busy && !blocked
   return (
     <form
       className="mx-auto w-full max-w-5xl shrink-0 px-4 pb-3 pt-2"
@@ -30,10 +40,11 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
       }}
     >
       <div className="rounded-xl border bg-card focus-within:border-ring">
+        {attachment}
         <Textarea
           ref={ref}
           aria-label="Message"
-          placeholder="Ask Loris anything..."
+          placeholder={placeholder ?? 'Ask Loris anything...'}
           value={value}
           onChange={(e) => onChange(e.target.value)}
           onKeyDown={(e) => {
@@ -44,7 +55,10 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
           className="h-[100px] resize-none border-0 bg-transparent focus-visible:outline-none"
         />
         <div className="flex items-center justify-between gap-2 px-2 pb-2">
-          <ModeMenu />
+          <div className="flex items-center gap-1">
+            <ModeMenu />
+            {tools}
+          </div>
           {busy && onStop ? (
             <Button
               type="button"

@@ -18,7 +18,7 @@ export function ThreadsDrawer() {
       <SheetTrigger asChild>
         <Button variant="ghost" size="sm" className="gap-1.5 px-2">
           <PanelLeft aria-hidden="true" />
-          <span>Show Threads</span>
+          <span className="sr-only sm:not-sr-only">Show Threads</span>
         </Button>
       </SheetTrigger>
       <SheetContent side="left" className="pt-2">

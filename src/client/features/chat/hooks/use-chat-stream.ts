@@ -24,12 +24,15 @@ export interface PendingExchange {
   response: string
   chatModel: ChatModel
   createdAt: string
+  /** The file sent with it (shown from memory until the stored message arrives). */
+  file: File | null
 }
 
 export interface SendOptions {
   content: string
   threadId: string | null
   flags: ModeFlags
+  file?: File | null
 }
 
 export interface StreamCallbacks {
@@ -44,7 +47,8 @@ interface FailedSend {
   clientMessageId: string
 }
 
-const sendKey = (o: SendOptions) => JSON.stringify([o.content, o.threadId, modelFromFlags(o.flags)])
+const sendKey = (o: SendOptions) =>
+  JSON.stringify([o.content, o.threadId, modelFromFlags(o.flags), o.file?.name, o.file?.size, o.file?.lastModified])
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms)
@@ -145,6 +149,7 @@ export function useChatStream(callbacks: StreamCallbacks) {
         response: '',
         chatModel: modelFromFlags(options.flags),
         createdAt: new Date().toISOString(),
+        file: options.file ?? null,
       }
       update(current)
       const onEvent = (event: ChatEvent) => {
@@ -167,6 +172,7 @@ export function useChatStream(callbacks: StreamCallbacks) {
         threadId: options.threadId,
         ...options.flags,
         clientMessageId,
+        file: options.file ?? null,
       }
       for (let attempt = 1; ; attempt++) {
         try {

@@ -7,12 +7,11 @@ import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dia
 import { setUpgradeDialogOpen } from '#client/features/billing/hooks/use-upgrade-dialog.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { usePlantTree } from '../api/plant-tree.ts'
+import { afterSend } from '../lib/after-send.ts'
 import type { ModeFlags } from '../lib/chat-mode.ts'
 import { savePendingDraft } from '../lib/pending-draft.ts'
 import { useChatStream } from './use-chat-stream.ts'
 import { type Selection, showThread, useSelection } from './use-thread-selection.ts'
-
-const FREE_PROMPT_AT = 5
 
 export function useSendFlow({ restoreText }: { restoreText: (text: string) => void }) {
   const { user } = useUser()
@@ -29,10 +28,9 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
       // Only follow the new thread if the person is still looking at where they sent from.
       if (end.actualThreadId && keyOf(selectionRef.current) === (sent.threadId ?? 'new'))
         showThread(end.actualThreadId)
-      const count = end.userMessageCount
-      if (count === undefined) return
-      if (count > 0 && count % 2 === 0) plantTree.mutate()
-      if (count === FREE_PROMPT_AT && !premiumRef.current) setUpgradeDialogOpen(true)
+      const after = afterSend(end.userMessageCount, premiumRef.current)
+      if (after.plantTree) plantTree.mutate()
+      if (after.showUpgrade) setUpgradeDialogOpen(true)
     },
     onFailed: (message, sent) => {
       toast({

@@ -21,7 +21,7 @@ export const ThreadRow = memo(function ThreadRow({
     <div
       data-testid="thread-row"
       className={cn(
-        'group flex h-9 items-center gap-1 rounded-md pr-1 text-sm transition-colors hover:bg-accent',
+        'group flex h-9 select-none items-center gap-1 rounded-md pr-1 text-sm transition-colors hover:bg-accent',
         selected && 'bg-accent text-accent-foreground',
       )}
     >
