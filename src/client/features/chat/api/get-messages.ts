@@ -18,13 +18,14 @@ async function fetchMessages(threadId: string, signal: AbortSignal): Promise<Mes
   return (await res.json()) as Message[]
 }
 
-// Spec section 9: retried fewer than 2 times and never on a 401.
+// Spec section 9: retried fewer than 2 times and never on a 401; nor on a 404 (a thread deleted
+// meanwhile, e.g. by Clear History, does not come back).
 export const messagesQueryOptions = (threadId: string) =>
   queryOptions({
     queryKey: messagesQueryKey(threadId),
     queryFn: ({ signal }) => fetchMessages(threadId, signal),
     retry: (failureCount, error) =>
-      failureCount < 2 && !(error instanceof FetchMessagesError && error.status === 401),
+      failureCount < 2 && !(error instanceof FetchMessagesError && [401, 404].includes(error.status)),
   })
 
 /**
