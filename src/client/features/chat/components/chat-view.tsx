@@ -3,8 +3,20 @@
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
+import { AttachmentChip } from '#client/features/attachments/components/attachment-chip.tsx'
+import { AttachmentMenu } from '#client/features/attachments/components/attachment-menu.tsx'
+import { FileDropZone } from '#client/features/attachments/components/file-drop-zone.tsx'
+import {
+  getDraftFile,
+  setDraftFile,
+  useAttachmentDraft,
+} from '#client/features/attachments/hooks/use-attachment-draft.ts'
+import { useObjectUrl } from '#client/features/attachments/hooks/use-object-url.ts'
+import { mediaTypeOfFile } from '#client/features/attachments/lib/file-kinds.ts'
 import { useUser } from '#client/features/auth/api/get-user.ts'
 import { useCreateThreadFromMessage } from '#client/features/threads/api/create-from-message.ts'
+import { VoiceButton, voicePlaceholder } from '#client/features/voice/components/voice-button.tsx'
+import { useVoiceRecorder } from '#client/features/voice/hooks/use-voice-recorder.ts'
 import { useMessages } from '../api/get-messages.ts'
 import { useStopMessage } from '../api/stop-message.ts'
 import { getModeFlags } from '../hooks/use-chat-mode.ts'
@@ -33,10 +45,21 @@ export function ChatView() {
   const [scrollDelayMs, setScrollDelayMs] = useState(100)
   const inputRef = useRef<HTMLTextAreaElement>(null)
 
+  // The file of the latest send: a failed send hands it back with its text.
+  const sentFileRef = useRef<File | null>(null)
   const restoreText = useCallback((sent: string) => {
     setText((current) => (current.trim() ? current : sent))
+    if (sentFileRef.current && !getDraftFile()) setDraftFile({ file: sentFileRef.current })
     inputRef.current?.focus()
   }, [])
+  const { draft } = useAttachmentDraft()
+  // Spec 4: the recognised words go into the input, and focus returns to it 100 ms later.
+  const voice = useVoiceRecorder({
+    onText: (words) => {
+      setText((current) => (current.trim() ? `${current.trimEnd()} ${words}` : words))
+      setTimeout(() => inputRef.current?.focus(), 100)
+    },
+  })
   const flow = useSendFlow({ restoreText })
   const { pending, handedBack } = flow
   const messages = useMessages(threadId, Boolean(user), pending?.serverId ?? null)
@@ -46,7 +69,13 @@ export function ChatView() {
   const send = useCallback(
     (content: string, flags: ModeFlags, fromDraft = false) => {
       setScrollDelayMs(fromDraft ? 500 : 100)
-      if (flow.send(content, flags)) setText((current) => (current.trim() === content ? '' : current))
+      // A visitor's file stays chosen (in memory) through sign-in and goes with the draft.
+      const file = getDraftFile()
+      sentFileRef.current = file
+      if (flow.send(content, flags, file)) {
+        setText((current) => (current.trim() === content ? '' : current))
+        if (file) setDraftFile(null)
+      }
     },
     [flow.send],
   )
@@ -55,6 +84,7 @@ export function ChatView() {
     send: (content, flags) => send(content, flags, true),
   })
 
+  const pendingFileUrl = useObjectUrl(pending?.file)
   const viewKey = threadId ?? selection.kind
   const items = useMemo<ConversationItem[]>(() => {
     const list: ConversationItem[] = (messages.data ?? [])
@@ -70,15 +100,15 @@ export function ChatView() {
           content: pending.content,
           response: pending.response,
           chatModel: pending.chatModel,
-          mediaUrl: null,
-          mediaType: null,
+          mediaUrl: pendingFileUrl,
+          mediaType: pending.file ? mediaTypeOfFile(pending.file) : null,
           status: 'streaming',
           errorMessage: null,
           pending: true,
         },
       })
     return list
-  }, [messages.data, pending, threadId, handedBack])
+  }, [messages.data, pending, threadId, handedBack, pendingFileUrl])
 
   // Stop the reply this tab is streaming, or one still being written after a reload.
   const streamingId = pending?.serverId ?? messages.data?.find((m) => m.status === 'streaming')?.id ?? null
@@ -110,7 +140,7 @@ export function ChatView() {
     )
 
   return (
-    <div className="flex h-full min-h-0 flex-col">
+    <FileDropZone className="flex h-full min-h-0 flex-col">
       {main}
       <Composer
         ref={inputRef}
@@ -119,7 +149,17 @@ export function ChatView() {
         busy={busy}
         onSend={() => send(text.trim(), getModeFlags())}
         onStop={streamingId ? () => stop.mutate(streamingId) : undefined}
+        hasFile={Boolean(draft)}
+        blocked={voice.state !== 'idle'}
+        placeholder={voicePlaceholder(voice)}
+        attachment={<AttachmentChip />}
+        tools={
+          <>
+            <AttachmentMenu disabled={voice.state !== 'idle'} />
+            <VoiceButton voice={voice} />
+          </>
+        }
       />
-    </div>
+    </FileDropZone>
   )
 }

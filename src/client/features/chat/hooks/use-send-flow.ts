@@ -42,7 +42,7 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
     },
   })
   // A send in the moment between sign-in and the threads loading waits for Default to be chosen.
-  const queuedRef = useRef<{ text: string; flags: ModeFlags } | null>(null)
+  const queuedRef = useRef<{ text: string; flags: ModeFlags; file: File | null } | null>(null)
   const streamSend = stream.send
   useEffect(() => {
     const queued = queuedRef.current
@@ -52,19 +52,26 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
       content: queued.text,
       threadId: selection.kind === 'thread' ? selection.id : null,
       flags: queued.flags,
+      file: queued.file,
     })
   }, [selection, streamSend])
 
   const send = useCallback(
-    (text: string, flags: ModeFlags) => {
+    (text: string, flags: ModeFlags, file: File | null = null) => {
       if (!user) {
         savePendingDraft({ message: text, ...flags })
         setSignInDialogOpen(true)
         return false
       }
       const current = selectionRef.current
-      if (current.kind === 'auto') queuedRef.current = { text, flags }
-      else void streamSend({ content: text, threadId: current.kind === 'thread' ? current.id : null, flags })
+      if (current.kind === 'auto') queuedRef.current = { text, flags, file }
+      else
+        void streamSend({
+          content: text,
+          threadId: current.kind === 'thread' ? current.id : null,
+          flags,
+          file,
+        })
       return true
     },
     [user, streamSend],

@@ -1,0 +1,108 @@
+// Files with messages through the built app and the AI stand-in, which echoes what it was sent:
+// an image picked with 'Upload image', a PDF dropped on the chat, and files the drop ignores.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ChatPage } from '../pages/chat-page.ts'
+import { ComposerControls } from '../pages/composer.ts'
+import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
+import { type AppServer, startAppServer } from './support/app-server.ts'
+import { launchBrowser, type TestBrowser } from './support/browser.ts'
+
+let standIn: AiStandIn
+let server: AppServer
+let browser: TestBrowser
+let n = 0
+const email = () => `files-${Date.now()}-${++n}@example.com`
+
+beforeAll(async () => {
+  standIn = await startAiStandIn()
+  server = await startAppServer({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: standIn.geminiBaseUrl })
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await standIn?.close()
+})
+
+async function signedInChat() {
+  const tab = await browser.newPage()
+  const chat = new ChatPage(tab.page, server.url)
+  await chat.open()
+  await chat.signUp(email(), 'a strong password')
+  return { ...tab, chat, composer: new ComposerControls(tab.page) }
+}
+
+describe('attachments', () => {
+  it('an image picked with Upload image is shown in the exchange and reaches the model', async () => {
+    const { page, chat, composer, unexpectedErrors } = await signedInChat()
+    expect(await composer.accept('Upload image')).toBe('image/*')
+    expect(await composer.accept('Upload file')).toBe('.pdf,.doc,.docx,.txt,.csv,.xlsx,.xls')
+
+    await composer.upload('Upload image', 'image.png')
+    await composer.chip().filter({ hasText: 'image.png' }).filter({ hasText: '821 B' }).waitFor()
+    await chat.send('What is in this picture?')
+
+    const reply = await chat.waitForReply('What is in this picture?', '[image image/png 821 bytes]')
+    expect(await reply.textContent()).toContain('Echo: What is in this picture?')
+    const exchange = chat.exchange('What is in this picture?')
+    await exchange.getByText('Shared an image').waitFor()
+    const image = exchange.getByRole('img', { name: 'Shared by you' })
+    await page.waitForFunction(
+      (el) => el instanceof HTMLImageElement && el.complete && el.naturalWidth > 0,
+      await image.elementHandle(),
+    )
+    expect(await image.getAttribute('src')).toMatch(/^\/api\/uploads\/[0-9a-f-]{36}$/)
+    expect(await image.evaluate((el) => getComputedStyle(el).maxHeight)).toBe('400px')
+    expect(await composer.chip().count()).toBe(0)
+
+    // After a reload the stored message shows the same image.
+    await page.reload()
+    await chat.exchange('What is in this picture?').getByRole('img', { name: 'Shared by you' }).waitFor()
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('a dropped PDF shows the overlay, its card, and a reply that read it', async () => {
+    const { chat, composer, unexpectedErrors } = await signedInChat()
+    await composer.dragOver('document.pdf', 'application/pdf')
+    await composer.dropOverlay().getByText('Drop your file here').waitFor()
+    expect(await composer.dropOverlay().textContent()).toContain('Supports images, documents, and text files')
+
+    await composer.drop('document.pdf', 'application/pdf')
+    expect(await composer.dropOverlay().count()).toBe(0)
+    await composer.chip().filter({ hasText: 'document.pdf' }).waitFor()
+    await chat.send('Summarise this')
+
+    await chat.waitForReply('Summarise this', 'The loris sleeps during the day and forages at night.')
+    const exchange = chat.exchange('Summarise this')
+    await exchange.getByText('Shared a document').waitFor()
+    await exchange.getByText('Document attached').waitFor()
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('a file alone can be sent, and a dropped file of another type is ignored', async () => {
+    const { chat, composer, page, unexpectedErrors } = await signedInChat()
+    await composer.drop('not-audio.webm', 'application/zip', 'archive.zip')
+    expect(await composer.chip().count()).toBe(0)
+    expect(await chat.sendButton().isDisabled()).toBe(true)
+
+    await composer.upload('Upload file', 'notes.txt')
+    await composer.chip().filter({ hasText: 'notes.txt' }).waitFor()
+    expect(await chat.sendButton().isDisabled()).toBe(false)
+    await chat.composer().press('Enter')
+    await page
+      .getByTestId('assistant-reply')
+      .and(page.locator('[aria-busy="false"]'))
+      .filter({ hasText: 'Loris notes: compost on Tuesdays.' })
+      .waitFor()
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('the chip removes a chosen file', async () => {
+    const { composer, chat, unexpectedErrors } = await signedInChat()
+    await composer.upload('Upload file', 'data.csv')
+    await composer.chip().getByRole('button', { name: 'Remove data.csv' }).click()
+    expect(await composer.chip().count()).toBe(0)
+    expect(await chat.sendButton().isDisabled()).toBe(true)
+    expect(unexpectedErrors()).toEqual([])
+  })
+})
