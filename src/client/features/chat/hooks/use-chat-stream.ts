@@ -48,7 +48,14 @@ interface FailedSend {
 }
 
 const sendKey = (o: SendOptions) =>
-  JSON.stringify([o.content, o.threadId, modelFromFlags(o.flags), o.file?.name, o.file?.size, o.file?.lastModified])
+  JSON.stringify([
+    o.content,
+    o.threadId,
+    modelFromFlags(o.flags),
+    o.file?.name,
+    o.file?.size,
+    o.file?.lastModified,
+  ])
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms)
