@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import * as chromeLauncher from 'chrome-launcher'
@@ -103,6 +103,8 @@ ensureProductionBuild(buildDir, buildIsCurrent)
 const bundle = landingBundleSize(path.join(buildDir, 'client'))
 console.info(formatLandingBundle(bundle))
 
+const [load1] = loadavg()
+console.info(`\nAuditing ${PAGES.join(', ')} (load average ${load1.toFixed(1)} on ${cpus().length} cores)...`)
 const server = await startServer()
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
@@ -112,15 +114,22 @@ const results = []
 try {
   for (const page of PAGES) {
     const lhrs = []
-    for (let i = 0; i < runs; i++) {
+    // A run whose trace broke (e.g. NO_NAVSTART on a busy machine) says nothing about the page:
+    // it is retried, up to two extra attempts per page.
+    for (let attempt = 0; lhrs.length < runs && attempt < runs + 2; attempt++) {
       const result = await lighthouse(
         `${server.url}${page}`,
         { port: chrome.port, output: 'json', logLevel: 'error' },
         desktopConfig,
       )
       if (!result) throw new Error(`Lighthouse returned nothing for ${page}`)
+      if (result.lhr.runtimeError) {
+        console.info(`  ${page}: Lighthouse run failed (${result.lhr.runtimeError.code}), retrying`)
+        continue
+      }
       lhrs.push(result.lhr)
     }
+    if (lhrs.length === 0) throw new Error(`Every Lighthouse run of ${page} failed`)
     // The median run by performance: one noisy run on a busy machine does not decide.
     lhrs.sort((a, b) => score(a, 'performance') - score(b, 'performance'))
     const lhr = lhrs[Math.floor((lhrs.length - 1) / 2)]
@@ -137,7 +146,9 @@ try {
 }
 
 let failed = false
-console.info(`\nLighthouse ${results[0]?.lhr.lighthouseVersion}, desktop preset, median of ${runs} run(s)`)
+console.info(
+  `\nLighthouse ${results[0]?.lhr.lighthouseVersion}, desktop preset, median of ${runs} run(s) each`,
+)
 console.info(
   `${'page'.padEnd(14)}${Object.keys(TARGETS)
     .map((k) => k.padStart(16))

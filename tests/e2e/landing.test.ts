@@ -38,6 +38,14 @@ describe('landing page', () => {
     expect(tp.unexpectedErrors()).toEqual([])
   })
 
+  it('has its own document title, and the next page has its own', async () => {
+    const { page } = await openLanding()
+    expect(await page.title()).toBe('Loris: AI chat that cares for the planet')
+    await page.getByRole('main').getByRole('link', { name: 'How it works' }).click()
+    await page.getByRole('heading', { name: 'How Loris works' }).waitFor()
+    expect(await page.title()).toBe('How Loris works | Loris')
+  })
+
   it('links to three partners in a new tab without opener or referrer', async () => {
     const { page } = await openLanding()
     const partners = page.locator('#partners a[target="_blank"]')
@@ -129,10 +137,12 @@ describe('waitlist bar', () => {
   it('switches between the large and the compact layout at half the hero', async () => {
     const { landing } = await openLanding()
     await landing.waitForLayout('hero')
-    await landing.scrollHeroOut(0.3)
-    // Still 70 percent visible: no change (no fixed wait needed, the next step proves it).
+    // 60 percent of the hero still visible: the large layout stays.
+    await landing.scrollHeroOut(0.4)
+    await landing.settle()
     expect(await landing.bar().getAttribute('data-layout')).toBe('hero')
-    await landing.scrollHeroOut(0.7)
+    // 40 percent visible: below the spec's 50 percent, the compact bar.
+    await landing.scrollHeroOut(0.6)
     await landing.waitForLayout('compact')
     await landing.emailInput().fill('still-typing@')
     await landing.scrollHeroOut(0)

@@ -58,6 +58,14 @@ export class LandingPage {
     }, fraction)
   }
 
+  /** Resolves after two frames: any IntersectionObserver change from a scroll has been delivered. */
+  async settle() {
+    await this.page.evaluate(
+      () =>
+        new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+    )
+  }
+
   /** How far the page is wider than the viewport (0 when nothing overflows sideways). */
   horizontalOverflow() {
     return this.page.evaluate(() => (document.scrollingElement?.scrollWidth ?? 0) - window.innerWidth)

@@ -1,7 +1,7 @@
 import { Loader2 } from 'lucide-react'
-import { type ComponentType, lazy, Suspense } from 'react'
+import { type ComponentType, lazy, Suspense, useEffect } from 'react'
 import { parse } from 'regexparam'
-import { Route, Router, Switch } from 'wouter'
+import { Route, Router, Switch, useLocation } from 'wouter'
 import { paths } from './paths.ts'
 
 type PageModule = { default: ComponentType }
@@ -50,9 +50,30 @@ function RouteSpinner() {
   )
 }
 
+// Per-route document titles (tabs, history, bookmarks); the landing page keeps index.html's.
+const SITE_TITLE = 'Loris: AI chat that cares for the planet'
+const titles: Record<string, string> = {
+  [paths.landing]: SITE_TITLE,
+  [paths.chat]: 'Chat | Loris',
+  [paths.howItWorks]: 'How Loris works | Loris',
+  [paths.account]: 'Account settings | Loris',
+  [paths.privacyPolicy]: 'Privacy Policy | Loris',
+  [paths.termsOfService]: 'Terms of Service | Loris',
+}
+
+function DocumentTitle() {
+  const [location] = useLocation()
+  useEffect(() => {
+    const path = location.toLowerCase().replace(/\/+$/, '') || '/'
+    document.title = titles[path] ?? 'Page not found | Loris'
+  }, [location])
+  return null
+}
+
 export function AppRouter({ base }: { base?: string }) {
   return (
     <Router parser={caseInsensitiveParser} base={base}>
+      <DocumentTitle />
       <Suspense fallback={<RouteSpinner />}>
         <Switch>
           <Route path={paths.landing} component={LandingPage} />
