@@ -20,6 +20,8 @@ export function EstimatesTable({
   const largest = Math.max(0, ...results.map((r) => (r.data ? r.data.actual.gco2eq.max : 0)))
   const failed = results.find((r) => r.isError)
   const loading = results.some((r) => r.isFetching)
+  // Every answer carries the same standard estimate (gpt-4o, world mix); any one will do.
+  const standard = results.find((r) => r.data)?.data?.standard
   return (
     <div className="grid min-w-0 gap-2">
       <div className="overflow-x-auto">
@@ -54,7 +56,7 @@ export function EstimatesTable({
                     {model}
                     {model === standardModel ? (
                       <span className="ml-2 rounded bg-secondary px-1.5 py-0.5 text-xs font-normal text-muted-foreground">
-                        standard reference
+                        standard model
                       </span>
                     ) : null}
                   </th>
@@ -75,6 +77,12 @@ export function EstimatesTable({
           </tbody>
         </table>
       </div>
+      {standard ? (
+        <p className="text-sm text-muted-foreground" data-testid="standard-line">
+          Savings are counted against the standard reference, {standardModel} at OpenAI on the world average
+          mix: {formatRange(standard.gco2eq, 'gCO2e')} for this answer.
+        </p>
+      ) : null}
       {failed ? (
         <p role="alert" className="text-sm text-red-400">
           {errorText(failed.error, 'Failed to estimate')}
