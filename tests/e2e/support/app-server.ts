@@ -50,7 +50,7 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
   child.stdout?.on('data', (d) => logs.push(String(d)))
   child.stderr?.on('data', (d) => logs.push(String(d)))
 
-  const deadline = Date.now() + 30_000
+  const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${logs.join('')}`)
     try {
