@@ -41,7 +41,9 @@ describe('chat', () => {
   it('keeps a visitor message through sign-up, then sends and streams it', async () => {
     const { page, unexpectedErrors } = await browser.newPage()
     const chat = new ChatPage(page, server.url)
-    await chat.open()
+    // The return from Google sign-in lands here; the parameter is stripped from the URL.
+    await chat.open('?auth=google')
+    await page.waitForURL(`${server.url}/chat`)
     expect(await page.getByText('Loris is ready to help').isVisible()).toBe(true)
     expect(await page.getByText('Ask away and start making a positive impact').isVisible()).toBe(true)
 

@@ -86,29 +86,32 @@ export function ChatView() {
 
   const pendingFileUrl = useObjectUrl(pending?.file)
   const viewKey = threadId ?? selection.kind
+  // Stored exchanges change only with the list, so a streaming chunk re-renders one row only.
+  const serverId = pending?.serverId
+  const stored = useMemo<ConversationItem[]>(
+    () =>
+      (messages.data ?? [])
+        .filter((m) => m.id !== serverId && !(handedBack && m.clientMessageId === handedBack))
+        .map((m) => ({ key: m.clientMessageId ?? m.id, exchange: { ...m, pending: false } })),
+    [messages.data, serverId, handedBack],
+  )
   const items = useMemo<ConversationItem[]>(() => {
-    const list: ConversationItem[] = (messages.data ?? [])
-      .filter((m) => m.id !== pending?.serverId && !(handedBack && m.clientMessageId === handedBack))
-      .map((m) => ({ key: m.clientMessageId ?? m.id, exchange: { ...m, pending: false } }))
-    const pendingHere =
+    const here =
       pending && (pending.threadId === threadId || (threadId !== null && pending.actualThreadId === threadId))
-    if (pending && pendingHere)
-      list.push({
-        key: pending.clientMessageId,
-        exchange: {
-          id: pending.serverId,
-          content: pending.content,
-          response: pending.response,
-          chatModel: pending.chatModel,
-          mediaUrl: pendingFileUrl,
-          mediaType: pending.file ? mediaTypeOfFile(pending.file) : null,
-          status: 'streaming',
-          errorMessage: null,
-          pending: true,
-        },
-      })
-    return list
-  }, [messages.data, pending, threadId, handedBack, pendingFileUrl])
+    if (!pending || !here) return stored
+    const exchange = {
+      id: pending.serverId,
+      content: pending.content,
+      response: pending.response,
+      chatModel: pending.chatModel,
+      mediaUrl: pendingFileUrl,
+      mediaType: pending.file ? mediaTypeOfFile(pending.file) : null,
+      status: 'streaming' as const,
+      errorMessage: null,
+      pending: true,
+    }
+    return [...stored, { key: pending.clientMessageId, exchange }]
+  }, [stored, pending, threadId, pendingFileUrl])
 
   // Stop the reply this tab is streaming, or one still being written after a reload.
   const streamingId = pending?.serverId ?? messages.data?.find((m) => m.status === 'streaming')?.id ?? null

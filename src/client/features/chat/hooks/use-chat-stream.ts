@@ -219,5 +219,11 @@ export function useChatStream(callbacks: StreamCallbacks) {
     [queryClient, settle, update],
   )
 
-  return { pending, send, isStreaming: pending !== null, handedBack }
+  /** Stops listening (sign-out): the reply goes on on the server; nothing here reacts to it. */
+  const abort = useCallback(() => {
+    abortRef.current?.abort()
+    update(null)
+  }, [update])
+
+  return { pending, send, abort, isStreaming: pending !== null, handedBack }
 }

@@ -41,6 +41,13 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
       restoreText(sent.content)
     },
   })
+  // Signing out stops listening to a reply: its ending must not act for the next visitor.
+  const { abort } = stream
+  const signedIn = Boolean(user)
+  useEffect(() => {
+    if (!signedIn) abort()
+  }, [signedIn, abort])
+
   // A send in the moment between sign-in and the threads loading waits for Default to be chosen.
   const queuedRef = useRef<{ text: string; flags: ModeFlags; file: File | null } | null>(null)
   const streamSend = stream.send
