@@ -65,7 +65,12 @@ export function useVoiceRecorder({ onText }: { onText: (text: string) => void })
     if (session.current) return
     let stream: MediaStream
     try {
-      stream = await navigator.mediaDevices.getUserMedia({ audio: true })
+      // Call processing (echo cancelling, noise suppression, gain control) is made for people
+      // listening; it distorts words for speech recognisers (offline, 'ten meters' became
+      // 'ten years'), which normalise the sound themselves.
+      stream = await navigator.mediaDevices.getUserMedia({
+        audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
+      })
     } catch {
       window.alert(MICROPHONE_DENIED)
       return

@@ -1,0 +1,144 @@
+// Voice input through the built app: Chromium's fake microphone plays tests/fixtures/goforward.wav
+// and the server transcribes it offline (pocketsphinx), so the words are real recognition.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ChatPage } from '../pages/chat-page.ts'
+import { ComposerControls, fixturePath } from '../pages/composer.ts'
+import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
+import { type AppServer, startAppServer } from './support/app-server.ts'
+import { launchBrowser, type TestBrowser } from './support/browser.ts'
+
+let standIn: AiStandIn
+let server: AppServer
+let browser: TestBrowser
+let n = 0
+const email = () => `voice-${Date.now()}-${++n}@example.com`
+
+beforeAll(async () => {
+  standIn = await startAiStandIn()
+  server = await startAppServer({
+    GEMINI_API_KEY: 'test',
+    GEMINI_BASE_URL: standIn.geminiBaseUrl,
+    TRANSCRIBE_ENGINE: 'pocketsphinx',
+  })
+  browser = await launchBrowser([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-audio-capture=${fixturePath('goforward.wav')}`,
+  ])
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await standIn?.close()
+})
+
+async function signedInChat() {
+  const tab = await browser.newPage({ permissions: ['microphone'] })
+  const chat = new ChatPage(tab.page, server.url)
+  await chat.open()
+  await chat.signUp(email(), 'a strong password')
+  return { ...tab, chat, composer: new ComposerControls(tab.page) }
+}
+
+/** Records until the timer shows `until` (the fixture's words take about 3 s), then stops. */
+async function record(composer: ComposerControls, until: string) {
+  await composer.recordButton().click()
+  await composer.waitForPlaceholder(/^Recording\.\.\. 0:0\d$/)
+  await composer.waitForPlaceholder(new RegExp(`^Recording\\.\\.\\. ${until}$`))
+}
+
+describe('voice input', () => {
+  it('records, transcribes offline, and puts the words in the input with focus back', async () => {
+    const { chat, composer, page, unexpectedErrors } = await signedInChat()
+    await composer.recordButton().click()
+    await composer.waitForPlaceholder(/^Recording\.\.\. 0:00$/)
+    // Sending waits while recording, even with text typed.
+    await chat.composer().fill('Please')
+    expect(await chat.sendButton().isDisabled()).toBe(true)
+    await chat.composer().fill('')
+    await composer.waitForPlaceholder(/^Recording\.\.\. 0:04$/)
+    await composer.stopRecordingButton().click()
+
+    await page.waitForFunction(() => {
+      const el = document.querySelector('textarea[aria-label="Message"]')
+      return el instanceof HTMLTextAreaElement && el.value.length > 0
+    })
+    expect(await chat.composer().inputValue()).toMatch(/^go forward ten meters/)
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message')
+    expect(await composer.placeholder()).not.toMatch(/^Recording/)
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('cancel discards the recording', async () => {
+    const { chat, composer, unexpectedErrors } = await signedInChat()
+    await record(composer, '0:01')
+    await composer.cancelRecordingButton().click()
+    await composer.recordButton().waitFor()
+    expect(await chat.composer().inputValue()).toBe('')
+    expect(await composer.chip().count()).toBe(0)
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('a failed transcription keeps the audio attached; Enter sends it and the server transcribes it', async () => {
+    const { chat, composer, page, unexpectedErrors } = await signedInChat()
+    // The transcription service is down for this one request.
+    await page.route('**/api/transcribe', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 'service_unavailable:transcription', message: 'Down', error: 'Down' }),
+      }),
+    )
+    await record(composer, '0:04')
+    await composer.stopRecordingButton().click()
+    await chat.toast('Transcription failed').waitFor()
+    await composer
+      .chip()
+      .filter({ hasText: /^Audio recorded \(0:0\d\) - Press Enter to send$/ })
+      .waitFor()
+    await composer.discardRecordingButton().waitFor()
+
+    await chat.composer().press('Enter')
+    await page
+      .getByTestId('assistant-reply')
+      .and(page.locator('[aria-busy="false"]'))
+      .filter({ hasText: 'Echo: go forward ten meters' })
+      .waitFor()
+    expect(await composer.chip().count()).toBe(0)
+    expect(unexpectedErrors([/status of 503/])).toEqual([])
+  })
+
+  it('the audio button clears a kept recording', async () => {
+    const { composer, page, unexpectedErrors } = await signedInChat()
+    await page.route('**/api/transcribe', (route) => route.fulfill({ status: 502, body: '{}' }))
+    await record(composer, '0:01')
+    await composer.stopRecordingButton().click()
+    await composer.chip().filter({ hasText: 'Audio recorded' }).waitFor()
+    await composer.discardRecordingButton().click()
+    expect(await composer.chip().count()).toBe(0)
+    await composer.recordButton().waitFor()
+    expect(unexpectedErrors([/status of 502/])).toEqual([])
+  })
+
+  it('a denied microphone says so in an alert', async () => {
+    const { composer, page, unexpectedErrors } = await signedInChat()
+    await page.evaluate(() => {
+      navigator.mediaDevices.getUserMedia = () =>
+        Promise.reject(new DOMException('denied', 'NotAllowedError'))
+    })
+    // An open alert blocks the page: accept it as it appears, and read what it said.
+    const seen = new Promise<string[]>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve([dialog.type(), dialog.message()])
+        void dialog.accept()
+      }),
+    )
+    await composer.recordButton().click()
+    expect(await seen).toEqual([
+      'alert',
+      'Could not access microphone. Please ensure microphone permissions are granted.',
+    ])
+    await composer.recordButton().waitFor()
+    expect(unexpectedErrors()).toEqual([])
+  })
+})
