@@ -70,9 +70,15 @@ export function WaitlistBar({ layout }: { layout: WaitlistLayout }) {
               id="waitlist-heading"
               className={hero ? 'text-lg font-semibold sm:text-xl' : 'text-sm font-semibold'}
             >
-              Join the waitlist
+              {joinedAs ? "You're on the waitlist" : 'Join the waitlist'}
             </h2>
-            <p className={hero ? 'mt-1 hidden text-sm text-zinc-300 sm:block' : 'text-sm text-zinc-400'}>
+            <p
+              className={
+                hero
+                  ? `mt-1 text-sm text-zinc-300 ${joinedAs ? 'hidden' : 'hidden sm:block'}`
+                  : 'text-sm text-zinc-400'
+              }
+            >
               {hero
                 ? 'Early access to new eco models, and a short note each quarter on the CO2 our community saved.'
                 : 'Early access to new eco models.'}
@@ -84,11 +90,11 @@ export function WaitlistBar({ layout }: { layout: WaitlistLayout }) {
                 ref={thanks}
                 tabIndex={-1}
                 data-testid="waitlist-thanks"
-                className="flex items-center justify-center gap-2 text-sm text-zinc-100 md:justify-start"
+                className="flex items-center justify-center gap-2 text-sm text-zinc-100 focus-visible:outline-none md:justify-start"
               >
                 <CheckCircle2 className="size-5 shrink-0 text-primary" aria-hidden="true" />
                 <span>
-                  Thanks for joining! We'll write to <strong className="break-all">{joinedAs}</strong> when
+                  Thanks for joining! We'll write to <strong className="break-words">{joinedAs}</strong> when
                   there's news.
                 </span>
               </p>
