@@ -1,0 +1,50 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { isDevelopmentBuild, landingBundleSize } from './bundle-size.mjs'
+
+const dir = mkdtempSync(path.join(tmpdir(), 'loris-bundle-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+function fixture(files: Record<string, string>) {
+  const root = mkdtempSync(path.join(dir, 'client-'))
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true })
+    writeFileSync(path.join(root, name), content)
+  }
+  return root
+}
+
+// Minified shapes as Vite/Rolldown writes them.
+const files = {
+  'index.html':
+    '<script type="module" crossorigin src="/assets/index-A.js"></script>\n<link rel="modulepreload" crossorigin href="/assets/shared-B.js">\n<link rel="stylesheet" crossorigin href="/assets/index-C.css">',
+  'assets/index-A.js':
+    'import{a as e}from"./shared-B.js";const l=()=>import("./landing-page-D.js"),c=()=>import("./chat-page-E.js");e(l,c);',
+  'assets/shared-B.js': 'export const a=(...x)=>x;',
+  'assets/landing-page-D.js': 'import{a as e}from"./shared-B.js";import"./icon-F.js";export default e;',
+  'assets/icon-F.js': 'export{};',
+  'assets/chat-page-E.js': 'import"./huge-G.js";export default 1;',
+  'assets/huge-G.js': 'x'.repeat(100_000),
+  'assets/index-C.css': 'body{color:red}',
+}
+
+describe('landingBundleSize', () => {
+  it('counts the entry, its preloads, the landing chunk and their static imports, not lazy chunks', () => {
+    const report = landingBundleSize(fixture(files))
+    expect(report.js.map((f) => f.file).sort()).toEqual([
+      'assets/icon-F.js',
+      'assets/index-A.js',
+      'assets/landing-page-D.js',
+      'assets/shared-B.js',
+    ])
+    expect(report.totalJsGzip).toBe(report.js.reduce((n, f) => n + f.gzip, 0))
+    expect(report.css.map((f) => f.file)).toEqual(['assets/index-C.css'])
+  })
+
+  it('tells a development build apart', () => {
+    expect(isDevelopmentBuild(fixture(files))).toBe(false)
+    expect(isDevelopmentBuild(fixture({ ...files, 'assets/jsx-dev-runtime-H.js': '' }))).toBe(true)
+  })
+})
