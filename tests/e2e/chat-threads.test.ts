@@ -147,6 +147,17 @@ describe('threads', () => {
     await chat.send('Second phone thread')
     await chat.waitForReply('Second phone thread')
     await page.getByRole('button', { name: 'Show Threads' }).click()
+    // A long press (touch) opens a thread's actions.
+    const box = await threads.thread('Second phone thread').boundingBox()
+    await threads.thread('Second phone thread').dispatchEvent('pointerdown', {
+      pointerType: 'touch',
+      isPrimary: true,
+      button: 0,
+      clientX: (box?.x ?? 0) + 20,
+      clientY: (box?.y ?? 0) + 10,
+    })
+    await page.getByRole('menu', { name: 'Actions for Second phone thread' }).waitFor()
+    await page.keyboard.press('Escape')
     await threads.thread('Default').click()
     await page.getByRole('dialog', { name: 'Threads' }).waitFor({ state: 'hidden' })
     await chat.waitForReply('Phone thread seed')
