@@ -1,5 +1,6 @@
 // `npm run waitlist:export [-- --out file.csv]`: writes the waitlist as CSV (email,joined_at),
 // oldest first, from the configured database (DATABASE_URL, or the PGlite files in DATA_DIR).
+// PGlite allows one process at a time: with DATA_DIR, stop the server before exporting.
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { openDatabase } from '#server/db/client.ts'
