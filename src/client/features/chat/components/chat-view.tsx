@@ -15,6 +15,7 @@ import { useObjectUrl } from '#client/features/attachments/hooks/use-object-url.
 import { mediaTypeOfFile } from '#client/features/attachments/lib/file-kinds.ts'
 import { useUser } from '#client/features/auth/api/get-user.ts'
 import { useCreateThreadFromMessage } from '#client/features/threads/api/create-from-message.ts'
+import { useThreads } from '#client/features/threads/api/get-threads.ts'
 import { VoiceButton, voicePlaceholder } from '#client/features/voice/components/voice-button.tsx'
 import { useVoiceRecorder } from '#client/features/voice/hooks/use-voice-recorder.ts'
 import { useMessages } from '../api/get-messages.ts'
@@ -64,6 +65,7 @@ export function ChatView() {
   const { pending, handedBack } = flow
   const messages = useMessages(threadId, Boolean(user), pending?.serverId ?? null)
   const stop = useStopMessage()
+  const threads = useThreads(Boolean(user))
   const createThread = useCreateThreadFromMessage({ onCreated: selectThread })
 
   const send = useCallback(
@@ -117,6 +119,10 @@ export function ChatView() {
   const streamingId = pending?.serverId ?? messages.data?.find((m) => m.status === 'streaming')?.id ?? null
   const busy = Boolean(pending) || Boolean(streamingId)
 
+  // The page heading names the conversation for screen readers (the visitor view shows its own).
+  const shownTitle =
+    threads.data?.find((t) => t.id === threadId)?.title ??
+    (selection.kind === 'new' ? 'New conversation' : 'Chat')
   let main: React.ReactNode
   if (!user) main = <VisitorEmptyState />
   else if (messages.isLoading) main = <Spinner className="m-auto size-6" label="Loading messages" />
@@ -144,6 +150,7 @@ export function ChatView() {
 
   return (
     <FileDropZone className="flex h-full min-h-0 flex-col">
+      {user && <h1 className="sr-only">{shownTitle}</h1>}
       {main}
       <Composer
         ref={inputRef}
