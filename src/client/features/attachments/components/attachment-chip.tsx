@@ -39,7 +39,7 @@ export function AttachmentChip() {
     >
       <Icon className="size-4 shrink-0 text-primary" aria-hidden="true" />
       {recordedSeconds !== undefined ? (
-        <span className="min-w-0 truncate">
+        <span className="min-w-0">
           Audio recorded ({formatDuration(recordedSeconds)}) - Press Enter to send
         </span>
       ) : (

@@ -31,6 +31,16 @@ function Attachment({ url, type }: { url: string | null; type: 'image' | 'docume
           alt="Shared by you"
           className="max-h-[400px] max-w-full rounded-lg border object-contain"
         />
+      ) : url && !url.startsWith('blob:') ? (
+        // The stored file downloads (GET /api/uploads/:id answers as an attachment).
+        <a
+          href={url}
+          title="Download the document"
+          className="flex items-center gap-2 rounded-lg border bg-card px-3 py-2 text-sm hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
+        >
+          <FileText className="size-4 text-primary" aria-hidden="true" />
+          Document attached
+        </a>
       ) : (
         <div className="flex items-center gap-2 rounded-lg border bg-card px-3 py-2 text-sm">
           <FileText className="size-4 text-primary" aria-hidden="true" />

@@ -51,9 +51,14 @@ export function useVoiceRecorder({ onText }: { onText: (text: string) => void })
       onTextRef.current(await transcribeAudio(file))
     } catch (err) {
       setDraftFile({ file, recordedSeconds })
+      // The server's reason when it says more than the title (e.g. no speech was heard).
+      const reason = errorText(err, '')
       toast({
         title: 'Transcription failed',
-        description: errorText(err, 'The recording is attached: press Enter to send it as it is.'),
+        description:
+          reason && !reason.startsWith('Transcription failed')
+            ? reason
+            : 'The recording is kept: press Enter to send it as it is.',
         variant: 'destructive',
       })
     } finally {
