@@ -84,7 +84,10 @@ export function WaitlistBar({ layout }: { layout: WaitlistLayout }) {
                 : 'Early access to new eco models.'}
             </p>
           </div>
-          <div aria-live="polite" className={joinedAs ? (hero ? 'mt-3' : 'w-full md:ml-auto md:w-auto') : 'sr-only'}>
+          <div
+            aria-live="polite"
+            className={joinedAs ? (hero ? 'mt-3' : 'w-full md:ml-auto md:w-auto') : 'sr-only'}
+          >
             {joinedAs && (
               <p
                 ref={thanks}
