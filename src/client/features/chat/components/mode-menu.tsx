@@ -48,7 +48,7 @@ export function ModeMenu() {
             const ModeIcon = icons[m]
             return (
               <DropdownMenuRadioItem key={m} value={m} disabled={unavailable} className="items-start">
-                <ModeIcon className="mt-0.5" aria-hidden="true" />
+                <ModeIcon className="mt-0.5 shrink-0" aria-hidden="true" />
                 <span className="flex flex-col">
                   <span>{modeLabels[m]}</span>
                   {unavailable && (
