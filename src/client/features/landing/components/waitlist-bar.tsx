@@ -1,10 +1,11 @@
-import { CheckCircle2, Loader2 } from 'lucide-react'
+import { CheckCircle2 } from 'lucide-react'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { Link } from 'wouter'
 import { toast } from '#client/hooks/use-toast.ts'
 import type { WaitlistRequest } from '#contract/waitlist.ts'
 import { useJoinWaitlist, waitlistErrorText } from '../api/join-waitlist.ts'
 import { useWaitlistDraft } from '../hooks/use-waitlist-draft.ts'
+import { WaitlistForm } from './waitlist-form.tsx'
 
 export type WaitlistLayout = 'hero' | 'compact'
 
@@ -15,8 +16,6 @@ const frame = {
   compact: 'border-t border-white/10 bg-zinc-950/90 px-4 py-3 backdrop-blur-md',
 }
 const inner = { hero: 'text-center', compact: 'mx-auto flex max-w-5xl items-center justify-between gap-6' }
-const input =
-  'h-11 min-w-0 flex-1 rounded-lg border border-input bg-zinc-900 px-4 text-base text-foreground placeholder:text-zinc-400 focus-visible:border-ring sm:text-sm'
 
 /** Spec sections 2 and 4: the fixed bottom waitlist bar. */
 export function WaitlistBar({ layout }: { layout: WaitlistLayout }) {
@@ -104,58 +103,14 @@ export function WaitlistBar({ layout }: { layout: WaitlistLayout }) {
             )}
           </div>
           {!joinedAs && (
-            <form
-              noValidate
-              onSubmit={(e) => {
-                e.preventDefault()
-                submit()
-              }}
-              className={`relative flex gap-2 ${hero ? 'mt-3 sm:mt-4' : 'w-full md:max-w-md'}`}
-            >
-              <label htmlFor="waitlist-email" className="sr-only">
-                Email address
-              </label>
-              <input
-                id="waitlist-email"
-                type="email"
-                name="email"
-                autoComplete="email"
-                inputMode="email"
-                placeholder={hero ? 'you@example.com' : 'E-mail for the waitlist'}
-                value={email}
-                onChange={(e) => change(e.target.value)}
-                onKeyDown={(e) => {
-                  // Enter must reach submit() even without the button (hidden until there is an '@').
-                  if (e.key === 'Enter') {
-                    e.preventDefault()
-                    submit()
-                  }
-                }}
-                className={input}
-              />
-              {email.includes('@') && (
-                <button
-                  type="submit"
-                  disabled={status === 'pending'}
-                  className="inline-flex h-11 shrink-0 items-center gap-2 rounded-lg bg-primary px-5 text-sm font-semibold text-primary-foreground hover:bg-primary/90 disabled:opacity-70"
-                >
-                  {status === 'pending' && <Loader2 className="size-4 animate-spin" aria-hidden="true" />}
-                  {status === 'pending' ? 'Joining...' : 'Join'}
-                </button>
-              )}
-              {/* Honeypot: hidden from people and skipped by Tab; bots that fill it are ignored. */}
-              <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-                <label htmlFor="waitlist-website">Website</label>
-                <input
-                  id="waitlist-website"
-                  ref={honeypot}
-                  name="website"
-                  type="text"
-                  tabIndex={-1}
-                  autoComplete="off"
-                />
-              </div>
-            </form>
+            <WaitlistForm
+              layout={layout}
+              email={email}
+              pending={status === 'pending'}
+              honeypot={honeypot}
+              onChange={change}
+              onSubmit={submit}
+            />
           )}
           {hero && !joinedAs && (
             <p className="mt-3 text-xs text-zinc-400">

@@ -1,0 +1,82 @@
+import { Loader2 } from 'lucide-react'
+import type { RefObject } from 'react'
+
+const input =
+  'h-11 min-w-0 flex-1 rounded-lg border border-input bg-zinc-900 px-4 text-base text-foreground placeholder:text-zinc-400 focus-visible:border-ring sm:text-sm'
+
+/**
+ * The e-mail field of the waitlist bar. Spec section 4: the submit button shows only once the
+ * text has an '@'; Enter always reaches `onSubmit`, which decides what an address without one gets.
+ */
+export function WaitlistForm({
+  layout,
+  email,
+  pending,
+  honeypot,
+  onChange,
+  onSubmit,
+}: {
+  layout: 'hero' | 'compact'
+  email: string
+  pending: boolean
+  honeypot: RefObject<HTMLInputElement | null>
+  onChange: (value: string) => void
+  onSubmit: () => void
+}) {
+  const hero = layout === 'hero'
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault()
+        onSubmit()
+      }}
+      className={`relative flex gap-2 ${hero ? 'mt-3 sm:mt-4' : 'w-full md:max-w-md'}`}
+    >
+      <label htmlFor="waitlist-email" className="sr-only">
+        Email address
+      </label>
+      <input
+        id="waitlist-email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        inputMode="email"
+        placeholder={hero ? 'you@example.com' : 'E-mail for the waitlist'}
+        value={email}
+        onChange={(e) => onChange(e.target.value)}
+        onKeyDown={(e) => {
+          // Without the button (and with the honeypot as a second field) the browser would not
+          // submit on Enter by itself.
+          if (e.key === 'Enter') {
+            e.preventDefault()
+            onSubmit()
+          }
+        }}
+        className={input}
+      />
+      {email.includes('@') && (
+        <button
+          type="submit"
+          disabled={pending}
+          className="inline-flex h-11 shrink-0 items-center gap-2 rounded-lg bg-primary px-5 text-sm font-semibold text-primary-foreground hover:bg-primary/90 disabled:opacity-70"
+        >
+          {pending && <Loader2 className="size-4 animate-spin" aria-hidden="true" />}
+          {pending ? 'Joining...' : 'Join'}
+        </button>
+      )}
+      {/* Honeypot: hidden from people and skipped by Tab; bots that fill it are ignored. */}
+      <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+        <label htmlFor="waitlist-website">Website</label>
+        <input
+          id="waitlist-website"
+          ref={honeypot}
+          name="website"
+          type="text"
+          tabIndex={-1}
+          autoComplete="off"
+        />
+      </div>
+    </form>
+  )
+}
