@@ -1,8 +1,9 @@
 // Files with messages through the built app and the AI stand-in, which echoes what it was sent:
 // an image picked with 'Upload image', a PDF dropped on the chat, and files the drop ignores.
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChatPage } from '../pages/chat-page.ts'
-import { ComposerControls } from '../pages/composer.ts'
+import { ComposerControls, fixturePath } from '../pages/composer.ts'
 import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
 import { launchBrowser, type TestBrowser } from './support/browser.ts'
@@ -94,6 +95,36 @@ describe('attachments', () => {
       .and(page.locator('[aria-busy="false"]'))
       .filter({ hasText: 'Loris notes: compost on Tuesdays.' })
       .waitFor()
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('shows the upload progress of a large file on a slow connection', async () => {
+    const { page, context, chat, unexpectedErrors } = await signedInChat()
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Network.enable')
+    // About 4 s for 3 MB: long enough to see the progress bar move.
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 768 * 1024,
+    })
+    const png = new Uint8Array(3 * 1024 * 1024)
+    png.set(readFileSync(fixturePath('image.png')))
+    await page.getByRole('button', { name: 'Attach a file' }).click()
+    const chooser = page.waitForEvent('filechooser')
+    await page.getByRole('menuitem', { name: 'Upload image' }).click()
+    await (await chooser).setFiles({ name: 'large.png', mimeType: 'image/png', buffer: Buffer.from(png) })
+    await chat.send('A large picture')
+
+    const progress = page.getByRole('progressbar', { name: 'Uploading large.png' })
+    await progress.waitFor()
+    await page.waitForFunction(() => {
+      const bar = document.querySelector('[role="progressbar"]')
+      return Number(bar?.getAttribute('aria-valuenow')) > 0
+    })
+    await chat.waitForReply('A large picture', `[image image/png ${png.length} bytes]`)
+    expect(await progress.count()).toBe(0)
     expect(unexpectedErrors()).toEqual([])
   })
 

@@ -12,8 +12,10 @@ export function AttachmentChip() {
   if (upload) {
     const percent = Math.round(upload.fraction * 100)
     return (
-      <div className="mx-3 mt-2 flex max-w-full items-center gap-2 rounded-lg border bg-muted/40 px-3 py-1.5 text-xs">
+      <div className="mx-3 mt-2 inline-flex max-w-[calc(100%-1.5rem)] items-center gap-2 rounded-lg border bg-muted/40 px-3 py-1.5 text-xs">
+        <span className="shrink-0 text-muted-foreground">Uploading</span>
         <span className="min-w-0 truncate font-medium">{upload.name}</span>
+        <span className="shrink-0 text-muted-foreground">{formatFileSize(upload.size)}</span>
         <div
           role="progressbar"
           aria-label={`Uploading ${upload.name}`}
