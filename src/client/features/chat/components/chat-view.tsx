@@ -125,7 +125,9 @@ export function ChatView() {
     (selection.kind === 'new' ? 'New conversation' : 'Chat')
   let main: React.ReactNode
   if (!user) main = <VisitorEmptyState />
-  else if (messages.isLoading) main = <Spinner className="m-auto size-6" label="Loading messages" />
+  // Until the threads load nothing is chosen yet: wait rather than flash the empty state.
+  else if (messages.isLoading || selection.kind === 'auto')
+    main = <Spinner className="m-auto size-6" label="Loading messages" />
   else if (messages.error)
     main = (
       <div className="m-auto text-center text-sm">
