@@ -103,6 +103,14 @@ describe('threads', () => {
     // Right-click opens the same actions.
     await threads.contextAction('Budget planning for the garden', 'Add to favorites')
     await chat.toast('Thread updated successfully').waitFor()
+
+    // Clear History while a deleted thread is shown: back to an emptied Default.
+    await threads.open('Budget planning for the garden')
+    await chat.openUserMenuItem('Clear History')
+    await chat.toast('Your chat history has been cleared successfully').waitFor()
+    await threads.thread('Budget planning for the garden').waitFor({ state: 'detached' })
+    await threads.selected().filter({ hasText: 'Default' }).waitFor()
+    await chat.exchanges().first().waitFor({ state: 'detached' })
     expect(unexpectedErrors()).toEqual([])
   })
 

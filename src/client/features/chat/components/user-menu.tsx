@@ -13,13 +13,17 @@ import {
 import { useLogout } from '#client/features/auth/api/logout.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiRequest } from '#client/lib/api.ts'
+import { clearSelection } from '../hooks/use-thread-selection.ts'
 
 function useClearHistory() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: () => apiRequest('DELETE', '/api/messages'),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['/api/messages'] })
+      // Every thread but Default is gone: go back to Default, and refetch messages only once a
+      // thread that still exists is shown (never the deleted one on screen now).
+      clearSelection()
+      await queryClient.invalidateQueries({ queryKey: ['/api/messages'], refetchType: 'none' })
       await queryClient.invalidateQueries({ queryKey: ['/api/threads'] })
       toast({ title: 'Chat history cleared', description: 'Your chat history has been cleared successfully' })
     },
