@@ -116,6 +116,15 @@ describe('sending a file with a message', () => {
     )
   })
 
+  it('a file sent alone to a new thread names the thread', async () => {
+    const { cookie } = await t.signUp()
+    const res = await post(cookie, form('file', 'notes.txt', await fixture('notes.txt')))
+    const events = await readEvents(res)
+    const threads = await (await t.request('/api/threads', { cookie })).json()
+    const created = threads.find((th: { id: string }) => th.id === events[0]?.actualThreadId)
+    expect(created?.title).toBe('notes.txt')
+  })
+
   it('serves an SVG as a download, never inline, sandboxed and not sniffed', async () => {
     const { cookie } = await t.signUp()
     const { reply, message } = await sendFile(cookie, 'image', 'script.svg')

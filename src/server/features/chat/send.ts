@@ -127,7 +127,8 @@ export async function sendMessage(
   const stored = await storeUserMessage(db, {
     userId: user.id,
     threadId: input.threadId,
-    title: threadTitleFrom(input.content),
+    // A file sent alone names its thread.
+    title: threadTitleFrom(input.content || input.attachment?.filename || ''),
     content: input.content,
     clientMessageId: input.clientMessageId,
     chatModel: resolved.chatModel,

@@ -77,21 +77,11 @@ export async function withDecodedAudio<T>(
     await writeFile(input, bytes)
     try {
       // Decoding stops just past the limit: a longer file is refused without decoding all of it.
-      await run(
-        opts.ffmpeg ?? 'ffmpeg',
-        [
-          '-nostdin',
-          '-hide_banner',
-          '-loglevel',
-          'error',
-          '-y',
-          '-i',
-          input,
-          '-t',
-          String(maxSeconds + 1),
-        ].concat(['-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', wavPath]),
-        opts.signal,
-      )
+      // A second of grace: the browser stops at 2:00 on its timer, a little after in the file.
+      const limit = String(maxSeconds + 2)
+      const out = ['-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', wavPath]
+      const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-t', limit]
+      await run(opts.ffmpeg ?? 'ffmpeg', [...args, ...out], opts.signal)
     } catch (err) {
       if (isMissingBinary(err))
         throw new AppError(
@@ -101,7 +91,7 @@ export async function withDecodedAudio<T>(
       throw new AppError('unprocessable:audio', 'The recording could not be decoded. Please record again.')
     }
     const seconds = wavDataBytes(await readFile(wavPath)) / BYTES_PER_SECOND
-    if (seconds > maxSeconds)
+    if (seconds > maxSeconds + 1)
       throw new AppError(
         'payload_too_large:audio',
         `Recordings can be at most ${maxSeconds / 60} minutes long. Please record a shorter message.`,

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { parseEnv } from '#server/env.ts'
+import { buildConfig } from '#server/features/system/config.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 import { chooseEngine, defaultTools } from './engines.ts'
@@ -103,6 +104,19 @@ describe('choosing an engine', () => {
       503,
       'Voice input needs ffmpeg on the server: install it (apt-get install ffmpeg).',
     ])
+  })
+})
+
+describe('GET /api/config transcription', () => {
+  it('is unavailable with the reason when the forced engine cannot run', () => {
+    expect(buildConfig(env({ TRANSCRIBE_ENGINE: 'openai' })).transcription).toEqual({
+      available: false,
+      reason: 'TRANSCRIBE_ENGINE=openai needs OPENAI_API_KEY.',
+    })
+    expect(buildConfig(env({ TRANSCRIBE_ENGINE: 'pocketsphinx' })).transcription).toEqual({
+      available: true,
+      reason: null,
+    })
   })
 })
 

@@ -120,7 +120,7 @@ export function useChatStream(callbacks: StreamCallbacks) {
                 ...list,
                 {
                   id: threadId,
-                  title: threadTitleFrom(p.content),
+                  title: threadTitleFrom(p.content || p.file?.name || ''),
                   isFavorite: false,
                   isDefault: false,
                   lastMessageAt: new Date().toISOString(),

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { setDraftFile } from '#client/features/attachments/hooks/use-attachment-draft.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { errorText } from '#client/lib/api.ts'
+import { MAX_RECORDING_SECONDS } from '#contract/transcription.ts'
 import { transcribeAudio } from '../api/transcribe.ts'
 
 export type VoiceState = 'idle' | 'recording' | 'transcribing'
@@ -113,13 +114,19 @@ export function useVoiceRecorder({ onText }: { onText: (text: string) => void })
     if (!s) return
     const recordedSeconds = Math.floor((Date.now() - s.startedAt) / 1000)
     s.recorder.onstop = () => {
-      const file = new File(s.chunks, `recording-${Date.now()}.webm`, { type: MIME })
+      // Browsers without webm recording (Safari) record mp4; the server reads the bytes either way.
+      const file = new File(s.chunks, `recording-${Date.now()}.webm`, { type: s.recorder.mimeType || MIME })
       void transcribe(file, recordedSeconds)
     }
     setState('transcribing')
     s.recorder.stop()
     release()
   }, [release, transcribe])
+
+  // The server transcribes at most 2 minutes: the recording stops itself there.
+  useEffect(() => {
+    if (state === 'recording' && seconds >= MAX_RECORDING_SECONDS) stop()
+  }, [state, seconds, stop])
 
   return { state, seconds, start, stop, cancel }
 }
