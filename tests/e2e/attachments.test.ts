@@ -126,6 +126,25 @@ describe('attachments', () => {
     await chat.waitForReply('A large picture', `[image image/png ${png.length} bytes]`)
     expect(await progress.count()).toBe(0)
     expect(unexpectedErrors()).toEqual([])
+  }, 120_000)
+
+  it("a visitor's chosen file waits in memory through sign-up and goes with the draft", async () => {
+    const { page, unexpectedErrors } = await browser.newPage()
+    const chat = new ChatPage(page, server.url)
+    const composer = new ComposerControls(page)
+    await chat.open()
+    await composer.upload('Upload image', 'image.webp')
+    await chat.send('Is this a loris?')
+    await chat.dialog().waitFor()
+    // Only the text is in session storage; the file stays in memory.
+    expect(await page.evaluate(() => sessionStorage.getItem('pending-chat-message'))).not.toContain('webp')
+    await composer.chip().filter({ hasText: 'image.webp' }).waitFor()
+    await chat.fillCredentials('Sign up', email(), 'a strong password')
+
+    await chat.waitForReply('Is this a loris?', '[image image/webp 466 bytes]')
+    await chat.exchange('Is this a loris?').getByRole('img', { name: 'Shared by you' }).waitFor()
+    expect(await composer.chip().count()).toBe(0)
+    expect(unexpectedErrors()).toEqual([])
   })
 
   it('the chip removes a chosen file', async () => {
