@@ -3,7 +3,7 @@
 // leaves nothing behind. The chat feature receives this as its attachment reader (app.ts).
 import { DOCUMENT_TEXT_BUDGET, limitText, UPLOAD_LIMITS, type UploadKind } from '#contract/attachments.ts'
 import { AppError } from '#server/lib/app-error.ts'
-import { extractDocumentText } from './extract.ts'
+import { type ExtractedText, extractDocumentText } from './extract.ts'
 import { firstFrameAsPng } from './gif-frame.ts'
 import { deleteIfUnreferenced, insertUpload } from './queries.ts'
 import { decodeText, type Sniffed, sniff } from './sniff.ts'
@@ -54,6 +54,12 @@ export function cleanFileName(name: string): string {
 
 const fmt = (n: number) => n.toLocaleString('en-US')
 
+function svgSource(bytes: Uint8Array): ExtractedText {
+  const text = decodeText(bytes) ?? ''
+  const truncated = text.length > DOCUMENT_TEXT_BUDGET
+  return { text: text.slice(0, DOCUMENT_TEXT_BUDGET), totalChars: text.length, truncated }
+}
+
 async function forModel(
   d: IntakeDeps,
   bytes: Uint8Array,
@@ -89,13 +95,7 @@ async function forModel(
     return { content, attachment: { kind: 'image', data: bytes, mediaType: mimeType, filename } }
   // Models take no SVG images: they read its source, which is what an SVG is.
   const extracted =
-    mimeType === 'image/svg+xml'
-      ? (() => {
-          const text = decodeText(bytes) ?? ''
-          const truncated = text.length > DOCUMENT_TEXT_BUDGET
-          return { text: text.slice(0, DOCUMENT_TEXT_BUDGET), totalChars: text.length, truncated }
-        })()
-      : await extractDocumentText(bytes, mimeType)
+    mimeType === 'image/svg+xml' ? svgSource(bytes) : await extractDocumentText(bytes, mimeType)
   let text = extracted.text
   let notice: string | undefined
   if (extracted.truncated) {
