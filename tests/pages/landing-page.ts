@@ -42,8 +42,11 @@ export class LandingPage {
     return this.page.getByTestId('waitlist-thanks')
   }
 
-  toast(text: string | RegExp) {
-    return this.page.getByRole('status').filter({ hasText: text }).first()
+  /** The toast showing every one of `texts` (title and description). */
+  toast(...texts: (string | RegExp)[]) {
+    let toasts = this.page.getByRole('status')
+    for (const text of texts) toasts = toasts.filter({ hasText: text })
+    return toasts.first()
   }
 
   draft() {
