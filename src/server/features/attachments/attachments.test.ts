@@ -7,7 +7,7 @@ import { ATTACHMENT_NOTICE_HEADER } from '#contract/attachments.ts'
 import { messageListSchema } from '#contract/messages.ts'
 import { uploads } from '#server/db/schema/index.ts'
 import { readEvents, replyText } from '../../../../tests/helpers/chat.ts'
-import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { createTestApp, sessionCookie, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 
 let ai: AiStandIn
@@ -31,6 +31,19 @@ afterAll(async () => {
 beforeEach(() => ai.reset())
 
 const db = () => t.deps.database.db
+
+// Many accounts for one file: each from its own address, under the per-address sign-up limit.
+let users = 0
+async function signUp() {
+  users += 1
+  const res = await t.request('/api/register', {
+    method: 'POST',
+    headers: { 'x-forwarded-for': `10.0.${Math.floor(users / 250)}.${users % 250}` },
+    json: { email: `files-${users}-${Date.now()}@example.com`, password: 'correct horse battery' },
+  })
+  if (res.status !== 201) throw new Error(`sign-up failed: ${res.status}`)
+  return { cookie: sessionCookie(res), user: (await res.json()) as { id: string } }
+}
 const fixture = async (name: string) => new Uint8Array(await readFile(join('tests/fixtures', name)))
 
 async function storedObjects(): Promise<string[]> {
@@ -72,7 +85,7 @@ describe('sending a file with a message', () => {
     ['photo.jpg', 'image/jpeg', 8381],
     ['image.webp', 'image/webp', 466],
   ])('%s reaches the model as an image and is shown from /api/uploads', async (name, type, size) => {
-    const { cookie } = await t.signUp()
+    const { cookie } = await signUp()
     const { reply, message } = await sendFile(cookie, 'image', name, { content: 'What is this?' })
     expect(reply).toContain('Echo: What is this?')
     expect(reply).toContain(`[image ${type} ${size} bytes]`)
@@ -89,7 +102,7 @@ describe('sending a file with a message', () => {
   })
 
   it('a GIF reaches the model as its first frame in PNG (Gemini takes no GIF); the GIF is kept', async () => {
-    const { cookie } = await t.signUp()
+    const { cookie } = await signUp()
     const { reply, message } = await sendFile(cookie, 'image', 'animation.gif')
     expect(reply).toMatch(/\[image image\/png \d+ bytes\]/)
     const file = await t.request(message.mediaUrl as string, { cookie })
@@ -105,7 +118,7 @@ describe('sending a file with a message', () => {
     ['data.csv', 'Month,Trees\nJanuary,120'],
     ['notes.txt', 'Loris notes: compost on Tuesdays.'],
   ])('%s reaches the model as its text, with its name', async (name, text) => {
-    const { cookie } = await t.signUp()
+    const { cookie } = await signUp()
     const { reply, message } = await sendFile(cookie, 'file', name)
     expect(reply).toContain(`Attached ${name}:\n`)
     expect(reply).toContain(text)
@@ -117,7 +130,7 @@ describe('sending a file with a message', () => {
   })
 
   it('a file sent alone to a new thread names the thread', async () => {
-    const { cookie } = await t.signUp()
+    const { cookie } = await signUp()
     const res = await post(cookie, form('file', 'notes.txt', await fixture('notes.txt')))
     const events = await readEvents(res)
     const threads = await (await t.request('/api/threads', { cookie })).json()
@@ -126,7 +139,7 @@ describe('sending a file with a message', () => {
   })
 
   it('serves an SVG as a download, never inline, sandboxed and not sniffed', async () => {
-    const { cookie } = await t.signUp()
+    const { cookie } = await signUp()
     const { reply, message } = await sendFile(cookie, 'image', 'script.svg')
     // Models take no SVG images: they read its source.
     expect(reply).toContain('<svg xmlns="http://www.w3.org/2000/svg"')
@@ -139,7 +152,7 @@ describe('sending a file with a message', () => {
   })
 
   it('cuts a long document, tells the model, and says so in a header', async () => {
-    const { cookie } = await t.signUp()
+    const { cookie } = await signUp()
     // The stand-in echoes all 60,000 characters back: stream them without pauses.
     ai.setChunkDelayMs(0)
     const long = `${'The loris forages at night. '.repeat(2_600)}THE END`
@@ -153,20 +166,17 @@ describe('sending a file with a message', () => {
   }, 60_000)
 
   it('transcribes a recording: its words become the message when nothing was typed', async () => {
-    const { cookie, user } = await t.signUp()
+    const { cookie, user } = await signUp()
     const { reply, message } = await sendFile(cookie, 'audio', 'goforward.webm')
     expect(message).toMatchObject({ content: 'go forward ten meters', mediaType: null, mediaUrl: null })
     expect(reply).toContain('Echo: go forward ten meters')
     // A recording is not kept: its words are the message.
-    const rows = await db()
-      .select()
-      .from(uploads)
-      .where(eq(uploads.userId, user.id as string))
+    const rows = await db().select().from(uploads).where(eq(uploads.userId, user.id))
     expect(rows).toHaveLength(0)
   })
 
   it('sends the transcript along with typed text', async () => {
-    const { cookie } = await t.signUp()
+    const { cookie } = await signUp()
     const { reply, message } = await sendFile(cookie, 'audio', 'goforward.webm', { content: 'Translate:' })
     expect(message.content).toBe('Translate:')
     expect(reply).toContain('Attached voice message goforward.webm (transcript):\ngo forward ten meters')
@@ -179,7 +189,7 @@ describe('refusals store nothing', () => {
   })
 
   async function refused(field: string, name: string, bytes: Uint8Array) {
-    const { cookie } = await t.signUp()
+    const { cookie } = await signUp()
     const before = await storedObjects()
     const res = await post(cookie, form(field, name, bytes, { content: 'hi' }))
     expect(await db().select().from(uploads)).toHaveLength(0)
@@ -233,7 +243,7 @@ describe('refusals store nothing', () => {
     const body = form('image', 'image.png', await fixture('image.png'), {
       threadId: '00000000-0000-4000-8000-000000000000',
     })
-    const { cookie } = await t.signUp()
+    const { cookie } = await signUp()
     const res = await post(cookie, body)
     expect(res.status).toBe(404)
     expect(await db().select().from(uploads)).toHaveLength(0)
@@ -242,16 +252,16 @@ describe('refusals store nothing', () => {
 
 describe('who may see a file, and when it goes', () => {
   it('another user gets 404, as does a visitor (401)', async () => {
-    const owner = await t.signUp()
+    const owner = await signUp()
     const { message } = await sendFile(owner.cookie, 'image', 'image.png')
-    const other = await t.signUp()
+    const other = await signUp()
     const res = await t.request(message.mediaUrl as string, { cookie: other.cookie })
     expect(await errorOf(res)).toEqual({ status: 404, message: 'This file does not exist' })
     expect((await t.request(message.mediaUrl as string)).status).toBe(401)
   })
 
   it('deleting the thread removes its files; a file another message still uses stays', async () => {
-    const { cookie, user } = await t.signUp()
+    const { cookie, user } = await signUp()
     // The same bytes in two threads share one stored object.
     const kept = await sendFile(cookie, 'file', 'notes.txt', { content: 'keep me' })
     const gone = await sendFile(cookie, 'file', 'notes.txt')
@@ -263,32 +273,40 @@ describe('who may see a file, and when it goes', () => {
     expect((await t.request(gone.message.mediaUrl as string, { cookie })).status).toBe(404)
     expect((await t.request(only.message.mediaUrl as string, { cookie })).status).toBe(404)
     expect((await t.request(kept.message.mediaUrl as string, { cookie })).status).toBe(200)
-    const rows = await db()
-      .select()
-      .from(uploads)
-      .where(eq(uploads.userId, user.id as string))
+    const rows = await db().select().from(uploads).where(eq(uploads.userId, user.id))
     expect(rows).toHaveLength(1)
     const left = await storedObjects()
     expect(left).toHaveLength(objects.length - 1)
     expect(left).toContain(rows[0]?.storageKey)
   })
 
+  it('a thread made from a message keeps its file when the first thread goes', async () => {
+    const { cookie } = await signUp()
+    const first = await sendFile(cookie, 'image', 'photo.jpg', { content: 'keep this picture' })
+    const copy = await t.request('/api/threads/create-from-message', {
+      method: 'POST',
+      cookie,
+      json: { messageId: first.message.id },
+    })
+    expect(copy.status).toBe(201)
+    await t.request(`/api/threads/${first.threadId}`, { method: 'DELETE', cookie })
+    const file = await t.request(first.message.mediaUrl as string, { cookie })
+    expect(file.status).toBe(200)
+  })
+
   it('clearing the history removes every file of the user', async () => {
-    const { cookie, user } = await t.signUp()
+    const { cookie, user } = await signUp()
     await sendFile(cookie, 'file', 'data.csv')
     const { message } = await sendFile(cookie, 'image', 'image.webp')
     const res = await t.request('/api/messages', { method: 'DELETE', cookie })
     expect(res.status).toBe(200)
     expect((await t.request(message.mediaUrl as string, { cookie })).status).toBe(404)
-    const rows = await db()
-      .select()
-      .from(uploads)
-      .where(eq(uploads.userId, user.id as string))
+    const rows = await db().select().from(uploads).where(eq(uploads.userId, user.id))
     expect(rows).toHaveLength(0)
   })
 
   it('deleting the account removes its files', async () => {
-    const { cookie } = await t.signUp()
+    const { cookie } = await signUp()
     const bytes = new TextEncoder().encode(`only this account has this text ${Date.now()}`)
     await readEvents(await post(cookie, form('file', 'mine.txt', bytes)))
     const [row] = await db().select().from(uploads).where(eq(uploads.fileName, 'mine.txt'))
@@ -306,7 +324,7 @@ describe('POST /api/transcribe', () => {
     t.request('/api/transcribe', { method: 'POST', cookie, body })
 
   it('returns the words of a recording (offline engine)', async () => {
-    const { cookie } = await t.signUp()
+    const { cookie } = await signUp()
     const body = new FormData()
     body.set('audio', new File([await fixture('goforward.webm')], 'recording-1.webm', { type: 'audio/webm' }))
     const res = await transcribe(cookie, body)
@@ -315,7 +333,7 @@ describe('POST /api/transcribe', () => {
   })
 
   it('names what is wrong: no file, silence, too long', async () => {
-    const { cookie } = await t.signUp()
+    const { cookie } = await signUp()
     expect(await errorOf(await transcribe(cookie, new FormData()))).toEqual({
       status: 400,
       message: 'Attach the recording in the form field `audio`',
@@ -329,6 +347,24 @@ describe('POST /api/transcribe', () => {
     const long = new FormData()
     long.set('audio', new File([await fixture('long.webm')], 'recording-3.webm'))
     expect((await transcribe(cookie, long)).status).toBe(413)
+  })
+
+  it('is rate limited per user', async () => {
+    const { cookie } = await signUp()
+    // An empty recording is refused at once, after it counted.
+    const empty = () => {
+      const body = new FormData()
+      body.set('audio', new File([], 'recording-0.webm'))
+      return transcribe(cookie, body)
+    }
+    for (let i = 0; i < 30; i++) expect((await empty()).status).toBe(422)
+    const limited = await empty()
+    expect(limited.status).toBe(429)
+    expect((await limited.json()).message).toBe(
+      'Too many recordings in a short time. Please wait a few minutes and try again.',
+    )
+    // Another user is not affected.
+    expect((await transcribe((await signUp()).cookie, new FormData())).status).toBe(400)
   })
 
   it('needs a session', async () => {
