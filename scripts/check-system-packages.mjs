@@ -12,6 +12,7 @@ const REQUIRED = {
 }
 
 function installed(pkg) {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax
   const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' })
   return r.status === 0 && r.stdout.includes('install ok installed')
 }
