@@ -147,6 +147,17 @@ describe('attachments', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
+  it('a file the server refuses says why and comes back to the composer', async () => {
+    const { chat, composer, unexpectedErrors } = await signedInChat()
+    // An executable renamed to .png: the server reads the bytes, not the name.
+    await composer.upload('Upload image', 'program.png')
+    await chat.send('Look at this')
+    await chat.toast(/This type of file is not supported/).waitFor()
+    await composer.chip().filter({ hasText: 'program.png' }).waitFor()
+    expect(await chat.composer().inputValue()).toBe('Look at this')
+    expect(unexpectedErrors([/status of 415/])).toEqual([])
+  })
+
   it('the chip removes a chosen file', async () => {
     const { composer, chat, unexpectedErrors } = await signedInChat()
     await composer.upload('Upload file', 'data.csv')
