@@ -1,7 +1,7 @@
 // One exchange (spec section 2): the user's bubble on the right, any attachment, then the reply
 // with a left border coloured by model and its '@' button.
 import { AtSign, FileText } from 'lucide-react'
-import { memo } from 'react'
+import { memo, useState } from 'react'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import { Tooltip, TooltipContent, TooltipTrigger } from '#client/components/ui/tooltip.tsx'
 import { cn } from '#client/lib/cn.ts'
@@ -20,17 +20,26 @@ export type ExchangeView = Pick<
 }
 
 function Attachment({ url, type }: { url: string | null; type: 'image' | 'document' }) {
+  // Spec 8: an image that fails to load is hidden (and logged).
+  const [failedUrl, setFailedUrl] = useState<string | null>(null)
   return (
     <div className="flex flex-col items-end gap-1">
       <p className="text-xs text-muted-foreground">
         {type === 'image' ? 'Shared an image' : 'Shared a document'}
       </p>
-      {type === 'image' && url ? (
-        <img
-          src={url}
-          alt="Shared by you"
-          className="max-h-[400px] max-w-full rounded-lg border object-contain"
-        />
+      {type === 'image' ? (
+        url &&
+        url !== failedUrl && (
+          <img
+            src={url}
+            alt="Shared by you"
+            className="max-h-[400px] max-w-full rounded-lg border object-contain"
+            onError={() => {
+              console.warn('Image failed to load and was hidden:', url)
+              setFailedUrl(url)
+            }}
+          />
+        )
       ) : url && !url.startsWith('blob:') ? (
         // The stored file downloads (GET /api/uploads/:id answers as an attachment).
         <a
