@@ -40,6 +40,9 @@ execFileSync(
   {
     cwd: root,
     stdio: 'inherit',
+    // Always a production client, even when the build runs inside a test (NODE_ENV=test would
+    // ship development React).
+    env: { ...process.env, NODE_ENV: 'production' },
   },
 )
 precompress(path.join(buildDir, 'client'))

@@ -107,6 +107,6 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
     c.json(errorBody('not_found:route', `No API route ${c.req.method} ${c.req.path}`), 404),
   )
   app.onError(toErrorResponse)
-  if (opts.clientDir) serveClient(app, opts.clientDir)
+  if (opts.clientDir) serveClient(app, opts.clientDir, publicOrigin(deps.env))
   return app
 }

@@ -18,7 +18,11 @@ const HOUR_MS = 3_600_000
 async function main() {
   const env = parseEnv()
   const log = pino({ level: env.LOG_LEVEL, base: { app: 'loris' } })
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  const database = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    onConnectionError: (err) => log.warn({ err }, 'database connection lost; it will be replaced'),
+  })
   log.info({ database: database.kind }, 'database ready, migrations applied')
   const background = new BackgroundWork()
   const deps: AppDeps = { env, database, log, secret: loadSecret(env), background }

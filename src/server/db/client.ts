@@ -39,9 +39,17 @@ export const migrationsFolder = findMigrations()
 // Any fixed 64-bit number: app nodes starting together migrate one at a time.
 const MIGRATION_LOCK_ID = 727_001
 
-export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl?: string
+  dataDir?: string
+  /** Errors of idle pooled connections (server restart, terminated backend). */
+  onConnectionError?: (err: Error) => void
+}): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 })
+    // Without a listener, an idle connection dropped by the server would crash the process;
+    // the pool replaces it on the next query.
+    pool.on('error', (err) => opts.onConnectionError?.(err))
     const db = drizzlePg({ client: pool, schema }) as unknown as Db
     const lock = await pool.connect()
     try {

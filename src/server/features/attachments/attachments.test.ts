@@ -173,14 +173,14 @@ describe('sending a file with a message', () => {
     // A recording is not kept: its words are the message.
     const rows = await db().select().from(uploads).where(eq(uploads.userId, user.id))
     expect(rows).toHaveLength(0)
-  })
+  }, 60_000)
 
   it('sends the transcript along with typed text', async () => {
     const { cookie } = await signUp()
     const { reply, message } = await sendFile(cookie, 'audio', 'goforward.webm', { content: 'Translate:' })
     expect(message.content).toBe('Translate:')
     expect(reply).toContain('Attached voice message goforward.webm (transcript):\ngo forward ten meters')
-  })
+  }, 60_000)
 })
 
 describe('refusals store nothing', () => {
@@ -303,7 +303,7 @@ describe('who may see a file, and when it goes', () => {
     expect((await t.request(message.mediaUrl as string, { cookie })).status).toBe(404)
     const rows = await db().select().from(uploads).where(eq(uploads.userId, user.id))
     expect(rows).toHaveLength(0)
-  })
+  }, 60_000)
 
   it('deleting the account removes its files', async () => {
     const { cookie } = await signUp()
