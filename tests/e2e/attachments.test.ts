@@ -4,33 +4,23 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChatPage } from '../pages/chat-page.ts'
 import { ComposerControls, fixturePath } from '../pages/composer.ts'
-import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
-import { type AppServer, startAppServer } from './support/app-server.ts'
-import { launchBrowser, type TestBrowser } from './support/browser.ts'
+import type { AppServer } from './support/app-server.ts'
+import type { TestBrowser } from './support/browser.ts'
+import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 
-let standIn: AiStandIn
+let h: ChatHarness
 let server: AppServer
 let browser: TestBrowser
-let n = 0
-const email = () => `files-${Date.now()}-${++n}@example.com`
 
 beforeAll(async () => {
-  standIn = await startAiStandIn()
-  server = await startAppServer({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: standIn.geminiBaseUrl })
-  browser = await launchBrowser()
+  h = await startChatHarness({ emailPrefix: 'files' })
+  ;({ server, browser } = h)
 })
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await standIn?.close()
-})
+afterAll(() => h?.close())
 
 async function signedInChat() {
-  const tab = await browser.newPage()
-  const chat = new ChatPage(tab.page, server.url)
-  await chat.open()
-  await chat.signUp(email(), 'a strong password')
-  return { ...tab, chat, composer: new ComposerControls(tab.page) }
+  const tab = await h.signedInChat()
+  return { ...tab, composer: new ComposerControls(tab.page) }
 }
 
 describe('attachments', () => {
@@ -139,7 +129,7 @@ describe('attachments', () => {
     // Only the text is in session storage; the file stays in memory.
     expect(await page.evaluate(() => sessionStorage.getItem('pending-chat-message'))).not.toContain('webp')
     await composer.chip().filter({ hasText: 'image.webp' }).waitFor()
-    await chat.fillCredentials('Sign up', email(), 'a strong password')
+    await chat.fillCredentials('Sign up', `files-draft-${Date.now()}@example.com`, 'a strong password')
 
     await chat.waitForReply('Is this a loris?', '[image image/webp 466 bytes]')
     await chat.exchange('Is this a loris?').getByRole('img', { name: 'Shared by you' }).waitFor()

@@ -2,10 +2,12 @@
 // their border colours, a failing model, Stop, and a reload while a reply is being written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChatPage } from '../pages/chat-page.ts'
-import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
-import { type AppServer, startAppServer } from './support/app-server.ts'
-import { launchBrowser, type TestBrowser } from './support/browser.ts'
+import type { AiStandIn } from '../stand-ins/ai-providers.ts'
+import type { AppServer } from './support/app-server.ts'
+import type { TestBrowser } from './support/browser.ts'
+import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 
+let h: ChatHarness
 let standIn: AiStandIn
 let server: AppServer
 let browser: TestBrowser
@@ -14,28 +16,12 @@ let n = 0
 const email = () => `chat-${Date.now()}-${++n}@example.com`
 
 beforeAll(async () => {
-  standIn = await startAiStandIn()
-  server = await startAppServer({
-    GEMINI_API_KEY: 'test',
-    GEMINI_BASE_URL: standIn.geminiBaseUrl,
-    OPENAI_API_KEY: 'test',
-    OPENAI_BASE_URL: standIn.openaiBaseUrl,
-  })
-  browser = await launchBrowser()
+  h = await startChatHarness({ emailPrefix: 'chat' })
+  ;({ standIn, server, browser } = h)
 })
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await standIn?.close()
-})
+afterAll(() => h?.close())
 
-async function signedInChat() {
-  const tab = await browser.newPage()
-  const chat = new ChatPage(tab.page, server.url)
-  await chat.open()
-  await chat.signUp(email(), password)
-  return { ...tab, chat }
-}
+const signedInChat = () => h.signedInChat()
 
 describe('chat', () => {
   it('keeps a visitor message through sign-up, then sends and streams it', async () => {

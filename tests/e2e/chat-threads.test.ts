@@ -1,40 +1,19 @@
 // Threads through the real server: new threads from a send and from a message, search,
 // favorite, rename, delete, the mode following the thread, the drawer and the panel keys.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ChatPage } from '../pages/chat-page.ts'
 import { ThreadList } from '../pages/thread-list.ts'
-import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
-import { type AppServer, startAppServer } from './support/app-server.ts'
-import { launchBrowser, type TestBrowser } from './support/browser.ts'
+import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 
-let standIn: AiStandIn
-let server: AppServer
-let browser: TestBrowser
-let n = 0
-const email = () => `threads-${Date.now()}-${++n}@example.com`
+let h: ChatHarness
 
 beforeAll(async () => {
-  standIn = await startAiStandIn()
-  server = await startAppServer({
-    GEMINI_API_KEY: 'test',
-    GEMINI_BASE_URL: standIn.geminiBaseUrl,
-    OPENAI_API_KEY: 'test',
-    OPENAI_BASE_URL: standIn.openaiBaseUrl,
-  })
-  browser = await launchBrowser()
+  h = await startChatHarness({ emailPrefix: 'threads' })
 })
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await standIn?.close()
-})
+afterAll(() => h?.close())
 
 async function signedIn(viewport?: { width: number; height: number }) {
-  const tab = await browser.newPage({ viewport })
-  const chat = new ChatPage(tab.page, server.url)
-  await chat.open()
-  await chat.signUp(email(), 'a strong password')
-  return { ...tab, chat, threads: new ThreadList(tab.page) }
+  const tab = await h.signedInChat({ viewport })
+  return { ...tab, threads: new ThreadList(tab.page) }
 }
 
 describe('threads', () => {

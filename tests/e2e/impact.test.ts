@@ -6,24 +6,19 @@ import { formatGrams, formatRange } from '#client/features/impact/lib/format.ts'
 import type { Co2HistoryResponse, ImpactEstimateResponse } from '#contract/impact.ts'
 import type { User } from '#contract/user.ts'
 import { ConsumptionTab, ImpactCalculator, ImpactChat } from '../pages/impact-pages.ts'
-import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
-import { type AppServer, startAppServer } from './support/app-server.ts'
-import { launchBrowser, type TestBrowser } from './support/browser.ts'
+import type { AppServer } from './support/app-server.ts'
+import type { TestBrowser } from './support/browser.ts'
+import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 
-let standIn: AiStandIn
+let h: ChatHarness
 let server: AppServer
 let browser: TestBrowser
 
 beforeAll(async () => {
-  standIn = await startAiStandIn()
-  server = await startAppServer({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: standIn.geminiBaseUrl })
-  browser = await launchBrowser()
+  h = await startChatHarness({ emailPrefix: 'impact' })
+  ;({ server, browser } = h)
 })
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await standIn?.close()
-})
+afterAll(() => h?.close())
 
 describe('impact', () => {
   it('plants a tree every second message, updates the badges and shows it all under Consumption', async () => {

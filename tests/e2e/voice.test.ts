@@ -1,43 +1,27 @@
 // Voice input through the built app: Chromium's fake microphone plays tests/fixtures/goforward.wav
 // and the server transcribes it offline (pocketsphinx), so the words are real recognition.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ChatPage } from '../pages/chat-page.ts'
 import { ComposerControls, fixturePath } from '../pages/composer.ts'
-import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
-import { type AppServer, startAppServer } from './support/app-server.ts'
-import { launchBrowser, type TestBrowser } from './support/browser.ts'
+import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 
-let standIn: AiStandIn
-let server: AppServer
-let browser: TestBrowser
-let n = 0
-const email = () => `voice-${Date.now()}-${++n}@example.com`
+let h: ChatHarness
 
 beforeAll(async () => {
-  standIn = await startAiStandIn()
-  server = await startAppServer({
-    GEMINI_API_KEY: 'test',
-    GEMINI_BASE_URL: standIn.geminiBaseUrl,
-    TRANSCRIBE_ENGINE: 'pocketsphinx',
+  h = await startChatHarness({
+    emailPrefix: 'voice',
+    env: { TRANSCRIBE_ENGINE: 'pocketsphinx' },
+    browserArgs: [
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${fixturePath('goforward.wav')}`,
+    ],
   })
-  browser = await launchBrowser([
-    '--use-fake-ui-for-media-stream',
-    '--use-fake-device-for-media-stream',
-    `--use-file-for-fake-audio-capture=${fixturePath('goforward.wav')}`,
-  ])
 })
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await standIn?.close()
-})
+afterAll(() => h?.close())
 
 async function signedInChat() {
-  const tab = await browser.newPage({ permissions: ['microphone'] })
-  const chat = new ChatPage(tab.page, server.url)
-  await chat.open()
-  await chat.signUp(email(), 'a strong password')
-  return { ...tab, chat, composer: new ComposerControls(tab.page) }
+  const tab = await h.signedInChat({ permissions: ['microphone'] })
+  return { ...tab, composer: new ComposerControls(tab.page) }
 }
 
 /** Records until the timer shows `until` (the fixture's words take about 3 s), then stops. */

@@ -1,21 +1,10 @@
-import { useSyncExternalStore } from 'react'
+import { createOpenStore, useOpenStore } from '#client/lib/open-store.ts'
 
 // Any screen can ask for the sign-in dialog (header button, a visitor's send); one instance
-// rendered by the app shell listens here.
-let open = false
-const listeners = new Set<() => void>()
+// rendered by the chat page listens here.
+const store = createOpenStore()
 
-export function setSignInDialogOpen(next: boolean) {
-  open = next
-  for (const l of listeners) l()
-}
-
+export const setSignInDialogOpen = store.set
 export function useSignInDialogOpen(): boolean {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l)
-      return () => listeners.delete(l)
-    },
-    () => open,
-  )
+  return useOpenStore(store)
 }

@@ -1,0 +1,56 @@
+// The usual browser-test setup for chat features: the AI stand-in, the built server pointed at
+// it, one Chromium, and a helper that opens /chat as a newly signed-up user.
+import { ChatPage } from '../../pages/chat-page.ts'
+import { type AiStandIn, startAiStandIn } from '../../stand-ins/ai-providers.ts'
+import { type AppServer, startAppServer } from './app-server.ts'
+import { launchBrowser, type TestBrowser, type TestPage } from './browser.ts'
+
+/** Environment that points every model provider at the stand-in. */
+export function aiProviderEnv(standIn: AiStandIn): Record<string, string> {
+  return {
+    GEMINI_API_KEY: 'test',
+    GEMINI_BASE_URL: standIn.geminiBaseUrl,
+    OPENAI_API_KEY: 'test',
+    OPENAI_BASE_URL: standIn.openaiBaseUrl,
+  }
+}
+
+export interface ChatHarness {
+  standIn: AiStandIn
+  server: AppServer
+  browser: TestBrowser
+  /** A fresh tab on /chat, signed up as a new user. */
+  signedInChat(opts?: Parameters<TestBrowser['newPage']>[0]): Promise<TestPage & { chat: ChatPage }>
+  close(): Promise<void>
+}
+
+let counter = 0
+
+export async function startChatHarness(
+  opts: { env?: Record<string, string>; browserArgs?: string[]; emailPrefix?: string } = {},
+): Promise<ChatHarness> {
+  const standIn = await startAiStandIn()
+  const server = await startAppServer({ ...aiProviderEnv(standIn), ...opts.env })
+  const browser = await launchBrowser(opts.browserArgs)
+  return {
+    standIn,
+    server,
+    browser,
+    async signedInChat(pageOpts) {
+      const tab = await browser.newPage(pageOpts)
+      const chat = new ChatPage(tab.page, server.url)
+      await chat.open()
+      counter += 1
+      await chat.signUp(
+        `${opts.emailPrefix ?? 'chat'}-${Date.now()}-${counter}@example.com`,
+        'a strong password',
+      )
+      return { ...tab, chat }
+    },
+    async close() {
+      await browser.close()
+      await server.stop()
+      await standIn.close()
+    },
+  }
+}
