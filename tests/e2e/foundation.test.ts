@@ -46,6 +46,16 @@ describe('routes', () => {
     await page.waitForURL(`${server.url}${target}`)
   })
 
+  it('F8 focuses the notifications region on app screens', async () => {
+    const { page } = await browser.newPage()
+    const chat = new ChatPage(page, server.url)
+    await chat.open()
+    const region = page.getByRole('region', { name: /Notifications/ })
+    await region.waitFor({ state: 'attached' })
+    await page.keyboard.press('F8')
+    await expect.poll(() => region.evaluate((el) => el.contains(document.activeElement))).toBe(true)
+  })
+
   it('shows the 404 screen for /account to a visitor', async () => {
     const { page } = await browser.newPage()
     await page.goto(`${server.url}/account`)
