@@ -30,6 +30,9 @@ export default defineConfig({
           hookTimeout: 90_000,
           // One Chromium per file; two cores means two files at a time at most.
           maxWorkers: 2,
+          // Two Chromiums, two servers and the stand-ins share two cores: a test that times out
+          // once is run again before it counts as failed (each retry is reported).
+          retry: 1,
           fileParallelism: true,
         },
       },
