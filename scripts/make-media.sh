@@ -202,7 +202,7 @@ render() {
   "${FF[@]}" -i "$src" -c:v libx264 -profile:v main -preset veryslow -tune grain -crf "$hcrf" -g 240 \
     -pix_fmt yuv420p -movflags +faststart -an -map_metadata -1 "$MEDIA/$name.mp4"
   # poster = first frame of the same intermediate
-  "${FF[@]}" -i "$src" -frames:v 1 -c:v libwebp -quality 72 -compression_level 6 -preset picture \
+  "${FF[@]}" -i "$src" -frames:v 1 -c:v libwebp -quality 88 -compression_level 6 -preset picture \
     "$MEDIA/$name-poster.webp"
 }
 
