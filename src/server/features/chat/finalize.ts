@@ -1,9 +1,9 @@
 // The one place a reply ends, whatever the outcome: message, user usage, CO2 and thread in one
 // transaction.
-import { and, count, eq, ne, sql } from 'drizzle-orm'
+import { and, count, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
-import { messages, threads, users } from '#server/db/schema/index.ts'
+import { messages, PERSON_SENT_ORIGINS, threads, users } from '#server/db/schema/index.ts'
 import { type ImpactSettings, messageImpact } from '#server/features/impact/message-impact.ts'
 import { addCo2Saved } from '#server/features/impact/queries.ts'
 
@@ -36,17 +36,29 @@ export function chargedChars(r: Pick<FinishedReply, 'outcome' | 'inputChars'>) {
   return { input: r.inputChars, output: r.outcome.response.length }
 }
 
-/** Messages the user has sent, failed sends (nothing but the prompt stored) not counted. */
+/**
+ * Messages the user has sent, failed sends (nothing but the prompt stored) not counted, nor what
+ * the person did not write: regenerated replies and the copies '@' makes (docs/decisions/012).
+ */
 export async function countSentMessages(db: Db | Tx, userId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(messages)
-    .where(and(eq(messages.userId, userId), ne(messages.status, 'failed')))
+    .where(
+      and(
+        eq(messages.userId, userId),
+        ne(messages.status, 'failed'),
+        inArray(messages.origin, [...PERSON_SENT_ORIGINS]),
+      ),
+    )
   return row?.n ?? 0
 }
 
-/** Stores the end of a reply; answers the user's sent-message count after it. */
-export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMessageCount: number }> {
+/**
+ * Stores the end of a reply; answers the user's sent-message count after it when the person
+ * wrote this message (a regenerated reply sends nothing new: no tree, no upgrade prompt).
+ */
+export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMessageCount?: number }> {
   const charged = chargedChars(r)
   // CO2 of what the model generated (issue #5); null when it generated nothing or cannot be priced.
   const co2Impact =
@@ -61,7 +73,7 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
           replyChars: r.outcome.response.length,
         })
   return db.transaction(async (tx) => {
-    await tx
+    const [stored] = await tx
       .update(messages)
       .set({
         response: r.outcome.response,
@@ -74,6 +86,7 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
         completedAt: r.now,
       })
       .where(eq(messages.id, r.messageId))
+      .returning({ origin: messages.origin })
     if (co2Impact) await addCo2Saved(tx, r.userId, co2Impact)
     if (charged.input + charged.output > 0) {
       await tx
@@ -90,6 +103,7 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
         .set({ lastMessageAt: r.now, chatModel: r.chatModel })
         .where(and(eq(threads.id, r.threadId), eq(threads.userId, r.userId)))
     }
-    return { userMessageCount: await countSentMessages(tx, r.userId) }
+    const written = stored && (PERSON_SENT_ORIGINS as readonly string[]).includes(stored.origin)
+    return written ? { userMessageCount: await countSentMessages(tx, r.userId) } : {}
   })
 }

@@ -1,10 +1,11 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
-import { and, asc, desc, eq, isNull, lt, ne, or, sql } from 'drizzle-orm'
+import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { activeBranch, ancestorsOf } from './branch.ts'
 import type { HistoryExchange } from './history.ts'
 
 export type MessageRow = typeof messages.$inferSelect
@@ -71,20 +72,57 @@ export async function listMessages(db: Db, userId: string, thread: ThreadRow, no
     .orderBy(asc(messages.createdAt), asc(messages.id))
 }
 
-/** The thread's earlier exchanges for the prompt, oldest first (history.ts applies the budget). */
-export async function loadHistory(db: Db, threadId: string, exceptId: string): Promise<HistoryExchange[]> {
+/**
+ * The exchanges before the new one on its branch, oldest first (history.ts applies the budget):
+ * the versions left on other branches are never sent to the model.
+ */
+export async function loadHistory(
+  db: Db,
+  threadId: string,
+  parentId: string | null,
+): Promise<HistoryExchange[]> {
+  if (!parentId) return []
   const rows = await db
     .select({
+      id: messages.id,
+      parentId: messages.parentId,
+      selectedAt: messages.selectedAt,
+      createdAt: messages.createdAt,
       content: messages.content,
       response: messages.response,
       status: messages.status,
       mediaType: messages.mediaType,
     })
     .from(messages)
-    .where(and(eq(messages.threadId, threadId), ne(messages.id, exceptId)))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(HISTORY_ROWS)
-  return rows.reverse()
+    .where(eq(messages.threadId, threadId))
+  return ancestorsOf(rows, parentId, HISTORY_ROWS)
+}
+
+/** The last exchange of the branch the thread shows: a plain send follows it. */
+export async function activeLeafId(db: Db, userId: string, thread: ThreadRow): Promise<string | null> {
+  const inThread = thread.isDefault
+    ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
+    : eq(messages.threadId, thread.id)
+  const rows = await db
+    .select({
+      id: messages.id,
+      parentId: messages.parentId,
+      selectedAt: messages.selectedAt,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .where(and(eq(messages.userId, userId), inThread))
+  return activeBranch(rows).at(-1)?.row.id ?? null
+}
+
+/** Shows this version of its turn (and, below it, the versions last chosen there). */
+export async function selectVersion(db: Db, userId: string, id: string, now: Date) {
+  const [row] = await db
+    .update(messages)
+    .set({ selectedAt: now })
+    .where(and(eq(messages.id, id), eq(messages.userId, userId)))
+    .returning()
+  return row
 }
 
 /** Starts a new usage period when 30 days have passed; returns the user as it now stands. */
@@ -108,6 +146,12 @@ export interface NewMessage {
   title: string
   content: string
   clientMessageId: string | null
+  /** The exchange it follows on its branch; null for the first of a thread. */
+  parentId: string | null
+  /** 'edit' and 'regenerate' add a version of an existing turn. */
+  origin: 'sent' | 'edit' | 'regenerate'
+  /** When it is stored: a new version is the selected one. */
+  now: Date
   chatModel: ChatModel
   provider: string
   modelId: string
@@ -143,6 +187,9 @@ export async function storeUserMessage(
           threadId,
           content: v.content,
           clientMessageId: v.clientMessageId,
+          parentId: v.threadId ? v.parentId : null,
+          origin: v.origin,
+          selectedAt: v.now,
           chatModel: v.chatModel,
           provider: v.provider,
           modelId: v.modelId,

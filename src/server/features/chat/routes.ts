@@ -5,6 +5,7 @@ import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
+import { activeBranch } from './branch.ts'
 import { GenerationRegistry } from './generation.ts'
 import { toMessageJson } from './message-json.ts'
 import { createProviderRegistry } from './providers/registry.ts'
@@ -15,6 +16,8 @@ import {
   findOwnedThread,
   listMessages,
   markStopped,
+  selectVersion,
+  type ThreadRow,
 } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
 import { type AttachmentReader, readSendInput } from './send-input.ts'
@@ -37,6 +40,11 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
     generations: opts.generations ?? new GenerationRegistry(deps.background),
   }
   const auth = requireUser(deps)
+  /** The thread as shown: the selected version of each turn, each naming its siblings. */
+  const shownBranch = async (userId: string, thread: ThreadRow) => {
+    const rows = await listMessages(db, userId, thread, services.now())
+    return activeBranch(rows).map((e) => toMessageJson(e.row, e.versionIds))
+  }
 
   return new Hono<AppEnv>()
     .get('/messages', auth, validate('query', messagesQuery), async (c) => {
@@ -46,8 +54,18 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
         ? await findOwnedThread(db, user.id, threadId)
         : await findDefaultThread(db, user.id)
       if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
-      const rows = await listMessages(db, user.id, thread, services.now())
-      return c.json(rows.map(toMessageJson), 200)
+      return c.json(await shownBranch(user.id, thread), 200)
+    })
+    .post('/messages/:id/select', auth, validate('param', messageIdParam), async (c) => {
+      const user = c.get('user')
+      const { id } = c.req.valid('param')
+      const row = await selectVersion(db, user.id, id, services.now())
+      if (!row) throw new AppError('not_found:message', 'This message does not exist')
+      const thread = row.threadId
+        ? await findOwnedThread(db, user.id, row.threadId)
+        : await findDefaultThread(db, user.id)
+      if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
+      return c.json(await shownBranch(user.id, thread), 200)
     })
     .post('/messages', auth, async (c) => {
       const input = await readSendInput(c, opts.attachments)

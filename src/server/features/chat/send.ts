@@ -7,10 +7,13 @@ import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { countSentMessages } from './finalize.ts'
 import type { GenerationDeps, GenerationRegistry } from './generation.ts'
-import { buildPrompt } from './history.ts'
+import { buildPrompt, userText } from './history.ts'
 import type { ProviderRegistry, ResolvedModel } from './providers/registry.ts'
 import {
+  activeLeafId,
   findByClientId,
+  findDefaultThread,
+  findOwnedMessage,
   findOwnedThread,
   loadHistory,
   type MessageRow,
@@ -54,12 +57,11 @@ async function generate(
   input: SendInput,
   signal: AbortSignal,
 ) {
-  const history = row.threadId ? await loadHistory(s.db, row.threadId, row.id) : []
-  const prompt = buildPrompt(
-    history,
-    { content: row.content, attachment: input.attachment },
-    resolved.historyBudgetTokens,
-  )
+  // Only the exchanges on this one's branch: other versions are not the conversation it follows.
+  const history = row.threadId ? await loadHistory(s.db, row.threadId, row.parentId) : []
+  // A new version keeps the turn's stored file but not its bytes: the model is told it was there.
+  const content = input.attachment ? row.content : userText(row)
+  const prompt = buildPrompt(history, { content, attachment: input.attachment }, resolved.historyBudgetTokens)
   const gen = s.generations.start(s, {
     messageId: row.id,
     userId: row.userId,
@@ -108,6 +110,26 @@ async function resend(
   return generate(s, restarted, resolved, input, signal)
 }
 
+/**
+ * Where a send goes: its thread and the exchange it follows. A plain send follows the branch the
+ * thread shows; an edit or a regeneration becomes a sibling of the exchange it revises.
+ */
+async function placeOf(db: Db, user: UserRow, input: SendInput) {
+  const revisedId = input.editOf ?? input.regenerateOf
+  if (revisedId) {
+    const target = await findOwnedMessage(db, user.id, revisedId)
+    if (!target) throw new AppError('not_found:message', 'This message does not exist')
+    // A message kept from before threads lives in Default.
+    const threadId = target.threadId ?? (await findDefaultThread(db, user.id))?.id ?? null
+    if (!threadId) throw new AppError('not_found:thread', 'This thread does not exist')
+    return { threadId, parentId: target.parentId, target }
+  }
+  if (!input.threadId) return { threadId: null, parentId: null, target: undefined }
+  const thread = await findOwnedThread(db, user.id, input.threadId)
+  if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
+  return { threadId: thread.id, parentId: await activeLeafId(db, user.id, thread), target: undefined }
+}
+
 export async function sendMessage(
   s: ChatServices,
   user: UserRow,
@@ -121,22 +143,26 @@ export async function sendMessage(
   }
   const unconfigured = unconfiguredResponse(s, input, signal)
   if (unconfigured) return unconfigured
-  if (input.threadId && !(await findOwnedThread(db, user.id, input.threadId)))
-    throw new AppError('not_found:thread', 'This thread does not exist')
+  const place = await placeOf(db, user, input)
   const resolved = await checkUsageAndResolve(s, user, input)
+  const { target } = place
   const stored = await storeUserMessage(db, {
     userId: user.id,
-    threadId: input.threadId,
+    threadId: place.threadId,
     // A file sent alone names its thread.
     title: threadTitleFrom(input.content || input.attachment?.filename || ''),
-    content: input.content,
+    content: input.regenerateOf && target ? target.content : input.content,
     clientMessageId: input.clientMessageId,
+    parentId: place.parentId,
+    origin: input.editOf ? 'edit' : input.regenerateOf ? 'regenerate' : 'sent',
+    now: s.now(),
     chatModel: resolved.chatModel,
     provider: resolved.provider,
     modelId: resolved.modelId,
-    mediaUrl: input.media?.url,
-    mediaType: input.media?.type,
-    uploadId: input.media?.uploadId,
+    // A new version keeps the turn's file unless the edit brings another.
+    mediaUrl: input.media ? input.media.url : target?.mediaUrl,
+    mediaType: input.media ? input.media.type : target?.mediaType,
+    uploadId: input.media ? input.media.uploadId : target?.uploadId,
   })
   if (!stored) {
     // Lost a race with the same clientMessageId: answer as a retry of the winner.

@@ -1,4 +1,4 @@
-import { and, eq, gte, isNotNull, sql } from 'drizzle-orm'
+import { and, eq, gte, isNotNull, ne, sql } from 'drizzle-orm'
 import type { Co2HistoryDay } from '#contract/impact.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages } from '#server/db/schema/index.ts'
@@ -26,7 +26,15 @@ export async function co2History(db: Db, userId: string, now: Date, days: number
       messages: sql<number>`count(*)::int`,
     })
     .from(messages)
-    .where(and(eq(messages.userId, userId), isNotNull(messages.co2Impact), gte(messages.createdAt, from)))
+    .where(
+      and(
+        eq(messages.userId, userId),
+        isNotNull(messages.co2Impact),
+        gte(messages.createdAt, from),
+        // A copy made by '@' carries its source's impact; the CO2 was counted once, at the source.
+        ne(messages.origin, 'copy'),
+      ),
+    )
     .groupBy(day)
   const byDay = new Map(rows.map((r) => [r.day, r]))
   return Array.from({ length: days }, (_, i) => {

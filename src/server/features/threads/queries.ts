@@ -70,6 +70,10 @@ export async function createThreadFromMessage(db: Db, userId: string, messageId:
     await tx.insert(messages).values({
       ...copy,
       threadId: thread.id,
+      // The first turn of its thread, and not something the person sent (no tree, decisions/012).
+      parentId: null,
+      origin: 'copy',
+      selectedAt: now,
       status: source.status === 'streaming' ? 'interrupted' : source.status,
     })
     return thread

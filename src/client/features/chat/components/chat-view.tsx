@@ -19,14 +19,16 @@ import { useThreads } from '#client/features/threads/api/get-threads.ts'
 import { VoiceButton, voicePlaceholder } from '#client/features/voice/components/voice-button.tsx'
 import { useVoiceRecorder } from '#client/features/voice/hooks/use-voice-recorder.ts'
 import { useMessages } from '../api/get-messages.ts'
+import { useSelectVersion } from '../api/select-version.ts'
 import { useStopMessage } from '../api/stop-message.ts'
 import { getModeFlags } from '../hooks/use-chat-mode.ts'
 import { usePendingDraft } from '../hooks/use-pending-draft.ts'
 import { useSendFlow } from '../hooks/use-send-flow.ts'
 import { selectThread, useSelection } from '../hooks/use-thread-selection.ts'
-import type { ModeFlags } from '../lib/chat-mode.ts'
+import { flagsFromModel, type ModeFlags } from '../lib/chat-mode.ts'
 import { Composer } from './composer.tsx'
 import { Conversation, type ConversationItem } from './conversation.tsx'
+import { type ExchangeActions, ExchangeActionsContext } from './exchange-actions.tsx'
 import { VisitorEmptyState } from './visitor-empty-state.tsx'
 
 function SignedInEmpty() {
@@ -67,6 +69,7 @@ export function ChatView() {
   const stop = useStopMessage()
   const threads = useThreads(Boolean(user))
   const createThread = useCreateThreadFromMessage({ onCreated: selectThread })
+  const selectVersion = useSelectVersion(threadId)
 
   const send = useCallback(
     (content: string, flags: ModeFlags, fromDraft = false) => {
@@ -106,18 +109,40 @@ export function ChatView() {
       content: pending.content,
       response: pending.response,
       chatModel: pending.chatModel,
-      mediaUrl: pendingFileUrl,
-      mediaType: pending.file ? mediaTypeOfFile(pending.file) : null,
+      mediaUrl: pending.media ? pending.media.mediaUrl : pendingFileUrl,
+      mediaType: pending.media
+        ? pending.media.mediaType
+        : pending.file
+          ? mediaTypeOfFile(pending.file)
+          : null,
       status: 'streaming' as const,
       errorMessage: null,
+      createdAt: pending.createdAt,
+      co2Impact: null,
       pending: true,
     }
-    return [...stored, { key: pending.clientMessageId, exchange }]
+    // A new version takes the place of the turn it revises; what followed belongs to the old one.
+    const at = pending.revises ? stored.findIndex((i) => i.exchange.id === pending.revises) : -1
+    return [...(at >= 0 ? stored.slice(0, at) : stored), { key: pending.clientMessageId, exchange }]
   }, [stored, pending, threadId, pendingFileUrl])
 
   // Stop the reply this tab is streaming, or one still being written after a reload.
   const streamingId = pending?.serverId ?? messages.data?.find((m) => m.status === 'streaming')?.id ?? null
   const busy = Boolean(pending) || Boolean(streamingId)
+
+  const { revise } = flow
+  const actions = useMemo<ExchangeActions>(
+    () => ({
+      busy,
+      edit: (of, content) => revise({ kind: 'edit', of, content, flags: getModeFlags() }),
+      regenerate: (of, model) =>
+        revise({ kind: 'regenerate', of, content: of.content, flags: flagsFromModel(model) }),
+      selectVersion: (id) => selectVersion.mutate(id),
+      newThread: (id) => createThread.mutate(id),
+      creatingThread: createThread.isPending,
+    }),
+    [busy, revise, selectVersion.mutate, createThread.mutate, createThread.isPending],
+  )
 
   // The page heading names the conversation for screen readers (the visitor view shows its own).
   const shownTitle =
@@ -145,15 +170,13 @@ export function ChatView() {
         loading={Boolean(pending)}
         scrollDelayMs={scrollDelayMs}
         resetKey={viewKey}
-        onNewThread={(id) => createThread.mutate(id)}
-        creatingThread={createThread.isPending}
       />
     )
 
   return (
     <FileDropZone className="flex h-full min-h-0 flex-col">
       {user && <h1 className="sr-only">{shownTitle}</h1>}
-      {main}
+      <ExchangeActionsContext.Provider value={actions}>{main}</ExchangeActionsContext.Provider>
       <Composer
         ref={inputRef}
         value={text}

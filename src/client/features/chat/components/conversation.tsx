@@ -17,8 +17,6 @@ export function Conversation({
   loading,
   scrollDelayMs,
   resetKey,
-  onNewThread,
-  creatingThread,
 }: {
   items: ConversationItem[]
   loading: boolean
@@ -26,8 +24,6 @@ export function Conversation({
   scrollDelayMs: number
   /** Changes when another thread is shown: jump to its end at once. */
   resetKey: string
-  onNewThread: (messageId: string) => void
-  creatingThread: boolean
 }) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
@@ -79,11 +75,7 @@ export function Conversation({
             if (!item) return null
             return (
               <div key={row.key} data-index={row.index} ref={virtualizer.measureElement}>
-                <Exchange
-                  exchange={item.exchange}
-                  onNewThread={onNewThread}
-                  creatingThread={creatingThread}
-                />
+                <Exchange exchange={item.exchange} />
               </div>
             )
           })}

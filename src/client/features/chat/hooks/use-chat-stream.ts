@@ -26,6 +26,10 @@ export interface PendingExchange {
   createdAt: string
   /** The file sent with it (shown from memory until the stored message arrives). */
   file: File | null
+  /** An edit or regeneration: the exchange it adds a version to (the view ends before it). */
+  revises: string | null
+  /** A regeneration shows the turn's stored file. */
+  media: Pick<Message, 'mediaUrl' | 'mediaType'> | null
 }
 
 export interface SendOptions {
@@ -33,6 +37,11 @@ export interface SendOptions {
   threadId: string | null
   flags: ModeFlags
   file?: File | null
+  /** New text for this exchange's turn (docs/decisions/012). */
+  editOf?: string | null
+  /** A new reply to this exchange's text. */
+  regenerateOf?: string | null
+  media?: Pick<Message, 'mediaUrl' | 'mediaType'> | null
 }
 
 export interface StreamCallbacks {
@@ -55,6 +64,8 @@ const sendKey = (o: SendOptions) =>
     o.file?.name,
     o.file?.size,
     o.file?.lastModified,
+    o.editOf,
+    o.regenerateOf,
   ])
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -72,8 +83,8 @@ function storedMessage(p: PendingExchange, end: ChatEvent): Message {
     chatModel: p.chatModel,
     co2Impact: null,
     createdAt: p.createdAt,
-    mediaUrl: null,
-    mediaType: null,
+    mediaUrl: p.media?.mediaUrl ?? null,
+    mediaType: p.media?.mediaType ?? null,
     status: end.status ?? 'complete',
     errorMessage: null,
     clientMessageId: p.clientMessageId,
@@ -109,7 +120,10 @@ export function useChatStream(callbacks: StreamCallbacks) {
       const created = Boolean(p.actualThreadId) || !p.threadId
       queryClient.setQueryData<Message[]>(key, (list) => {
         if (!list) return created ? [message] : undefined
-        return [...list.filter((m) => m.id !== message.id), message]
+        // A new version replaces the turn it revises and what followed it, until the refetch.
+        const at = p.revises ? list.findIndex((m) => m.id === p.revises) : -1
+        const before = at >= 0 ? list.slice(0, at) : list
+        return [...before.filter((m) => m.id !== message.id), message]
       })
       if (created) {
         // The new thread shows in the list at once; the refetch below brings the stored one.
@@ -157,6 +171,8 @@ export function useChatStream(callbacks: StreamCallbacks) {
         chatModel: modelFromFlags(options.flags),
         createdAt: new Date().toISOString(),
         file: options.file ?? null,
+        revises: options.editOf ?? options.regenerateOf ?? null,
+        media: options.media ?? null,
       }
       update(current)
       const onEvent = (event: ChatEvent) => {
@@ -180,6 +196,8 @@ export function useChatStream(callbacks: StreamCallbacks) {
         ...options.flags,
         clientMessageId,
         file: options.file ?? null,
+        editOf: options.editOf ?? null,
+        regenerateOf: options.regenerateOf ?? null,
       }
       for (let attempt = 1; ; attempt++) {
         try {
@@ -201,7 +219,11 @@ export function useChatStream(callbacks: StreamCallbacks) {
           // A reply cut off part-way is stored with what arrived: show it as stored.
           if (event?.status === 'interrupted' && event.threadId)
             void queryClient.invalidateQueries({ queryKey: messagesQueryKey(event.threadId) })
-          else {
+          else if (current.revises) {
+            // A failed version stays in view as a version, with Retry; nothing goes back to the composer.
+            if (options.threadId)
+              void queryClient.invalidateQueries({ queryKey: messagesQueryKey(options.threadId) })
+          } else {
             failedRef.current = { key, clientMessageId }
             setHandedBack(clientMessageId)
           }

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { toast } from '#client/hooks/use-toast.ts'
+import { apiJson, errorText } from '#client/lib/api.ts'
+import type { Message } from '#contract/messages.ts'
+import { messagesQueryKey } from './get-messages.ts'
+
+/** Shows another version of a turn (‹ 2/3 ›); the answer is the branch the thread now shows. */
+export function useSelectVersion(threadId: string | null) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) => apiJson<Message[]>('POST', `/api/messages/${id}/select`),
+    onSuccess: (list) => {
+      if (threadId) queryClient.setQueryData(messagesQueryKey(threadId), list)
+    },
+    onError: (err) =>
+      toast({
+        title: 'Could not show that version',
+        description: errorText(err, 'Please try again.'),
+        variant: 'destructive',
+      }),
+  })
+}
