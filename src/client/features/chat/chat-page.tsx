@@ -1,4 +1,4 @@
-// /chat (spec section 2): the header, then the thread list (panels on large screens, a drawer
+// /chat and /chat/:threadId (spec section 2): the header, then the thread list (panels on large screens, a drawer
 // below) beside the conversation; visitors get the conversation column only.
 import { PageSpinner } from '#client/components/ui/spinner.tsx'
 import { useUser } from '#client/features/auth/api/get-user.ts'
@@ -14,11 +14,14 @@ import { ThreadsPanel } from './components/threads-panel.tsx'
 import { LARGE_QUERY, useMediaQuery } from './hooks/use-media-query.ts'
 import { useStripAuthParam } from './hooks/use-pending-draft.ts'
 import { useThreadSelection } from './hooks/use-thread-selection.ts'
+import { useThreadUrl } from './hooks/use-thread-url.ts'
 
 export default function ChatPage() {
   const { user, isLoading } = useUser()
   const large = useMediaQuery(LARGE_QUERY)
   const threads = useThreads(Boolean(user))
+  // The address first: its effects run before the automatic pick's.
+  useThreadUrl(Boolean(user), threads.data)
   useThreadSelection(Boolean(user), threads.data)
   useStripAuthParam()
   useSubscriptionSuccess()

@@ -49,6 +49,8 @@ export interface StreamCallbacks {
   onDone: (end: ChatEvent, sent: PendingExchange) => void
   /** Every attempt failed; the previous messages are back, the text is handed back. */
   onFailed: (message: string, sent: PendingExchange) => void
+  /** The send made a new thread (its first event): it can be shown before the reply ends. */
+  onThreadCreated?: (threadId: string, sent: PendingExchange) => void
 }
 
 interface FailedSend {
@@ -110,6 +112,29 @@ export function useChatStream(callbacks: StreamCallbacks) {
   // Leaving the page only stops listening: the reply goes on and is stored by the server.
   useEffect(() => () => abortRef.current?.abort(), [])
 
+  /** The new thread shows in the list at once; a refetch brings the stored one. */
+  const listThread = useCallback(
+    (p: PendingExchange, threadId: string) => {
+      queryClient.setQueryData<Thread[]>(threadsQueryKey, (list) =>
+        !list || list.some((t) => t.id === threadId)
+          ? list
+          : [
+              ...list,
+              {
+                id: threadId,
+                title: threadTitleFrom(p.content || p.file?.name || ''),
+                isFavorite: false,
+                isDefault: false,
+                lastMessageAt: new Date().toISOString(),
+                chatModel: p.chatModel,
+                createdAt: new Date().toISOString(),
+              },
+            ],
+      )
+    },
+    [queryClient],
+  )
+
   /** Puts the finished exchange where the conversation reads it, then lets the server correct it. */
   const settle = useCallback(
     (p: PendingExchange, end: ChatEvent) => {
@@ -125,29 +150,11 @@ export function useChatStream(callbacks: StreamCallbacks) {
         const before = at >= 0 ? list.slice(0, at) : list
         return [...before.filter((m) => m.id !== message.id), message]
       })
-      if (created) {
-        // The new thread shows in the list at once; the refetch below brings the stored one.
-        queryClient.setQueryData<Thread[]>(threadsQueryKey, (list) =>
-          !list || list.some((t) => t.id === threadId)
-            ? list
-            : [
-                ...list,
-                {
-                  id: threadId,
-                  title: threadTitleFrom(p.content || p.file?.name || ''),
-                  isFavorite: false,
-                  isDefault: false,
-                  lastMessageAt: new Date().toISOString(),
-                  chatModel: p.chatModel,
-                  createdAt: new Date().toISOString(),
-                },
-              ],
-        )
-      }
+      if (created) listThread(p, threadId)
       void queryClient.invalidateQueries({ queryKey: key })
       void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
     },
-    [queryClient],
+    [queryClient, listThread],
   )
 
   const send = useCallback(
@@ -178,12 +185,19 @@ export function useChatStream(callbacks: StreamCallbacks) {
       const onEvent = (event: ChatEvent) => {
         if (controller.signal.aborted) return
         if (event.status === 'streaming') {
+          const created = event.actualThreadId && !current.actualThreadId ? event.actualThreadId : null
           // A (re)started stream sends the whole reply so far: start from empty.
           current = {
             ...current,
             serverId: event.id ?? current.serverId,
             actualThreadId: event.actualThreadId ?? current.actualThreadId,
             response: event.text ?? '',
+          }
+          if (created) {
+            update(current)
+            listThread(current, created)
+            callbacksRef.current.onThreadCreated?.(created, current)
+            return
           }
         } else if (event.text) {
           current = { ...current, response: current.response + event.text }
@@ -238,7 +252,7 @@ export function useChatStream(callbacks: StreamCallbacks) {
         }
       }
     },
-    [queryClient, settle, update],
+    [queryClient, settle, update, listThread],
   )
 
   /** Stops listening (sign-out): the reply goes on on the server; nothing here reacts to it. */

@@ -1,10 +1,12 @@
 // What happens around a send (spec section 4): a visitor's text becomes the pre-auth draft; a
 // user's is streamed; afterwards a tree on every even count, the upgrade prompt at exactly 5,
 // the new thread shown; on failure the toast and the text back in the composer.
+import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef } from 'react'
 import { useUser } from '#client/features/auth/api/get-user.ts'
 import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
 import { setUpgradeDialogOpen } from '#client/features/billing/hooks/use-upgrade-dialog.ts'
+import { threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import type { Message } from '#contract/messages.ts'
 import { usePlantTree } from '../api/plant-tree.ts'
@@ -24,7 +26,14 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
   const premiumRef = useRef(false)
   premiumRef.current = user?.isPremium ?? false
 
+  const queryClient = useQueryClient()
   const stream = useChatStream({
+    // The new thread is shown (and in the address, and highlighted) while its first reply is
+    // written: a reload then stays in it.
+    onThreadCreated: (threadId, sent) => {
+      if (keyOf(selectionRef.current) === (sent.threadId ?? 'new')) showThread(threadId)
+      void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
+    },
     onDone: (end, sent) => {
       // Only follow the new thread if the person is still looking at where they sent from.
       if (end.actualThreadId && keyOf(selectionRef.current) === (sent.threadId ?? 'new'))
