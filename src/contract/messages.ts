@@ -118,6 +118,22 @@ export type StopMessageResponse = z.infer<typeof stopMessageResponse>
 /** POST /api/messages/:id/select → the thread's messages along the branch now shown. */
 export const selectVersionResponse = messageListSchema
 
+/**
+ * GET /api/chat/next-model?mode= → the model the user's next message in that mode is answered
+ * with on this server (their usage tier, the configured providers). A mode this server cannot
+ * serve answers with the first one it can (`chatModel` says which); `limitExceeded` when the
+ * usage limit stops sending, `available` false when no mode can answer.
+ */
+export const nextModelQuery = z.object({ mode: chatModelSchema })
+export const nextModelResponse = z.object({
+  available: z.boolean(),
+  chatModel: chatModelSchema,
+  modelId: z.string().nullable(),
+  modelName: z.string().nullable(),
+  limitExceeded: z.boolean(),
+})
+export type NextModel = z.infer<typeof nextModelResponse>
+
 /** DELETE /api/messages: every thread but Default is deleted; Default survives, emptied. */
 export const clearHistoryResponse = z.object({ ok: z.literal(true) })
 export type ClearHistoryResponse = z.infer<typeof clearHistoryResponse>

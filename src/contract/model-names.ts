@@ -22,12 +22,9 @@ const KNOWN: [RegExp, string][] = [
 
 /** A model id as people read it: 'gemini-2.5-flash-lite' → 'Gemini 2.5 Flash Lite'. */
 export function modelName(modelId: string): string {
-  // A path or repository (eco models are often files) names the model by its last part.
-  const id =
-    modelId
-      .split(/[\\/:]/)
-      .filter(Boolean)
-      .at(-1) ?? modelId
+  // A path or repository (eco models are often files) names the model by its last part; an
+  // Ollama tag ('qwen2.5:0.5b') is part of the name.
+  const id = (modelId.split(/[\\/]/).filter(Boolean).at(-1) ?? modelId).replace(':', '-')
   for (const [pattern, name] of KNOWN) if (pattern.test(id)) return name
   return id
     .replace(/\.gguf$/i, '')

@@ -1,6 +1,8 @@
 import { Hono } from 'hono'
 import { ATTACHMENT_NOTICE_HEADER } from '#contract/attachments.ts'
-import { messageIdParam, messagesQuery } from '#contract/messages.ts'
+import type { ChatModel } from '#contract/config.ts'
+import { messageIdParam, messagesQuery, type NextModel, nextModelQuery } from '#contract/messages.ts'
+import { replyModelName } from '#contract/model-names.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { requireUser } from '#server/lib/session.ts'
@@ -21,6 +23,7 @@ import {
 } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
 import { type AttachmentReader, readSendInput } from './send-input.ts'
+import { resetIsDue, tierOf } from './usage.ts'
 
 export interface ChatRouteOptions {
   generations?: GenerationRegistry
@@ -55,6 +58,40 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
         : await findDefaultThread(db, user.id)
       if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
       return c.json(await shownBranch(user.id, thread), 200)
+    })
+    .get('/chat/next-model', auth, validate('query', nextModelQuery), (c) => {
+      const user = c.get('user')
+      const now = services.now()
+      // Read only: a due reset is applied by the next send; until then it counts as done.
+      const fresh = resetIsDue(user.lastAiUsageReset, now)
+        ? { ...user, aiInputChars: 0, aiOutputChars: 0 }
+        : user
+      const tier = tierOf(fresh, now)
+      const { mode } = c.req.valid('query')
+      const order: ChatModel[] = [
+        mode,
+        ...(['loris', 'gemini', 'chatgpt'] as const).filter((m) => m !== mode),
+      ]
+      const served = order.find((m) => services.providers.availability(m).available)
+      if (!served) {
+        const none: NextModel = {
+          available: false,
+          chatModel: mode,
+          modelId: null,
+          modelName: null,
+          limitExceeded: tier.exceeded,
+        }
+        return c.json(none, 200)
+      }
+      const resolved = services.providers.resolve(served, tier.gemini)
+      const next: NextModel = {
+        available: true,
+        chatModel: resolved.chatModel,
+        modelId: resolved.modelId,
+        modelName: replyModelName(resolved.chatModel, resolved.modelId),
+        limitExceeded: tier.exceeded,
+      }
+      return c.json(next, 200)
     })
     .post('/messages/:id/select', auth, validate('param', messageIdParam), async (c) => {
       const user = c.get('user')
