@@ -124,6 +124,16 @@ export class ChatPage {
     return this.reply(userText).evaluate((el) => getComputedStyle(el).borderLeftColor)
   }
 
+  /** A reply's own text (and its note), without the footer of actions and figures. */
+  async replyText(userText: string | RegExp) {
+    return this.reply(userText).evaluate((el) =>
+      [...el.childNodes]
+        .filter((n) => !(n instanceof HTMLElement && n.dataset.testid === 'reply-footer'))
+        .map((n) => n.textContent)
+        .join(''),
+    )
+  }
+
   /** The footer under a reply: versions, actions, model, time and CO2. */
   replyFooter(userText: string | RegExp) {
     return this.reply(userText).getByTestId('reply-footer')
@@ -147,7 +157,7 @@ export class ChatPage {
 
   /** The 'n/m' of a turn's version switcher. */
   async versionText(userText: string | RegExp) {
-    const text = await this.replyFooter(userText).getByTestId('version-switcher').innerText()
+    const text = (await this.replyFooter(userText).getByTestId('version-switcher').textContent()) ?? ''
     return /(\d+\/\d+)/.exec(text)?.[1] ?? text
   }
 }

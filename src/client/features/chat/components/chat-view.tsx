@@ -144,14 +144,15 @@ export function ChatView() {
     [busy, revise, selectVersion.mutate, createThread.mutate, createThread.isPending],
   )
 
-  // The page heading names the conversation for screen readers (the visitor view shows its own).
+  // The open conversation's title above it (the visitor view shows its own heading).
   const shownTitle =
     threads.data?.find((t) => t.id === threadId)?.title ??
     (selection.kind === 'new' ? 'New conversation' : 'Chat')
   let main: React.ReactNode
   if (!user) main = <VisitorEmptyState />
   // Until the threads load nothing is chosen yet: wait rather than flash the empty state.
-  else if (messages.isLoading || selection.kind === 'auto')
+  // A thread made by this send is shown while its first reply arrives: keep showing that reply.
+  else if ((messages.isLoading && !items.length) || selection.kind === 'auto')
     main = <Spinner className="m-auto size-6" label="Loading messages" />
   else if (messages.error)
     main = (
@@ -175,7 +176,14 @@ export function ChatView() {
 
   return (
     <FileDropZone className="flex h-full min-h-0 flex-col">
-      {user && <h1 className="sr-only">{shownTitle}</h1>}
+      {user && (
+        <h1
+          data-testid="conversation-title"
+          className="mx-auto w-full max-w-5xl shrink-0 truncate px-4 pt-2 text-sm font-medium text-muted-foreground"
+        >
+          {shownTitle}
+        </h1>
+      )}
       <ExchangeActionsContext.Provider value={actions}>{main}</ExchangeActionsContext.Provider>
       <Composer
         ref={inputRef}

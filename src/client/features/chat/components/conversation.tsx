@@ -40,14 +40,40 @@ export function Conversation({
     if (items.length) virtualizer.scrollToIndex(items.length - 1, { align: 'end' })
   }, [resetKey])
 
+  // Whether the view keeps to the bottom as its content grows: until the reader scrolls up.
+  const stickRef = useRef(true)
+  const lastTopRef = useRef(0)
+  const onScroll = () => {
+    const el = scrollRef.current
+    if (!el) return
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX) stickRef.current = true
+    else if (el.scrollTop < lastTopRef.current) stickRef.current = false
+    lastTopRef.current = el.scrollTop
+  }
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: the count and loading state are the triggers
   useEffect(() => {
+    stickRef.current = true
     const timer = setTimeout(() => {
       const el = scrollRef.current
       el?.scrollTo({ top: el.scrollHeight, behavior: 'smooth' })
     }, scrollDelayMs)
     return () => clearTimeout(timer)
   }, [items.length, loading, scrollDelayMs])
+
+  // Content that grows after the scroll (an attached image loading, a reply measured late) would
+  // push the newest reply under the composer: keep to the bottom while the reader is there.
+  const contentRef = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const el = scrollRef.current
+    const content = contentRef.current
+    if (!el || !content || typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(() => {
+      if (stickRef.current) el.scrollTop = el.scrollHeight
+    })
+    observer.observe(content)
+    return () => observer.disconnect()
+  }, [])
 
   // While a reply grows, follow it if the reader is at the bottom; leave them be if they scrolled up.
   const last = items.at(-1)?.exchange
@@ -62,11 +88,13 @@ export function Conversation({
   return (
     <div
       ref={scrollRef}
+      onScroll={onScroll}
       data-testid="conversation"
       className="h-[calc(100dvh-140px)] min-h-0 shrink overflow-y-auto [overflow-anchor:none]"
     >
       <div className="relative mx-auto w-full max-w-5xl px-4" style={{ height: virtualizer.getTotalSize() }}>
         <div
+          ref={contentRef}
           className="absolute inset-x-4 top-0"
           style={{ transform: `translateY(${virtualItems[0]?.start ?? 0}px)` }}
         >
