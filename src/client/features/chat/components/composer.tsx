@@ -39,7 +39,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
         if (canSend) onSend()
       }}
     >
-      <div className="rounded-xl border bg-card focus-within:border-ring">
+      <div className="rounded-xl border border-input bg-card focus-within:border-ring">
         {attachment}
         <Textarea
           ref={ref}
