@@ -9,8 +9,11 @@ import { useThreads } from '#client/features/threads/api/get-threads.ts'
 import { ChatHeader } from './components/chat-header.tsx'
 import { ChatView } from './components/chat-view.tsx'
 import { DesktopLayout } from './components/desktop-layout.tsx'
+import { ShortcutsDialog } from './components/shortcuts-dialog.tsx'
 import { ThreadsDrawer } from './components/threads-drawer.tsx'
 import { ThreadsPanel } from './components/threads-panel.tsx'
+import { ThreadsToggle } from './components/threads-toggle.tsx'
+import { useChatShortcuts } from './hooks/use-chat-shortcuts.ts'
 import { LARGE_QUERY, useMediaQuery } from './hooks/use-media-query.ts'
 import { useStripAuthParam } from './hooks/use-pending-draft.ts'
 import { useThreadSelection } from './hooks/use-thread-selection.ts'
@@ -24,12 +27,13 @@ export default function ChatPage() {
   useThreadUrl(Boolean(user), threads.data)
   useThreadSelection(Boolean(user), threads.data)
   useStripAuthParam()
+  const shortcuts = useChatShortcuts(Boolean(user))
   useSubscriptionSuccess()
 
   if (isLoading) return <PageSpinner />
   return (
     <div className="flex h-dvh flex-col overflow-hidden">
-      <ChatHeader start={user && !large ? <ThreadsDrawer /> : undefined} />
+      <ChatHeader start={user ? large ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined} />
       {user && large ? (
         <DesktopLayout threads={<ThreadsPanel />} chat={<ChatView />} />
       ) : (
@@ -37,6 +41,7 @@ export default function ChatPage() {
           <ChatView />
         </main>
       )}
+      {user && <ShortcutsDialog open={shortcuts.sheetOpen} onOpenChange={shortcuts.setSheetOpen} />}
       <SignInDialog />
       <UpgradeDialog />
     </div>
