@@ -1,6 +1,8 @@
 // Message versions (issue 13, docs/decisions/012): edits and regenerations are siblings, the
 // shown branch follows the selected version, and every count follows what the person wrote.
-import { and, eq } from 'drizzle-orm'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type Message, messageListSchema } from '#contract/messages.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
@@ -227,6 +229,38 @@ describe('counting', () => {
     const headline = (await (await t.request('/api/metrics/co2', { cookie })).json()) as number
     expect(chartSaved).toBeCloseTo(headline, 9)
     expect(defaultId).toBeTruthy()
+  })
+})
+
+describe('the migration of existing conversations', () => {
+  it('chains each thread as one branch, oldest first, and keeps it shown as it was', async () => {
+    const { cookie, userId, defaultId } = await signedIn()
+    const base = Date.UTC(2026, 0, 1)
+    const rows = await db()
+      .insert(messages)
+      .values(
+        ['a', 'b', 'c'].map((content, i) => ({
+          userId,
+          threadId: defaultId,
+          content,
+          response: `re ${content}`,
+          status: 'complete' as const,
+          chatModel: 'gemini' as const,
+          createdAt: new Date(base + i * 1000),
+          selectedAt: new Date(base + 10_000),
+        })),
+      )
+      .returning()
+    const file = path.resolve(import.meta.dirname, '../../db/migrations/0002_message_versions_sql.sql')
+    await db().execute(sql.raw(readFileSync(file, 'utf8')))
+    const byContent = new Map(
+      (await db().select().from(messages).where(eq(messages.userId, userId))).map((m) => [m.content, m]),
+    )
+    expect(byContent.get('a')?.parentId).toBeNull()
+    expect(byContent.get('b')?.parentId).toBe(rows[0]?.id)
+    expect(byContent.get('c')?.parentId).toBe(rows[1]?.id)
+    expect(byContent.get('c')?.selectedAt.getTime()).toBe(base + 2000)
+    expect((await list(cookie, defaultId)).map((m) => m.content)).toEqual(['a', 'b', 'c'])
   })
 })
 
