@@ -98,7 +98,14 @@ describe('POST /api/messages', () => {
 
     const listed = messageListSchema.parse(await (await t.request('/api/messages', { cookie })).json())
     // The CO2 midpoints of the reply (grams; asserted in detail in impact/message-co2.test.ts).
-    const co2 = { saved: expect.any(Number), actual: expect.any(Number), standard: expect.any(Number) }
+    // With the estimate's bounds for the reply footer's tooltip (issue 13).
+    const bounds = { min: expect.any(Number), max: expect.any(Number) }
+    const co2 = {
+      saved: expect.any(Number),
+      actual: expect.any(Number),
+      standard: expect.any(Number),
+      range: { saved: bounds, actual: bounds, standard: bounds },
+    }
     expect(listed.map((m) => [m.id, m.status, m.response, m.co2Impact])).toEqual([
       [id, 'complete', text, co2],
     ])
