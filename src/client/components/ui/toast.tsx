@@ -14,10 +14,10 @@ export function ToastViewport({ className, ...props }: React.ComponentProps<type
     <ToastPrimitive.Viewport
       hotkey={['F8']}
       className={cn(
-        // Over the header, top right (issue 13): never over the newest message, which sits at the
-        // top of a new conversation or right above the composer, nor over the composer itself.
-        // The header's badges and menu are back once the toast goes (a swipe or x dismisses it).
-        'fixed right-0 top-0 z-[100] flex max-h-screen w-full flex-col p-2 md:max-w-[420px]',
+        // Over the header (issue 13): never over the newest message, which sits at the top of a
+        // new conversation or right above the composer, nor over the composer itself. Centred
+        // from tablets up, where the header's middle is empty: the user menu stays reachable.
+        'fixed inset-x-0 top-0 z-[100] mx-auto flex max-h-screen w-full flex-col p-2 md:max-w-[420px]',
         className,
       )}
       {...props}
