@@ -124,7 +124,16 @@ export const impactCatalogResponse = z.object({
       activeParamsB: rangeSchema,
     }),
   ),
-  zones: z.array(z.object({ code: z.string(), label: z.string(), kgCo2eqPerKwh: z.number().nonnegative() })),
+  zones: z.array(
+    z.object({
+      code: z.string(),
+      label: z.string(),
+      kgCo2eqPerKwh: z.number().nonnegative(),
+      /** Primary energy, MJ per kWh, and water behind the electricity, L per kWh. */
+      peMjPerKwh: z.number().nonnegative(),
+      wueLPerKwh: z.number().nonnegative(),
+    }),
+  ),
 })
 export type ImpactCatalogResponse = z.infer<typeof impactCatalogResponse>
 

@@ -414,7 +414,13 @@ describe('contract', () => {
     expect(impactEstimateResponse.parse(impact)).toEqual(impact)
     const catalog = impactCatalogResponse.parse(impactCatalog())
     expect(catalog.models.map((m) => m.name)).toContain('gemini-2.5-flash-lite')
-    expect(catalog.zones).toContainEqual({ code: 'SWE', label: 'Sweden', kgCo2eqPerKwh: 0.03582 })
+    expect(catalog.zones).toContainEqual({
+      code: 'SWE',
+      label: 'Sweden',
+      kgCo2eqPerKwh: 0.03582,
+      peMjPerKwh: 4.7301,
+      wueLPerKwh: 6.0315,
+    })
   })
 
   it('coerces the query string and rejects what the method cannot price', () => {

@@ -175,6 +175,8 @@ export function impactCatalog(): ImpactCatalogResponse {
       code,
       label: mix.label,
       kgCo2eqPerKwh: mix.kgCo2eqPerKwh,
+      peMjPerKwh: mix.peMjPerKwh,
+      wueLPerKwh: mix.wueLPerKwh,
     })),
   }
 }
