@@ -176,7 +176,7 @@ export function Combobox({
                         className={cn('size-4 shrink-0', o.disabled ? 'opacity-100' : 'opacity-0')}
                         aria-hidden="true"
                       />
-                      <span className="min-w-0 truncate">{o.label}</span>
+                      <span className="min-w-0 flex-1 [overflow-wrap:anywhere]">{o.label}</span>
                       {o.hint ? (
                         <span className="ml-auto shrink-0 text-xs text-muted-foreground">{o.hint}</span>
                       ) : null}
