@@ -60,7 +60,7 @@ describe('the data files', () => {
 
   it('refuse a file that does not fit, naming the problem', () => {
     const raw = JSON.parse(
-      readFileSync(new URL('./data/ecologits-0.9.1/catalogue.json', import.meta.url), 'utf8'),
+      readFileSync(new URL('./dataset/ecologits-0.9.1/catalogue.json', import.meta.url), 'utf8'),
     ) as { models: Array<Record<string, unknown>>; aliases: Array<Record<string, unknown>> }
     const broken = structuredClone(raw)
     broken.models[0] = { ...broken.models[0], totalParamsB: { min: 'eight', max: 8 } }

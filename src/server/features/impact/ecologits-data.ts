@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { ECOLOGITS_DATA_VERSION, modelWarningSchema } from '#contract/impact.ts'
 
-// EcoLogits' data files (data/ecologits-0.9.1/, see PROVENANCE.md there), read and checked once
+// EcoLogits' data files (dataset/ecologits-0.9.1/, see PROVENANCE.md there), read and checked once
 // when the server starts: a file that does not fit these schemas stops the start with the zod
 // issue, rather than pricing a request with a missing or mistyped number.
 
@@ -108,13 +108,13 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 // The data sits beside this file in the source tree; the bundled server (dist/ or any
 // LORIS_BUILD_DIR) finds it by walking up to the project root, as the migrations do.
 function findDataFolder(): string {
-  const local = path.join(here, 'data', FOLDER)
+  const local = path.join(here, 'dataset', FOLDER)
   if (existsSync(path.join(local, 'catalogue.json'))) return local
   for (let dir = here; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'src/server/features/impact/data', FOLDER)
+    const candidate = path.join(dir, 'src/server/features/impact/dataset', FOLDER)
     if (existsSync(path.join(candidate, 'catalogue.json'))) return candidate
   }
-  throw new Error(`EcoLogits data not found (expected src/server/features/impact/data/${FOLDER})`)
+  throw new Error(`EcoLogits data not found (expected src/server/features/impact/dataset/${FOLDER})`)
 }
 
 function load() {

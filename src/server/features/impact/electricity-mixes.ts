@@ -1,7 +1,7 @@
 import { ECOLOGITS_DATA } from './ecologits-data.ts'
 
 // Electricity mixes of all 50 zones of EcoLogits 0.9.1's ecologits/data/electricity_mixes.csv
-// (data/ecologits-0.9.1/, ADEME Base Empreinte figures), read from the file at start-up. Only
+// (dataset/ecologits-0.9.1/, ADEME Base Empreinte figures), read from the file at start-up. Only
 // the labels are ours: the English short names of the ISO 3166 alpha-3 codes; WOR is EcoLogits'
 // world mix.
 

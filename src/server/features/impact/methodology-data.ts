@@ -117,7 +117,7 @@ export interface ModelProfile {
   aliases: readonly string[]
 }
 
-// Every model of EcoLogits' ecologits/data/models.json (data/ecologits-0.9.1/catalogue.json),
+// Every model of EcoLogits' ecologits/data/models.json (dataset/ecologits-0.9.1/catalogue.json),
 // in the file's order; the eight Loris calls itself are among them with the figures of
 // shared/impact-methodology.md "Models".
 export const KNOWN_MODELS: readonly ModelProfile[] = catalogue.models.map((m) => ({
