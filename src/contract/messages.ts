@@ -15,11 +15,19 @@ export type MessageStatus = z.infer<typeof messageStatusSchema>
 export const mediaTypeSchema = z.enum(['image', 'document'])
 export type MediaType = z.infer<typeof mediaTypeSchema>
 
-/** Grams of CO2eq for one reply (spec section 3); null until the impact is computed. */
+const estimateRange = z.object({ min: z.number(), max: z.number(), mid: z.number() })
+
+/**
+ * Grams of CO2eq for one reply (spec section 3); null until the impact is computed. energyWh
+ * (request energy, Wh) and waterL (usage water, litres) with their ranges: absent on replies
+ * stored before they were counted.
+ */
 export const messageCo2ImpactSchema = z.object({
   saved: z.number(),
   actual: z.number(),
   standard: z.number(),
+  energyWh: estimateRange.optional(),
+  waterL: estimateRange.optional(),
 })
 export type MessageCo2Impact = z.infer<typeof messageCo2ImpactSchema>
 

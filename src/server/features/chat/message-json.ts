@@ -7,8 +7,14 @@ function co2Of(stored: unknown): MessageCo2Impact | null {
   if (stored == null) return null
   const full = co2ImpactSchema.safeParse(stored)
   if (full.success) {
-    const { saved, actual, standard } = full.data
-    return { saved: saved.mid, actual: actual.mid, standard: standard.mid }
+    const { saved, actual, standard, energyWh, waterL } = full.data
+    return {
+      saved: saved.mid,
+      actual: actual.mid,
+      standard: standard.mid,
+      ...(energyWh ? { energyWh } : {}),
+      ...(waterL ? { waterL } : {}),
+    }
   }
   const plain = messageCo2ImpactSchema.safeParse(stored)
   return plain.success ? plain.data : null

@@ -98,7 +98,13 @@ describe('POST /api/messages', () => {
 
     const listed = messageListSchema.parse(await (await t.request('/api/messages', { cookie })).json())
     // The CO2 midpoints of the reply (grams; asserted in detail in impact/message-co2.test.ts).
-    const co2 = { saved: expect.any(Number), actual: expect.any(Number), standard: expect.any(Number) }
+    const co2 = {
+      saved: expect.any(Number),
+      actual: expect.any(Number),
+      standard: expect.any(Number),
+      energyWh: { min: expect.any(Number), max: expect.any(Number), mid: expect.any(Number) },
+      waterL: { min: expect.any(Number), max: expect.any(Number), mid: expect.any(Number) },
+    }
     expect(listed.map((m) => [m.id, m.status, m.response, m.co2Impact])).toEqual([
       [id, 'complete', text, co2],
     ])

@@ -114,7 +114,12 @@ describe('CO2 of a streamed reply', () => {
       saved: stored.saved.mid,
       actual: stored.actual.mid,
       standard: stored.standard.mid,
+      energyWh: stored.energyWh,
+      waterL: stored.waterL,
     })
+    // Energy and water of the reply, beside its CO2: the method's own for those inputs.
+    expect(stored.energyWh!.mid).toBeGreaterThan(0)
+    expect(stored.waterL!.min).toBeLessThanOrEqual(stored.waterL!.max)
 
     const history = co2HistoryResponse.parse(
       await (await gemini.request('/api/metrics/co2/history?days=7', { cookie })).json(),
@@ -122,6 +127,8 @@ describe('CO2 of a streamed reply', () => {
     expect(history.days.at(-1)).toMatchObject({ messages: 2 })
     expect(history.days.at(-1)!.saved).toBeCloseTo(user.co2Saved, 12)
     expect(history.days.at(-1)!.actual).toBeCloseTo(stored.actual.mid + stored2.actual.mid, 12)
+    expect(history.days.at(-1)!.energyWh).toBeCloseTo(stored.energyWh!.mid + stored2.energyWh!.mid, 12)
+    expect(history.totals.waterL.max).toBeCloseTo(stored.waterL!.max + stored2.waterL!.max, 12)
   })
 
   it('saves nothing, never a negative amount, when the model is larger than the standard one', async () => {
