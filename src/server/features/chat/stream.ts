@@ -4,7 +4,8 @@ import { type ChatEvent, chatErrorCodes } from '#contract/chat-events.ts'
 import type { Db } from '#server/db/client.ts'
 import { countSentMessages } from './finalize.ts'
 import type { Generation, GenerationEnd } from './generation.ts'
-import { findOwnedMessage, type MessageRow, STALE_STREAMING_MS } from './queries.ts'
+import { LEASE_MS } from './lease.ts'
+import { findOwnedMessage, type MessageRow } from './queries.ts'
 import { type SseSink, sseResponse } from './sse.ts'
 
 export type Head = Pick<ChatEvent, 'id' | 'threadId' | 'actualThreadId'>
@@ -96,8 +97,9 @@ export function followStored(db: Db, row: MessageRow, head: Head, signal: AbortS
         sink.send({ id: row.id, text: now.response.slice(sent.length) })
         sent = now.response
       }
-      const stale = Date.now() - now.createdAt.getTime() > STALE_STREAMING_MS
-      if (now.status !== 'streaming' || stale) {
+      // The node writing it is gone once its lease lapses (the sweep then stores it as interrupted).
+      const lapsed = Date.now() - now.heartbeatAt.getTime() > LEASE_MS
+      if (now.status !== 'streaming' || lapsed) {
         const userMessageCount = await countSentMessages(db, row.userId)
         sink.send(endEvent(head, { ...storedEnd(now), userMessageCount }))
         return sink.close()
