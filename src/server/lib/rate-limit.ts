@@ -33,13 +33,9 @@ export async function enforceRateLimit(
       typeof opts.message === 'function'
         ? opts.message(retryAfter)
         : (opts.message ?? `Too many attempts. Try again in ${retryAfter} seconds.`)
-    throw new AppError(
-      'rate_limited:request',
-      message,
-      {
-        headers: { 'Retry-After': String(retryAfter) },
-      },
-    )
+    throw new AppError('rate_limited:request', message, {
+      headers: { 'Retry-After': String(retryAfter) },
+    })
   }
 }
 

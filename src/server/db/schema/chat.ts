@@ -93,8 +93,6 @@ export const messages = pgTable(
     index('messages_thread_created_idx').on(t.threadId, t.createdAt),
     index('messages_user_created_idx').on(t.userId, t.createdAt),
     uniqueIndex('messages_client_id_idx').on(t.userId, t.clientMessageId),
-    index('messages_streaming_idx')
-      .on(t.heartbeatAt)
-      .where(sql`${t.status} = 'streaming'`),
+    index('messages_streaming_idx').on(t.heartbeatAt).where(sql`${t.status} = 'streaming'`),
   ],
 )

@@ -3,10 +3,9 @@
 // stores the message, so parallel sends (on one node or many) cannot all pass the check before any
 // is charged. docs/decisions/009-limits-and-leases.md
 import { and, count, eq, gt, sql } from 'drizzle-orm'
-import type { Tx } from '#server/db/client.ts'
+import type { Db, Tx } from '#server/db/client.ts'
 import { messages, users } from '#server/db/schema/index.ts'
 import { AppError } from '#server/lib/app-error.ts'
-import type { Db } from '#server/db/client.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
 import { LEASE_MS } from './lease.ts'
 

@@ -116,13 +116,12 @@ async function resend(
     if (!now) throw new AppError('not_found:message', 'This message was deleted')
     row = now
   }
-  if (!generatesAgain(row))
-    return replayStored(row, head, signal, await countSentMessages(s.db, row.userId))
+  if (!generatesAgain(row)) return replayStored(row, head, signal, await countSentMessages(s.db, row.userId))
   // The model never answered, or the node writing the reply died: try again into the same row.
   const unconfigured = unconfiguredResponse(s, input, signal)
   if (unconfigured) return unconfigured
-  await spendSendBudget(s.db, user.id)
   const { resolved, claim } = await checkUsageAndResolve(s, user, input)
+  await spendSendBudget(s.db, user.id)
   const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
   const restarted = await restartAttempt(s.db, row, model, s.now(), claim)
   if (!restarted) return sendMessage(s, user, input, signal)
@@ -144,22 +143,27 @@ export async function sendMessage(
   if (unconfigured) return unconfigured
   if (input.threadId && !(await findOwnedThread(db, user.id, input.threadId)))
     throw new AppError('not_found:thread', 'This thread does not exist')
-  await spendSendBudget(db, user.id)
+  // A send over the usage limit hears that first (it does not lift in a minute).
   const { resolved, claim } = await checkUsageAndResolve(s, user, input)
-  const stored = await storeUserMessage(db, {
-    userId: user.id,
-    threadId: input.threadId,
-    // A file sent alone names its thread.
-    title: threadTitleFrom(input.content || input.attachment?.filename || ''),
-    content: input.content,
-    clientMessageId: input.clientMessageId,
-    chatModel: resolved.chatModel,
-    provider: resolved.provider,
-    modelId: resolved.modelId,
-    mediaUrl: input.media?.url,
-    mediaType: input.media?.type,
-    uploadId: input.media?.uploadId,
-  }, claim)
+  await spendSendBudget(db, user.id)
+  const stored = await storeUserMessage(
+    db,
+    {
+      userId: user.id,
+      threadId: input.threadId,
+      // A file sent alone names its thread.
+      title: threadTitleFrom(input.content || input.attachment?.filename || ''),
+      content: input.content,
+      clientMessageId: input.clientMessageId,
+      chatModel: resolved.chatModel,
+      provider: resolved.provider,
+      modelId: resolved.modelId,
+      mediaUrl: input.media?.url,
+      mediaType: input.media?.type,
+      uploadId: input.media?.uploadId,
+    },
+    claim,
+  )
   if (!stored) {
     // Lost a race with the same clientMessageId: answer as a retry of the winner.
     const winner = input.clientMessageId
