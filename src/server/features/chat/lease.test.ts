@@ -3,6 +3,7 @@
 // of that send generates again at once instead of following a stream nobody writes.
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { chatErrorCodes } from '#contract/chat-events.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import { readEvents, waitFor } from '../../../../tests/helpers/chat.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
@@ -126,6 +127,23 @@ describe('lease sweep', () => {
     expect(events.at(-1)).toMatchObject({ id: row.id, done: true, status: 'complete' })
     expect(Date.now() - started).toBeLessThan(5_000)
     expect(ai.requests).toHaveLength(1)
+  })
+
+  it('a retry following a reply on a live node ends with the saved text once that lease lapses', async () => {
+    const { cookie, row } = await orphanedReply(LEASE_MS - 1_500, 'dying-1')
+    const started = Date.now()
+    const events = await readEvents(await send(cookie, { content: CONTENT, clientMessageId: 'dying-1' }))
+    // Followed (nothing generated here) until the lease lapsed, then ended with what was saved.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000)
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(ai.requests).toHaveLength(0)
+    expect(events.map((e) => e.text ?? '').join('')).toBe(PARTIAL)
+    expect(events.at(-1)).toMatchObject({
+      id: row.id,
+      status: 'interrupted',
+      error: LOST_NODE_MESSAGE,
+      code: chatErrorCodes.interrupted,
+    })
   })
 
   it('a reply that lost its node with no text is stored as failed and charged nothing', async () => {

@@ -3,18 +3,22 @@
 // per-minute budget. Also run on PostgreSQL: node scripts/test-pg.mjs <this file>.
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createApp } from '#server/app.ts'
 import { messages, users } from '#server/db/schema/index.ts'
 import { readEvents, settled, waitFor } from '../../../../tests/helpers/chat.ts'
-import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 import { MAX_GENERATING_PER_USER, SENDS_PER_MINUTE } from './admission.ts'
 import { FREE_LIMIT } from './usage.ts'
 
 let ai: AiStandIn
 let t: TestApp
+// A second app node on the same database: nothing it knows in memory helps the first.
+let nodeB: ReturnType<typeof createApp>
 beforeAll(async () => {
   ai = await startAiStandIn()
   t = await createTestApp({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: ai.geminiBaseUrl })
+  nodeB = createApp(t.deps)
 })
 afterAll(async () => {
   await t.close()
@@ -25,6 +29,12 @@ beforeEach(() => ai.reset())
 const db = () => t.deps.database.db
 const send = (cookie: string, json: Record<string, unknown>) =>
   t.request('/api/messages', { method: 'POST', cookie, json })
+const sendOnNodeB = (cookie: string, json: Record<string, unknown>) =>
+  nodeB.request(`${TEST_ORIGIN}/api/messages`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify(json),
+  })
 const SLOW = 'Tell me slowly [[scenario:slow]]'
 
 async function signedIn() {
@@ -54,10 +64,12 @@ const streamingCount = async (userId: string) =>
   ).length
 
 describe('usage limit under parallel sends', () => {
-  it('accepts only the one send of 20 parallel 99,000-character sends that fits', async () => {
+  it('accepts only the one send of 20 parallel 99,000-character sends that fits, across two nodes', async () => {
     const { cookie, userId } = await signedIn()
     const content = 'x'.repeat(99_000)
-    const responses = await Promise.all(Array.from({ length: 20 }, () => send(cookie, { content })))
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? sendOnNodeB : send)(cookie, { content })),
+    )
     const accepted = responses.filter((r) => r.status === 200)
     const refused = responses.filter((r) => r.status === 429)
     expect(accepted).toHaveLength(1)
