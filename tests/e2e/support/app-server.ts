@@ -26,6 +26,10 @@ export interface StartOptions {
   dataDir?: string
   /** Port to listen on; a free one by default. */
   port?: number
+  /** How long to wait for /api/health (tests of this helper shorten it). */
+  readyTimeoutMs?: number
+  /** The script to run instead of the built server (tests of this helper). */
+  entry?: string
 }
 
 /** A fresh PGlite under load can take a minute to initialise; the template makes this rare. */
@@ -79,7 +83,7 @@ export async function startAppServer(
   const logs: string[] = []
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(process.env.LORIS_BUILD_DIR ?? 'dist', 'server/main.js')],
+    [opts.entry ?? path.join(process.env.LORIS_BUILD_DIR ?? 'dist', 'server/main.js')],
     {
       cwd: path.resolve(import.meta.dirname, '../../..'),
       env: {
@@ -106,7 +110,7 @@ export async function startAppServer(
   }
 
   try {
-    await waitUntilReady(child, url)
+    await waitUntilReady(child, url, opts.readyTimeoutMs ?? READY_TIMEOUT_MS)
   } catch (err) {
     await terminate(child, 'SIGKILL')
     process.off('exit', killOnExit)
@@ -132,7 +136,7 @@ export async function startAppServer(
 }
 
 /** Resolves once /api/health answers; rejects on exit, spawn error or timeout. */
-async function waitUntilReady(child: ChildProcess, url: string): Promise<void> {
+async function waitUntilReady(child: ChildProcess, url: string, timeoutMs: number): Promise<void> {
   let failure: Error | null = null
   const onError = (err: Error) => {
     failure = new Error(`server could not be started: ${err.message}`)
@@ -143,11 +147,11 @@ async function waitUntilReady(child: ChildProcess, url: string): Promise<void> {
   child.once('error', onError)
   child.once('exit', onExit)
   try {
-    const deadline = Date.now() + READY_TIMEOUT_MS
+    const deadline = Date.now() + timeoutMs
     for (;;) {
       if (failure) throw failure
       if (Date.now() > deadline)
-        throw new Error(`server did not answer /api/health within ${READY_TIMEOUT_MS / 1000} s`)
+        throw new Error(`server did not answer /api/health within ${timeoutMs / 1000} s`)
       try {
         const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) })
         if (res.ok) return
