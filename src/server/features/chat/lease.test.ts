@@ -8,7 +8,7 @@ import { messages, threads, users } from '#server/db/schema/index.ts'
 import { readEvents, waitFor } from '../../../../tests/helpers/chat.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
-import { LEASE_MS, LOST_NODE_MESSAGE, SWEEP_MS, startLeaseSweeper } from './lease.ts'
+import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, SWEEP_MS, startLeaseSweeper } from './lease.ts'
 
 let ai: AiStandIn
 let t: TestApp
@@ -156,6 +156,19 @@ describe('lease sweep', () => {
     } finally {
       await sweeper.stop()
     }
+  })
+
+  it('leaves rows ended before leases existed alone (nothing charged twice)', async () => {
+    const { userId, row } = await orphanedReply(LEASE_MS + 5_000, 'old-1')
+    // As the old 6-minute sweep left them: interrupted, no completed_at, nothing reserved.
+    await db()
+      .update(messages)
+      .set({ status: 'interrupted', reservedChars: 0 })
+      .where(eq(messages.id, row.id))
+    await db().update(users).set({ aiReservedChars: 0 }).where(eq(users.id, userId))
+    expect(await finishLapsed(db())).toEqual([])
+    expect(await userUsage(userId)).toEqual({ input: 0, output: 0, reserved: 0 })
+    expect((await rowOf(row.id))?.completedAt).toBeNull()
   })
 
   it('frees a reservation whose reply was deleted while its node was down', async () => {

@@ -42,6 +42,9 @@ export async function finishLapsed(
       select id, user_id, reserved_chars, status, response = '' as empty
       from messages
       where completed_at is null
+        -- Streaming, or stopped and never stored; rows from before leases (ended without a
+        -- completed_at, nothing reserved) were settled then and are left alone.
+        and (status = 'streaming' or reserved_chars > 0)
         and heartbeat_at < now() - make_interval(secs => ${LEASE_MS / 1000})
         ${byId} ${byUser}
       for update skip locked
