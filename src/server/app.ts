@@ -17,6 +17,7 @@ import { impactRoutes } from './features/impact/routes.ts'
 import { metricsRoutes } from './features/metrics/routes.ts'
 import { systemRoutes } from './features/system/routes.ts'
 import { threadsRoutes } from './features/threads/routes.ts'
+import { transcriptionBudget } from './features/voice/budget.ts'
 import { voiceRoutes } from './features/voice/routes.ts'
 import { createTranscriber } from './features/voice/transcriber.ts'
 import { waitlistRoutes } from './features/waitlist/routes.ts'
@@ -33,12 +34,16 @@ const MULTIPART_LIMIT = 26 * 1024 * 1024
 
 function apiRoutes(deps: AppDeps) {
   const transcriber = createTranscriber(deps.env, { log: deps.log })
-  const attachments = createAttachments(deps, { transcribe: transcriber.transcribe })
+  // A recording sent with a message spends the same budget as one sent to /api/transcribe.
+  const budget = transcriptionBudget(deps.database.db, transcriber.transcribe)
+  const attachments = createAttachments(deps, { transcribe: budget.transcribe })
+  const intake: typeof attachments.intake = (user, file, content, signal) =>
+    budget.forUser(user.id, file, () => attachments.intake(user, file, content, signal))
   return new Hono<AppEnv>()
     .route('/', authRoutes(deps))
     .route('/', systemRoutes(deps))
     .route('/', threadsRoutes(deps, { afterDelete: attachments.afterDelete }))
-    .route('/', chatRoutes(deps, { attachments: attachments.intake, afterClear: attachments.afterDelete }))
+    .route('/', chatRoutes(deps, { attachments: intake, afterClear: attachments.afterDelete }))
     .route('/', attachments.routes())
     .route('/', voiceRoutes(deps, transcriber))
     .route('/', billingRoutes(deps))

@@ -6,6 +6,7 @@ import pino from 'pino'
 import { createApp } from './app.ts'
 import { openDatabase } from './db/client.ts'
 import { parseEnv, publicOrigin } from './env.ts'
+import { startLeaseSweeper } from './features/chat/lease.ts'
 import { BackgroundWork } from './lib/background-work.ts'
 import type { AppDeps } from './lib/context.ts'
 import { pruneRateLimits } from './lib/rate-limit.ts'
@@ -24,6 +25,8 @@ async function main() {
     onConnectionError: (err) => log.warn({ err }, 'database connection lost; it will be replaced'),
   })
   log.info({ database: database.kind }, 'database ready, migrations applied')
+  // Replies a crashed node left 'streaming' are finished now and whenever a lease lapses later.
+  const leases = startLeaseSweeper(database.db, log)
   const background = new BackgroundWork()
   const deps: AppDeps = { env, database, log, secret: loadSecret(env), background }
 
@@ -49,6 +52,7 @@ async function main() {
     stopping = true
     log.info({ signal }, 'shutting down: finishing in-flight requests')
     clearInterval(maintenance)
+    const sweeping = leases.stop()
     const force = setTimeout(() => {
       log.warn('in-flight requests did not finish in time; closing anyway')
       if ('closeAllConnections' in server) server.closeAllConnections()
@@ -61,6 +65,7 @@ async function main() {
         if (!(await background.idle(SHUTDOWN_GRACE_MS)))
           log.warn('some replies did not finish before shutdown')
       }
+      await sweeping
       await database.close().catch((err) => log.error({ err }, 'closing the database failed'))
       log.info('stopped')
       process.exit(0)

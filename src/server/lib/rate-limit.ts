@@ -9,7 +9,12 @@ import { AppError } from './app-error.ts'
 export async function enforceRateLimit(
   db: Db,
   key: string,
-  opts: { limit: number; windowSeconds: number; message?: string },
+  opts: {
+    limit: number
+    windowSeconds: number
+    /** What the person reads; a function gets the seconds to wait. */
+    message?: string | ((retryAfterSeconds: number) => string)
+  },
 ): Promise<void> {
   const result = (await db.execute(sql`
     insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
@@ -24,13 +29,13 @@ export async function enforceRateLimit(
   const row = result.rows[0]
   if (row && Number(row.count) > opts.limit) {
     const retryAfter = Math.max(1, Number(row.retry_after))
-    throw new AppError(
-      'rate_limited:request',
-      opts.message ?? `Too many attempts. Try again in ${retryAfter} seconds.`,
-      {
-        headers: { 'Retry-After': String(retryAfter) },
-      },
-    )
+    const message =
+      typeof opts.message === 'function'
+        ? opts.message(retryAfter)
+        : (opts.message ?? `Too many attempts. Try again in ${retryAfter} seconds.`)
+    throw new AppError('rate_limited:request', message, {
+      headers: { 'Retry-After': String(retryAfter) },
+    })
   }
 }
 

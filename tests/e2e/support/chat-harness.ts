@@ -30,8 +30,17 @@ export async function startChatHarness(
   opts: { env?: Record<string, string>; browserArgs?: string[]; emailPrefix?: string } = {},
 ): Promise<ChatHarness> {
   const standIn = await startAiStandIn()
-  const server = await startAppServer({ ...aiProviderEnv(standIn), ...opts.env })
-  const browser = await launchBrowser(opts.browserArgs)
+  let server: AppServer | undefined
+  let browser: TestBrowser
+  try {
+    server = await startAppServer({ ...aiProviderEnv(standIn), ...opts.env })
+    browser = await launchBrowser(opts.browserArgs)
+  } catch (err) {
+    // Whatever started before the failure is stopped: nothing outlives a failed setup.
+    await server?.stop().catch(() => undefined)
+    await standIn.close().catch(() => undefined)
+    throw err
+  }
   return {
     standIn,
     server,

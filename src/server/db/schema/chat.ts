@@ -81,10 +81,18 @@ export const messages = pgTable(
     mediaType: text('media_type', { enum: ['image', 'document'] }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    // What this send reserved on users.ai_reserved_chars; zeroed when the reply is settled.
+    reservedChars: integer('reserved_chars').notNull().default(0),
+    // The lease of the node generating a streaming reply: renewed at each progress save. A reply
+    // whose heartbeat is older than the lease lost its node and is finished by the sweep
+    // (docs/decisions/009-limits-and-leases.md).
+    nodeId: text('node_id'),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('messages_thread_created_idx').on(t.threadId, t.createdAt),
     index('messages_user_created_idx').on(t.userId, t.createdAt),
     uniqueIndex('messages_client_id_idx').on(t.userId, t.clientMessageId),
+    index('messages_streaming_idx').on(t.heartbeatAt).where(sql`${t.status} = 'streaming'`),
   ],
 )

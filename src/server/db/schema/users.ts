@@ -22,6 +22,9 @@ export const users = pgTable('users', {
   treesPlanted: integer('trees_planted').notNull().default(0),
   aiInputChars: integer('ai_input_chars').notNull().default(0),
   aiOutputChars: integer('ai_output_chars').notNull().default(0),
+  // Input characters of sends accepted but not yet settled (their reply is still being written).
+  // The limit check counts them, in the same statement that adds to them (chat/usage-ledger.ts).
+  aiReservedChars: integer('ai_reserved_chars').notNull().default(0),
   aiUsageStartDate: timestamp('ai_usage_start_date', { withTimezone: true }).notNull().defaultNow(),
   lastAiUsageReset: timestamp('last_ai_usage_reset', { withTimezone: true }).notNull().defaultNow(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

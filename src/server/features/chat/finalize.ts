@@ -45,7 +45,12 @@ export async function countSentMessages(db: Db | Tx, userId: string): Promise<nu
   return row?.n ?? 0
 }
 
-/** Stores the end of a reply; answers the user's sent-message count after it. */
+/**
+ * Stores the end of a reply and settles its usage: the reservation made when the send was admitted
+ * is released and what was used is charged. A reply already settled (the lease sweep finished it
+ * after this node stalled past its lease) or deleted is left as it is. Answers the user's
+ * sent-message count after it.
+ */
 export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMessageCount: number }> {
   const charged = chargedChars(r)
   // CO2 of what the model generated (issue #5); null when it generated nothing or cannot be priced.
@@ -61,6 +66,13 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
           replyChars: r.outcome.response.length,
         })
   return db.transaction(async (tx) => {
+    // Locked: the sweep (lease.ts) skips a row held here, and this skips a row it settled.
+    const [held] = await tx
+      .select({ reservedChars: messages.reservedChars, completedAt: messages.completedAt })
+      .from(messages)
+      .where(eq(messages.id, r.messageId))
+      .for('update')
+    if (!held || held.completedAt) return { userMessageCount: await countSentMessages(tx, r.userId) }
     await tx
       .update(messages)
       .set({
@@ -72,15 +84,17 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
         latencyMs: r.latencyMs,
         co2Impact,
         completedAt: r.now,
+        reservedChars: 0,
       })
       .where(eq(messages.id, r.messageId))
     if (co2Impact) await addCo2Saved(tx, r.userId, co2Impact)
-    if (charged.input + charged.output > 0) {
+    if (charged.input + charged.output + held.reservedChars > 0) {
       await tx
         .update(users)
         .set({
           aiInputChars: sql`${users.aiInputChars} + ${charged.input}`,
           aiOutputChars: sql`${users.aiOutputChars} + ${charged.output}`,
+          aiReservedChars: sql`greatest(0, ${users.aiReservedChars} - ${held.reservedChars})`,
         })
         .where(eq(users.id, r.userId))
     }

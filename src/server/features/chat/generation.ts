@@ -1,6 +1,7 @@
 // Replies are generated detached from the HTTP request that asked for them: the response only
 // subscribes, so a closed tab never loses a reply. Progress is saved every FLUSH_MS, which is
-// also when a Stop pressed on another node (a DB flag) is noticed.
+// also when a Stop pressed on another node (a DB flag) is noticed; each save, or a lease renewal
+// at least every FLAG_CHECK_MS, keeps this node's lease on the reply (lease.ts).
 import { streamText } from 'ai'
 import type { Logger } from 'pino'
 import { type ChatErrorCode, chatErrorCodes } from '#contract/chat-events.ts'
@@ -10,7 +11,7 @@ import { classify, type Ending, loggableError } from './failures.ts'
 import { type FinishedReply, finalizeReply, type ReplyOutcome } from './finalize.ts'
 import type { Prompt } from './history.ts'
 import type { ResolvedModel } from './providers/registry.ts'
-import { flushPartial, isStillStreaming } from './queries.ts'
+import { flushPartial, renewLease } from './queries.ts'
 
 const FLUSH_MS = 500
 const FLAG_CHECK_MS = 2_000
@@ -86,7 +87,7 @@ export async function runGeneration(deps: GenerationDeps, gen: Generation): Prom
     const check = text !== flushed || Date.now() - lastCheck >= FLAG_CHECK_MS
     if (!check) return
     flushing = (
-      text !== flushed ? flushPartial(deps.db, job.messageId, text) : isStillStreaming(deps.db, job.messageId)
+      text !== flushed ? flushPartial(deps.db, job.messageId, text) : renewLease(deps.db, job.messageId)
     )
       .then((go) => {
         flushed = text

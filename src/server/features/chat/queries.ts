@@ -1,17 +1,17 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
-import { and, asc, desc, eq, isNull, lt, ne, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, ne, or, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { admit, type UsageClaim } from './admission.ts'
 import type { HistoryExchange } from './history.ts'
+import { finishLapsed, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
 
 export type MessageRow = typeof messages.$inferSelect
 export type ThreadRow = typeof threads.$inferSelect
 
-/** A reply still 'streaming' this long after it started lost its generator (node restart). */
-export const STALE_STREAMING_MS = 6 * 60_000
 const HISTORY_ROWS = 200
 
 export async function findOwnedThread(db: Db, userId: string, threadId: string) {
@@ -47,20 +47,10 @@ export async function findByClientId(db: Db, userId: string, clientMessageId: st
 }
 
 /** A thread's messages oldest first; the Default thread also shows any thread-less message. */
-export async function listMessages(db: Db, userId: string, thread: ThreadRow, now: Date) {
-  await db
-    .update(messages)
-    .set({
-      status: 'interrupted',
-      errorMessage: 'The reply was cut off: the server restarted while writing it',
-    })
-    .where(
-      and(
-        eq(messages.userId, userId),
-        eq(messages.status, 'streaming'),
-        lt(messages.createdAt, new Date(now.getTime() - STALE_STREAMING_MS)),
-      ),
-    )
+export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
+  // The sweep does this every few seconds; doing it here too means a list never shows a reply
+  // as still being written by a node that is gone.
+  await finishLapsed(db, { userId })
   const inThread = thread.isDefault
     ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
     : eq(messages.threadId, thread.id)
@@ -125,9 +115,12 @@ class DuplicateSend extends Error {}
 export async function storeUserMessage(
   db: Db,
   v: NewMessage,
+  claim: UsageClaim,
 ): Promise<{ row: MessageRow; createdThread: boolean } | null> {
   try {
     return await db.transaction(async (tx) => {
+      // Checks and reserves in this transaction: a refusal or a duplicate rolls the reservation back.
+      await admit(tx, v.userId, claim)
       let threadId = v.threadId
       if (!threadId) {
         const [thread] = await tx
@@ -149,6 +142,8 @@ export async function storeUserMessage(
           mediaUrl: v.mediaUrl ?? null,
           mediaType: v.mediaType ?? null,
           uploadId: v.uploadId ?? null,
+          reservedChars: claim.chars,
+          nodeId: NODE_ID,
         })
         .onConflictDoNothing()
         .returning()
@@ -162,44 +157,81 @@ export async function storeUserMessage(
   }
 }
 
-/**
- * A retried send of a failed message generates again into the same row. createdAt moves to now:
- * the row is a fresh attempt, and the stale-streaming sweep measures from it.
- */
-export async function restartFailed(
-  db: Db,
-  id: string,
-  model: { chatModel: ChatModel; provider: string; modelId: string },
-  now: Date,
-) {
-  const [row] = await db
-    .update(messages)
-    .set({
-      ...model,
-      status: 'streaming',
-      response: '',
-      errorMessage: null,
-      createdAt: now,
-      completedAt: null,
-    })
-    .where(and(eq(messages.id, id), eq(messages.status, 'failed')))
-    .returning()
-  return row
+/** A stored send that a retry generates again: the model never answered, or its node died. */
+export function generatesAgain(row: Pick<MessageRow, 'status' | 'errorMessage'>): boolean {
+  return row.status === 'failed' || (row.status === 'interrupted' && row.errorMessage === LOST_NODE_MESSAGE)
 }
 
-/** Saves progress; false when the reply must stop (Stop pressed on any node, or row deleted). */
+/**
+ * A retried send of a failed (or lost) message generates again into the same row, admitted and
+ * reserved like a new send. createdAt moves to now: the row is a fresh attempt.
+ */
+export async function restartAttempt(
+  db: Db,
+  row: Pick<MessageRow, 'id' | 'userId'>,
+  model: { chatModel: ChatModel; provider: string; modelId: string },
+  now: Date,
+  claim: UsageClaim,
+) {
+  try {
+    return await db.transaction(async (tx) => {
+      await admit(tx, row.userId, claim)
+      const [restarted] = await tx
+        .update(messages)
+        .set({
+          ...model,
+          status: 'streaming',
+          response: '',
+          errorMessage: null,
+          createdAt: now,
+          completedAt: null,
+          reservedChars: claim.chars,
+          nodeId: NODE_ID,
+          heartbeatAt: sql`now()`,
+        })
+        .where(
+          and(
+            eq(messages.id, row.id),
+            or(
+              eq(messages.status, 'failed'),
+              and(eq(messages.status, 'interrupted'), eq(messages.errorMessage, LOST_NODE_MESSAGE)),
+            ),
+          ),
+        )
+        .returning()
+      // Another retry restarted it first: undo this reservation (the caller answers as a resend).
+      if (!restarted) throw new AlreadyRestarted()
+      return restarted
+    })
+  } catch (err) {
+    if (err instanceof AlreadyRestarted) return undefined
+    throw err
+  }
+}
+
+class AlreadyRestarted extends Error {}
+
+/**
+ * Saves progress and renews this node's lease; false when the reply must stop (Stop pressed on
+ * any node, the row deleted, or the lease taken over after this node stalled).
+ */
 export async function flushPartial(db: Db, id: string, response: string): Promise<boolean> {
   const rows = await db
     .update(messages)
-    .set({ response })
+    .set({ response, heartbeatAt: sql`now()` })
     .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
     .returning({ id: messages.id })
   return rows.length > 0
 }
 
-export async function isStillStreaming(db: Db, id: string): Promise<boolean> {
-  const [row] = await db.select({ status: messages.status }).from(messages).where(eq(messages.id, id))
-  return row?.status === 'streaming'
+/** Renews the lease with nothing new to save; false when the reply must stop (as above). */
+export async function renewLease(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .update(messages)
+    .set({ heartbeatAt: sql`now()` })
+    .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
+    .returning({ id: messages.id })
+  return rows.length > 0
 }
 
 /** The Stop flag every node sees: a streaming reply becomes interrupted; its generator notices. */

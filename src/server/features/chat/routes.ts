@@ -46,7 +46,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
         ? await findOwnedThread(db, user.id, threadId)
         : await findDefaultThread(db, user.id)
       if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
-      const rows = await listMessages(db, user.id, thread, services.now())
+      const rows = await listMessages(db, user.id, thread)
       return c.json(rows.map(toMessageJson), 200)
     })
     .post('/messages', auth, async (c) => {

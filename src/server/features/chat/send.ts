@@ -5,17 +5,21 @@ import { threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { spendSendBudget, type UsageClaim } from './admission.ts'
 import { countSentMessages } from './finalize.ts'
 import type { GenerationDeps, GenerationRegistry } from './generation.ts'
 import { buildPrompt } from './history.ts'
+import { finishLapsed } from './lease.ts'
 import type { ProviderRegistry, ResolvedModel } from './providers/registry.ts'
 import {
   findByClientId,
+  findOwnedMessage,
   findOwnedThread,
+  generatesAgain,
   loadHistory,
   type MessageRow,
   resetUsageIfDue,
-  restartFailed,
+  restartAttempt,
   storeUserMessage,
 } from './queries.ts'
 import type { SendInput } from './send-input.ts'
@@ -28,23 +32,31 @@ export interface ChatServices extends GenerationDeps {
   generations: GenerationRegistry
 }
 
-/** Refuses with 429 when the usage limit is reached (nothing stored); else the model to use. */
+/**
+ * Refuses with 429 when the usage limit is reached (nothing stored); else the model to use and
+ * the claim the store transaction makes on the user's usage (admission.ts), which decides for
+ * good: this early check only spares a refused send the work before it.
+ */
 async function checkUsageAndResolve(
   s: ChatServices,
   user: UserRow,
   input: SendInput,
-): Promise<ResolvedModel> {
+): Promise<{ resolved: ResolvedModel; claim: UsageClaim }> {
   const now = s.now()
   const current = await resetUsageIfDue(s.db, user, now, resetIsDue(user.lastAiUsageReset, now))
   const tier = tierOf(current, now)
   // 429 rather than 402: the limit lifts with time (Retry-After), and paying does not lift the
   // premium one. The client must not retry `rate_limited:usage`.
-  if (tier.exceeded) {
-    throw new AppError('rate_limited:usage', limitMessage(tier.plan, current.lastAiUsageReset), {
+  const refusal = () =>
+    new AppError('rate_limited:usage', limitMessage(tier.plan, current.lastAiUsageReset), {
       headers: { 'Retry-After': String(secondsUntilReset(current.lastAiUsageReset, now)) },
     })
+  if (tier.exceeded) throw refusal()
+  const chars = inputCharsOf({ content: input.content, extractedText: input.attachment?.extractedText })
+  return {
+    resolved: s.providers.resolve(input.chatModel, tier.gemini),
+    claim: { chars, limit: tier.limit, refusal },
   }
-  return s.providers.resolve(input.chatModel, tier.gemini)
 }
 
 async function generate(
@@ -87,23 +99,31 @@ function unconfiguredResponse(s: ChatServices, input: SendInput, signal: AbortSi
 async function resend(
   s: ChatServices,
   user: UserRow,
-  row: MessageRow,
+  seen: MessageRow,
   input: SendInput,
   signal: AbortSignal,
 ) {
+  let row = seen
   const head = headOf(row, input.threadId)
   if (row.status === 'streaming') {
     const gen = s.generations.get(row.id)
-    return gen ? followGeneration(gen, head, signal) : followStored(s.db, row, head, signal)
+    if (gen) return followGeneration(gen, head, signal)
+    // Written by another node: follow it while that node holds its lease; once the lease has
+    // lapsed the node is gone, so finish the reply now and generate again below.
+    const [lost] = await finishLapsed(s.db, { messageId: row.id })
+    if (!lost) return followStored(s.db, row, head, signal)
+    const now = await findOwnedMessage(s.db, user.id, row.id)
+    if (!now) throw new AppError('not_found:message', 'This message was deleted')
+    row = now
   }
-  if (row.status !== 'failed')
-    return replayStored(row, head, signal, await countSentMessages(s.db, row.userId))
-  // The model never answered: try again into the same row.
+  if (!generatesAgain(row)) return replayStored(row, head, signal, await countSentMessages(s.db, row.userId))
+  // The model never answered, or the node writing the reply died: try again into the same row.
   const unconfigured = unconfiguredResponse(s, input, signal)
   if (unconfigured) return unconfigured
-  const resolved = await checkUsageAndResolve(s, user, input)
+  const { resolved, claim } = await checkUsageAndResolve(s, user, input)
+  await spendSendBudget(s.db, user.id)
   const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
-  const restarted = await restartFailed(s.db, row.id, model, s.now())
+  const restarted = await restartAttempt(s.db, row, model, s.now(), claim)
   if (!restarted) return sendMessage(s, user, input, signal)
   return generate(s, restarted, resolved, input, signal)
 }
@@ -123,21 +143,27 @@ export async function sendMessage(
   if (unconfigured) return unconfigured
   if (input.threadId && !(await findOwnedThread(db, user.id, input.threadId)))
     throw new AppError('not_found:thread', 'This thread does not exist')
-  const resolved = await checkUsageAndResolve(s, user, input)
-  const stored = await storeUserMessage(db, {
-    userId: user.id,
-    threadId: input.threadId,
-    // A file sent alone names its thread.
-    title: threadTitleFrom(input.content || input.attachment?.filename || ''),
-    content: input.content,
-    clientMessageId: input.clientMessageId,
-    chatModel: resolved.chatModel,
-    provider: resolved.provider,
-    modelId: resolved.modelId,
-    mediaUrl: input.media?.url,
-    mediaType: input.media?.type,
-    uploadId: input.media?.uploadId,
-  })
+  // A send over the usage limit hears that first (it does not lift in a minute).
+  const { resolved, claim } = await checkUsageAndResolve(s, user, input)
+  await spendSendBudget(db, user.id)
+  const stored = await storeUserMessage(
+    db,
+    {
+      userId: user.id,
+      threadId: input.threadId,
+      // A file sent alone names its thread.
+      title: threadTitleFrom(input.content || input.attachment?.filename || ''),
+      content: input.content,
+      clientMessageId: input.clientMessageId,
+      chatModel: resolved.chatModel,
+      provider: resolved.provider,
+      modelId: resolved.modelId,
+      mediaUrl: input.media?.url,
+      mediaType: input.media?.type,
+      uploadId: input.media?.uploadId,
+    },
+    claim,
+  )
   if (!stored) {
     // Lost a race with the same clientMessageId: answer as a retry of the winner.
     const winner = input.clientMessageId
