@@ -15,6 +15,7 @@ import { chatRoutes } from './features/chat/routes.ts'
 import { googleAuthRoutes } from './features/google-auth/routes.ts'
 import { impactRoutes } from './features/impact/routes.ts'
 import { metricsRoutes } from './features/metrics/routes.ts'
+import { searchRoutes } from './features/search/routes.ts'
 import { systemRoutes } from './features/system/routes.ts'
 import { threadsRoutes } from './features/threads/routes.ts'
 import { voiceRoutes } from './features/voice/routes.ts'
@@ -53,6 +54,7 @@ function apiRoutes(deps: AppDeps) {
       }),
     )
     .route('/', waitlistRoutes(deps))
+    .route('/', searchRoutes(deps))
 }
 
 export type AppType = ReturnType<typeof apiRoutes>

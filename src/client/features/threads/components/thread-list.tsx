@@ -2,7 +2,7 @@
 // with its actions; virtualized so hundreds of threads stay fast.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { Plus, Search } from 'lucide-react'
-import { useMemo, useRef, useState } from 'react'
+import { type ReactNode, useMemo, useRef, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Input } from '#client/components/ui/input.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
@@ -34,6 +34,8 @@ export interface ThreadListProps {
   onSelect: (thread: Thread) => void
   onNewThread: () => void
   onDeleted: (id: string) => void
+  /** Shown below the title matches while searching (matches inside messages, composed by the chat). */
+  renderSearchExtra?: (search: string) => ReactNode
 }
 
 export function ThreadList(props: ThreadListProps) {
@@ -134,6 +136,7 @@ export function ThreadList(props: ThreadListProps) {
       </div>
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto pb-3">
         {body}
+        {search.trim() && props.renderSearchExtra?.(search)}
       </div>
       <RenameThreadDialog thread={renaming} onClose={() => setRenaming(null)} />
       <DeleteThreadDialog thread={deleting} onClose={() => setDeleting(null)} onDeleted={props.onDeleted} />
