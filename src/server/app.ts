@@ -16,6 +16,7 @@ import { googleAuthRoutes } from './features/google-auth/routes.ts'
 import { impactRoutes } from './features/impact/routes.ts'
 import { metricsRoutes } from './features/metrics/routes.ts'
 import { searchRoutes } from './features/search/routes.ts'
+import { shareHeadFor, sharingRoutes } from './features/sharing/routes.ts'
 import { systemRoutes } from './features/system/routes.ts'
 import { threadsRoutes } from './features/threads/routes.ts'
 import { voiceRoutes } from './features/voice/routes.ts'
@@ -55,6 +56,7 @@ function apiRoutes(deps: AppDeps) {
     )
     .route('/', waitlistRoutes(deps))
     .route('/', searchRoutes(deps))
+    .route('/', sharingRoutes(deps, { storage: attachments.storage }))
 }
 
 export type AppType = ReturnType<typeof apiRoutes>
@@ -81,6 +83,7 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
   })
   // Outside the security headers: served files get a sandbox CSP of their own.
   app.use('/api/uploads/*', sandboxUploads)
+  app.use('/api/shares/:token/files/*', sandboxUploads)
   app.use(securityHeaders())
   app.use(compress())
   app.use('/api/*', async (c, next) => {
@@ -109,6 +112,7 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
     c.json(errorBody('not_found:route', `No API route ${c.req.method} ${c.req.path}`), 404),
   )
   app.onError(toErrorResponse)
-  if (opts.clientDir) serveClient(app, opts.clientDir, publicOrigin(deps.env))
+  if (opts.clientDir)
+    serveClient(app, opts.clientDir, publicOrigin(deps.env), { shareHead: shareHeadFor(deps) })
   return app
 }

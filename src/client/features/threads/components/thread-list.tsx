@@ -11,6 +11,7 @@ import { useFavoriteThread } from '../api/favorite-thread.ts'
 import { groupThreads } from '../lib/group-threads.ts'
 import { DeleteThreadDialog } from './delete-thread-dialog.tsx'
 import { RenameThreadDialog } from './rename-thread-dialog.tsx'
+import { ShareThreadDialog } from './share-thread-dialog.tsx'
 import type { ThreadActionHandlers } from './thread-actions.tsx'
 import { ThreadRow } from './thread-row.tsx'
 
@@ -43,12 +44,14 @@ export function ThreadList(props: ThreadListProps) {
   const [search, setSearch] = useState('')
   const [renaming, setRenaming] = useState<Thread | null>(null)
   const [deleting, setDeleting] = useState<Thread | null>(null)
+  const [sharing, setSharing] = useState<Thread | null>(null)
   const favorite = useFavoriteThread()
   const handlers = useMemo<ThreadActionHandlers>(
     () => ({
       onFavorite: (t) => favorite.mutate({ id: t.id, isFavorite: !t.isFavorite }),
       onRename: setRenaming,
       onDelete: setDeleting,
+      onShare: setSharing,
     }),
     [favorite.mutate],
   )
@@ -139,6 +142,7 @@ export function ThreadList(props: ThreadListProps) {
         {search.trim() && props.renderSearchExtra?.(search)}
       </div>
       <RenameThreadDialog thread={renaming} onClose={() => setRenaming(null)} />
+      <ShareThreadDialog thread={sharing} onClose={() => setSharing(null)} />
       <DeleteThreadDialog thread={deleting} onClose={() => setDeleting(null)} onDeleted={props.onDeleted} />
     </nav>
   )
