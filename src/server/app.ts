@@ -12,6 +12,7 @@ import { authRoutes } from './features/auth/routes.ts'
 import { cancelSubscriptionForUser } from './features/billing/cancel-subscription.ts'
 import { billingRoutes } from './features/billing/routes.ts'
 import { chatRoutes } from './features/chat/routes.ts'
+import { exportRoutes } from './features/export/routes.ts'
 import { googleAuthRoutes } from './features/google-auth/routes.ts'
 import { impactRoutes } from './features/impact/routes.ts'
 import { metricsRoutes } from './features/metrics/routes.ts'
@@ -57,6 +58,7 @@ function apiRoutes(deps: AppDeps) {
     .route('/', waitlistRoutes(deps))
     .route('/', searchRoutes(deps))
     .route('/', sharingRoutes(deps, { storage: attachments.storage }))
+    .route('/', exportRoutes(deps, { storage: attachments.storage }))
 }
 
 export type AppType = ReturnType<typeof apiRoutes>
