@@ -4,6 +4,7 @@ import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
+import { IMPORT_LIMITS } from '#contract/import.ts'
 import { publicOrigin } from './env.ts'
 import { accountRoutes } from './features/account/routes.ts'
 import { createAttachments } from './features/attachments/attachments.ts'
@@ -15,6 +16,7 @@ import { chatRoutes } from './features/chat/routes.ts'
 import { exportRoutes } from './features/export/routes.ts'
 import { googleAuthRoutes } from './features/google-auth/routes.ts'
 import { impactRoutes } from './features/impact/routes.ts'
+import { importRoutes } from './features/import/routes.ts'
 import { metricsRoutes } from './features/metrics/routes.ts'
 import { searchRoutes } from './features/search/routes.ts'
 import { shareHeadFor, sharingRoutes } from './features/sharing/routes.ts'
@@ -59,6 +61,7 @@ function apiRoutes(deps: AppDeps) {
     .route('/', searchRoutes(deps))
     .route('/', sharingRoutes(deps, { storage: attachments.storage }))
     .route('/', exportRoutes(deps, { storage: attachments.storage }))
+    .route('/', importRoutes(deps))
 }
 
 export type AppType = ReturnType<typeof apiRoutes>
@@ -90,12 +93,19 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
   app.use(compress())
   app.use('/api/*', async (c, next) => {
     const multipart = c.req.header('content-type')?.startsWith('multipart/form-data')
+    // An import file may be larger than any upload (issue 14); the form adds little.
+    const importing = multipart && c.req.path === '/api/import'
+    const limit = importing
+      ? IMPORT_LIMITS.maxFileBytes + 64 * 1024
+      : multipart
+        ? MULTIPART_LIMIT
+        : JSON_LIMIT
     return bodyLimit({
-      maxSize: multipart ? MULTIPART_LIMIT : JSON_LIMIT,
+      maxSize: limit,
       onError: () => {
         throw new AppError(
           'payload_too_large:body',
-          `The request is too large (limit ${multipart ? '25 MB for files' : '1 MB'})`,
+          `The request is too large (limit ${importing ? `${IMPORT_LIMITS.maxFileBytes / 1024 / 1024} MB for an import` : multipart ? '25 MB for files' : '1 MB'})`,
         )
       },
     })(c, next)

@@ -3,6 +3,7 @@ import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { useLogout } from '#client/features/auth/api/logout.ts'
 import { DownloadDataCard } from '#client/features/portability/components/download-data-card.tsx'
+import { ImportCard } from '#client/features/portability/components/import-card.tsx'
 import { DeleteAccountDialog } from './delete-account-dialog.tsx'
 
 export function ActionsTab({ isPremium }: { isPremium: boolean }) {
@@ -24,6 +25,7 @@ export function ActionsTab({ isPremium }: { isPremium: boolean }) {
         </CardContent>
       </Card>
       <DownloadDataCard />
+      <ImportCard />
       <Card className="border-destructive/60">
         <CardHeader>
           <CardTitle className="text-destructive">Danger Zone</CardTitle>
