@@ -8,7 +8,7 @@ import { ActionsTab } from './components/actions-tab.tsx'
 import { ConsumptionTab } from './components/consumption-tab.tsx'
 import { useSideTabs } from './hooks/use-side-tabs.ts'
 
-const TABS = ['account', 'consumption', 'shared', 'actions'] as const
+const TABS = ['account', 'consumption', 'actions', 'shared'] as const
 type Tab = (typeof TABS)[number]
 
 /** Settings (spec section 2): side tabs (Shared links from issue 14); the URL remembers the open one (?tab=). */
@@ -40,11 +40,11 @@ export default function AccountPage() {
           <TabsTrigger value="consumption" className="justify-start">
             Consumption
           </TabsTrigger>
-          <TabsTrigger value="shared" className="justify-start">
-            Shared links
-          </TabsTrigger>
           <TabsTrigger value="actions" className="justify-start">
             Actions
+          </TabsTrigger>
+          <TabsTrigger value="shared" className="justify-start">
+            Shared links
           </TabsTrigger>
         </TabsList>
         <div className="min-w-0 flex-1">
@@ -54,11 +54,11 @@ export default function AccountPage() {
           <TabsContent value="consumption" className="mt-0">
             <ConsumptionTab user={user} />
           </TabsContent>
-          <TabsContent value="shared" className="mt-0">
-            <SharedLinksTab />
-          </TabsContent>
           <TabsContent value="actions" className="mt-0">
             <ActionsTab isPremium={user.isPremium} />
+          </TabsContent>
+          <TabsContent value="shared" className="mt-0">
+            <SharedLinksTab />
           </TabsContent>
         </div>
       </Tabs>
