@@ -7,6 +7,8 @@ export const IMPORT_LIMITS = {
   maxFileBytes: 100 * MB,
   maxUnzippedBytes: 500 * MB,
   maxThreadBytes: 50 * MB,
+  /** A file inside a Loris export: the largest upload there is. */
+  maxFileBytesInZip: 25 * MB,
   maxThreads: 10_000,
   maxMessagesPerThread: 10_000,
   timeoutMs: 60_000,

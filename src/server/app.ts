@@ -61,7 +61,7 @@ function apiRoutes(deps: AppDeps) {
     .route('/', searchRoutes(deps))
     .route('/', sharingRoutes(deps, { storage: attachments.storage }))
     .route('/', exportRoutes(deps, { storage: attachments.storage }))
-    .route('/', importRoutes(deps))
+    .route('/', importRoutes(deps, { storage: attachments.storage }))
 }
 
 export type AppType = ReturnType<typeof apiRoutes>

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { eq } from 'drizzle-orm'
 import { strToU8, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -5,9 +6,12 @@ import { exportedThreadSchema } from '#contract/export.ts'
 import { IMPORT_LIMITS, importReportSchema } from '#contract/import.ts'
 import { messageListSchema } from '#contract/messages.ts'
 import { threadListSchema } from '#contract/threads.ts'
-import { messages, threads } from '#server/db/schema/index.ts'
+import { messages, threads, uploads } from '#server/db/schema/index.ts'
+import { createDiskStorage } from '#server/lib/storage.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { parseImportFile } from './parse.ts'
+
+const PNG = new Uint8Array(readFileSync('tests/fixtures/image.png'))
 
 let t: TestApp
 beforeAll(async () => {
@@ -196,10 +200,25 @@ describe('round trip through a Loris export', () => {
         createdAt: new Date('2025-04-02'),
       })
       .returning()
+    const key = await createDiskStorage(`${t.deps.env.DATA_DIR}/uploads`).put(PNG)
+    const [upload] = await db
+      .insert(uploads)
+      .values({
+        userId: me.id,
+        storageKey: key,
+        mimeType: 'image/png',
+        kind: 'image',
+        fileName: 'plot.png',
+        size: PNG.length,
+      })
+      .returning()
     await db.insert(messages).values([
       {
         userId: me.id,
         threadId: other!.id,
+        uploadId: upload!.id,
+        mediaType: 'image',
+        mediaUrl: `/api/uploads/${upload!.id}`,
         content: 'Tomatoes?',
         response: 'Plant in May.',
         chatModel: 'loris',
@@ -237,6 +256,17 @@ describe('round trip through a Loris export', () => {
       await (await t.request('/api/threads', { cookie: again.cookie })).json(),
     )
     expect(list.find((th) => th.title === 'Garden')?.isFavorite).toBe(true)
+    // The picture came back, served to its new owner.
+    const garden = messageListSchema.parse(
+      await (
+        await t.request(`/api/messages?threadId=${list.find((th) => th.title === 'Garden')!.id}`, {
+          cookie: again.cookie,
+        })
+      ).json(),
+    )
+    const picture = await t.request(garden[0]!.mediaUrl!, { cookie: again.cookie })
+    expect(picture.status).toBe(200)
+    expect(new Uint8Array(await picture.arrayBuffer())).toEqual(PNG)
 
     const twice = importReportSchema.parse(
       await (await importFile(again.cookie, exported, 'loris-data.zip')).json(),

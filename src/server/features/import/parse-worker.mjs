@@ -14,7 +14,7 @@ let unzipped = 0
 
 class Refused extends Error {}
 
-const post = (message) => parentPort.postMessage(message)
+const post = (message, transfer) => parentPort.postMessage(message, transfer)
 const skip = (title, reason) => post({ type: 'skipped', title, reason })
 
 let threadCount = 0
@@ -124,7 +124,7 @@ function chatgptThread(conv) {
       co2Impact: null,
       createdAt: e.createdAt,
       completedAt: e.completedAt,
-      hadAttachment: false,
+      attachment: null,
     })),
   })
 }
@@ -169,7 +169,7 @@ function lorisThread(doc) {
       co2Impact: m.co2Impact ?? null,
       createdAt: m.createdAt,
       completedAt: m.completedAt ?? null,
-      hadAttachment: m.attachment != null,
+      attachment: m.attachment ?? null,
     })),
   })
 }
@@ -211,6 +211,37 @@ function parseJson(bytesIn) {
   throw new Refused('The file is neither a ChatGPT export nor a Loris export')
 }
 
+/** A file of a Loris export, sent whole to the main thread (each is at most the upload limit). */
+function readFile(file) {
+  const chunks = []
+  let size = 0
+  file.ondata = (err, chunk, final) => {
+    if (err) throw new Refused(`The zip is damaged (${file.name})`)
+    unzipped += chunk.length
+    size += chunk.length
+    if (unzipped > limits.maxUnzippedBytes)
+      throw new Refused(
+        `The file unpacks to more than ${Math.round(limits.maxUnzippedBytes / 1024 / 1024)} MB`,
+      )
+    if (size > limits.maxFileBytesInZip) {
+      if (chunks.length) skip(file.name, 'the file is larger than an upload may be')
+      chunks.length = 0
+      return
+    }
+    chunks.push(chunk)
+    if (final) {
+      const bytes = new Uint8Array(size)
+      let at = 0
+      for (const c of chunks) {
+        bytes.set(c, at)
+        at += c.length
+      }
+      post({ type: 'file', path: file.name, bytes }, [bytes.buffer])
+    }
+  }
+  file.start()
+}
+
 function parseZip(bytesIn) {
   let kind = null
   const unzip = new Unzip()
@@ -219,6 +250,7 @@ function parseZip(bytesIn) {
     const name = file.name
     const isConversations = /(^|\/)conversations\.json$/.test(name)
     const isLorisThread = /^threads\/[^/]+\.json$/.test(name)
+    if (/^files\/[^/]+$/.test(name)) return readFile(file)
     if (!isConversations && !isLorisThread) return
     kind = isConversations ? 'chatgpt' : 'loris'
     let parser

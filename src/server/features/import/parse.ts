@@ -48,7 +48,15 @@ export const importedThreadSchema = z.object({
       co2Impact: z.unknown().nullable(),
       createdAt: iso,
       completedAt: iso.nullable(),
-      hadAttachment: z.boolean(),
+      attachment: z
+        .object({
+          fileName: z.string().max(300),
+          mimeType: z.string().max(200),
+          kind: z.enum(['image', 'document', 'audio']),
+          size: z.number().int(),
+          path: z.string().max(500).nullable(),
+        })
+        .nullable(),
     }),
   ),
 })
@@ -58,11 +66,14 @@ export interface ParsedImport {
   kind: 'chatgpt' | 'loris'
   threads: ImportedThread[]
   skipped: Array<{ title: string; reason: string }>
+  /** Files of a Loris data export, by their path in the zip (files/...). */
+  files: Map<string, Uint8Array>
 }
 
 type WorkerMessage =
   | { type: 'thread'; thread: unknown }
   | { type: 'skipped'; title: string; reason: string }
+  | { type: 'file'; path: string; bytes: Uint8Array }
   | { type: 'done'; kind: 'chatgpt' | 'loris' }
   | { type: 'error'; message: string }
 
@@ -81,6 +92,7 @@ export function parseImportFile(
   })
   const threads: ImportedThread[] = []
   const skipped: ParsedImport['skipped'] = []
+  const files: ParsedImport['files'] = new Map()
   return new Promise<ParsedImport>((resolve, reject) => {
     const timer = setTimeout(() => {
       void worker.terminate()
@@ -108,7 +120,8 @@ export function parseImportFile(
           })
         }
       } else if (m.type === 'skipped') skipped.push({ title: m.title, reason: m.reason })
-      else if (m.type === 'done') finish(() => resolve({ kind: m.kind, threads, skipped }))
+      else if (m.type === 'file') files.set(m.path, m.bytes)
+      else if (m.type === 'done') finish(() => resolve({ kind: m.kind, threads, skipped, files }))
       else finish(() => reject(new AppError('unprocessable:import', m.message)))
     })
     worker.on('error', (err) =>

@@ -4,12 +4,13 @@ import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
 import { requireUser } from '#server/lib/session.ts'
+import type { ObjectStorage } from '#server/lib/storage.ts'
 import { parseImportFile } from './parse.ts'
 import { storeImportedThread } from './queries.ts'
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
-export function importRoutes(deps: AppDeps) {
+export function importRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
   const { db } = deps.database
   return new Hono<AppEnv>().post('/import', requireUser(deps), async (c) => {
     const user = c.get('user')
@@ -36,9 +37,12 @@ export function importRoutes(deps: AppDeps) {
     }
     let droppedParts = 0
     let otherBranches = 0
-    let files = 0
+    let filesLeftOut = 0
     for (const thread of parsed.threads) {
-      const stored = await storeImportedThread(db, user.id, thread)
+      const stored = await storeImportedThread(db, user.id, thread, {
+        bytes: parsed.files,
+        storage: opts.storage,
+      })
       if (!stored.ok) {
         report.skipped.push({ title: thread.title, reason: stored.reason })
         continue
@@ -47,7 +51,7 @@ export function importRoutes(deps: AppDeps) {
       report.messagesImported += stored.messages
       droppedParts += thread.notes.droppedParts
       otherBranches += thread.notes.otherBranches
-      files += thread.messages.filter((m) => m.hadAttachment).length
+      filesLeftOut += stored.filesLeftOut
     }
     if (droppedParts)
       report.notes.push(
@@ -57,9 +61,9 @@ export function importRoutes(deps: AppDeps) {
       report.notes.push(
         `${plural(otherBranches, 'edited or regenerated alternative')} left out: Loris keeps each conversation's current branch`,
       )
-    if (files)
+    if (filesLeftOut)
       report.notes.push(
-        `${plural(files, 'attached file')} not imported: the messages are, without their files`,
+        `${plural(filesLeftOut, 'attached file')} not in the export or of a type Loris does not keep: the messages are imported without them`,
       )
     c.get('log').info(
       {
