@@ -54,18 +54,28 @@ export async function searchMessages(
     : sql``
   const result = await db.execute(sql`
     with q as (select ${query} as query),
-    hits as (
-      (select m.id, ts_rank(m.search_vector, q.query) as rank, 'message' as source
+    -- The newest matches first (a GIN bitmap, then a sort of ids on created_at), and only then
+    -- the rank: ts_rank reads the whole vector, so it runs on at most CANDIDATES rows a source.
+    recent_messages as (
+      select m.id
       from messages m, q
       where m.user_id = ${userId} and m.search_vector @@ q.query
       order by m.created_at desc
-      limit ${CANDIDATES})
-      union all
-      (select m.id, ts_rank(u.search_vector, q.query) as rank, 'attachment' as source
+      limit ${CANDIDATES}
+    ),
+    recent_files as (
+      select m.id, u.id as upload_id
       from messages m join uploads u on u.id = m.upload_id, q
       where m.user_id = ${userId} and u.user_id = ${userId} and u.search_vector @@ q.query
       order by m.created_at desc
-      limit ${CANDIDATES})
+      limit ${CANDIDATES}
+    ),
+    hits as (
+      select r.id, ts_rank(m.search_vector, q.query) as rank, 'message' as source
+      from recent_messages r join messages m on m.id = r.id, q
+      union all
+      select r.id, ts_rank(u.search_vector, q.query) as rank, 'attachment' as source
+      from recent_files r join uploads u on u.id = r.upload_id, q
     ),
     best as (
       select distinct on (id) id, rank, source from hits order by id, rank desc, source desc
