@@ -4,6 +4,7 @@ import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
+import { IMPORT_LIMITS } from '#contract/import.ts'
 import { publicOrigin } from './env.ts'
 import { accountRoutes } from './features/account/routes.ts'
 import { createAttachments } from './features/attachments/attachments.ts'
@@ -12,9 +13,13 @@ import { authRoutes } from './features/auth/routes.ts'
 import { cancelSubscriptionForUser } from './features/billing/cancel-subscription.ts'
 import { billingRoutes } from './features/billing/routes.ts'
 import { chatRoutes } from './features/chat/routes.ts'
+import { exportRoutes } from './features/export/routes.ts'
 import { googleAuthRoutes } from './features/google-auth/routes.ts'
 import { impactRoutes } from './features/impact/routes.ts'
+import { importRoutes } from './features/import/routes.ts'
 import { metricsRoutes } from './features/metrics/routes.ts'
+import { searchRoutes } from './features/search/routes.ts'
+import { shareHeadFor, sharingRoutes } from './features/sharing/routes.ts'
 import { systemRoutes } from './features/system/routes.ts'
 import { threadsRoutes } from './features/threads/routes.ts'
 import { transcriptionBudget } from './features/voice/budget.ts'
@@ -58,6 +63,10 @@ function apiRoutes(deps: AppDeps) {
       }),
     )
     .route('/', waitlistRoutes(deps))
+    .route('/', searchRoutes(deps))
+    .route('/', sharingRoutes(deps, { storage: attachments.storage }))
+    .route('/', exportRoutes(deps, { storage: attachments.storage }))
+    .route('/', importRoutes(deps, { storage: attachments.storage }))
 }
 
 export type AppType = ReturnType<typeof apiRoutes>
@@ -84,16 +93,24 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
   })
   // Outside the security headers: served files get a sandbox CSP of their own.
   app.use('/api/uploads/*', sandboxUploads)
+  app.use('/api/shares/:token/files/*', sandboxUploads)
   app.use(securityHeaders())
   app.use(compress())
   app.use('/api/*', async (c, next) => {
     const multipart = c.req.header('content-type')?.startsWith('multipart/form-data')
+    // An import file may be larger than any upload (issue 14); the form adds little.
+    const importing = multipart && c.req.path === '/api/import'
+    const limit = importing
+      ? IMPORT_LIMITS.maxFileBytes + 64 * 1024
+      : multipart
+        ? MULTIPART_LIMIT
+        : JSON_LIMIT
     return bodyLimit({
-      maxSize: multipart ? MULTIPART_LIMIT : JSON_LIMIT,
+      maxSize: limit,
       onError: () => {
         throw new AppError(
           'payload_too_large:body',
-          `The request is too large (limit ${multipart ? '25 MB for files' : '1 MB'})`,
+          `The request is too large (limit ${importing ? `${IMPORT_LIMITS.maxFileBytes / 1024 / 1024} MB for an import` : multipart ? '25 MB for files' : '1 MB'})`,
         )
       },
     })(c, next)
@@ -112,6 +129,7 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
     c.json(errorBody('not_found:route', `No API route ${c.req.method} ${c.req.path}`), 404),
   )
   app.onError(toErrorResponse)
-  if (opts.clientDir) serveClient(app, opts.clientDir, publicOrigin(deps.env))
+  if (opts.clientDir)
+    serveClient(app, opts.clientDir, publicOrigin(deps.env), { shareHead: shareHeadFor(deps) })
   return app
 }

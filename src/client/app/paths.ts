@@ -6,4 +6,5 @@ export const paths = {
   account: '/account',
   privacyPolicy: '/privacy-policy',
   termsOfService: '/terms-of-service',
+  share: '/share/:token',
 } as const

@@ -31,6 +31,7 @@ const HowItWorksPage = shellPage(() => import('#client/features/how-it-works/how
 const AccountRoute = shellPage(() => import('./account-route.tsx'))
 const PrivacyPolicyPage = shellPage(() => import('#client/features/legal/privacy-policy-page.tsx'))
 const TermsOfServicePage = shellPage(() => import('#client/features/legal/terms-of-service-page.tsx'))
+const SharePage = shellPage(() => import('#client/features/sharing/share-page.tsx'))
 const NotFoundPage = shellPage(() =>
   import('#client/features/not-found/not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })),
 )
@@ -65,6 +66,8 @@ function DocumentTitle() {
   const [location] = useLocation()
   useEffect(() => {
     const path = location.toLowerCase().replace(/\/+$/, '') || '/'
+    // A shared conversation titles itself once it has loaded.
+    if (path.startsWith('/share/')) return
     document.title = titles[path] ?? 'Page not found | Loris'
   }, [location])
   return null
@@ -82,6 +85,7 @@ export function AppRouter({ base }: { base?: string }) {
           <Route path={paths.account} component={AccountRoute} />
           <Route path={paths.privacyPolicy} component={PrivacyPolicyPage} />
           <Route path={paths.termsOfService} component={TermsOfServicePage} />
+          <Route path={paths.share} component={SharePage} />
           <Route component={NotFoundPage} />
         </Switch>
       </Suspense>

@@ -2,15 +2,16 @@ import { ArrowLeft } from 'lucide-react'
 import { Link, useLocation, useSearch } from 'wouter'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx'
 import { useUser } from '#client/features/auth/api/get-user.ts'
+import { SharedLinksTab } from '#client/features/sharing/components/shared-links-tab.tsx'
 import { AccountTab } from './components/account-tab.tsx'
 import { ActionsTab } from './components/actions-tab.tsx'
 import { ConsumptionTab } from './components/consumption-tab.tsx'
 import { useSideTabs } from './hooks/use-side-tabs.ts'
 
-const TABS = ['account', 'consumption', 'actions'] as const
+const TABS = ['account', 'consumption', 'actions', 'shared'] as const
 type Tab = (typeof TABS)[number]
 
-/** Settings (spec section 2): three side tabs; the URL remembers the open one (?tab=). */
+/** Settings (spec section 2): side tabs (Shared links from issue 14); the URL remembers the open one (?tab=). */
 export default function AccountPage() {
   const { user } = useUser()
   const search = useSearch()
@@ -42,6 +43,9 @@ export default function AccountPage() {
           <TabsTrigger value="actions" className="justify-start">
             Actions
           </TabsTrigger>
+          <TabsTrigger value="shared" className="justify-start">
+            Shared links
+          </TabsTrigger>
         </TabsList>
         <div className="min-w-0 flex-1">
           <TabsContent value="account" className="mt-0">
@@ -52,6 +56,9 @@ export default function AccountPage() {
           </TabsContent>
           <TabsContent value="actions" className="mt-0">
             <ActionsTab isPremium={user.isPremium} />
+          </TabsContent>
+          <TabsContent value="shared" className="mt-0">
+            <SharedLinksTab />
           </TabsContent>
         </div>
       </Tabs>

@@ -128,6 +128,8 @@ export function createAttachmentIntake(d: IntakeDeps) {
       kind: sniffed.kind,
       fileName,
       size: bytes.length,
+      // Kept for search (decision 013); images have none.
+      extractedText: model.attachment?.extractedText ?? null,
     })
     return {
       ...model,

@@ -2,7 +2,9 @@
 // thousand exchanges stays fast, scrolled smoothly to the bottom 100 ms after the messages or the
 // loading state change (500 ms after a pending sign-in send).
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useLayoutEffect, useRef } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { cn } from '#client/lib/cn.ts'
+import { clearFocusedMessage, pendingFocus, useFocusedMessage } from '../hooks/use-focus-message.ts'
 import { Exchange, type ExchangeView } from './exchange.tsx'
 
 export interface ConversationItem {
@@ -41,12 +43,34 @@ export function Conversation({
   // Another thread: start at its last exchange without animation.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the shown thread changes
   useLayoutEffect(() => {
-    if (items.length) virtualizer.scrollToIndex(items.length - 1, { align: 'end' })
+    if (items.length && !pendingFocus()) virtualizer.scrollToIndex(items.length - 1, { align: 'end' })
   }, [resetKey])
+
+  // A search match was chosen: bring its exchange into view (once its thread's messages are in)
+  // and mark it for a moment.
+  const focused = useFocusedMessage()
+  const [marked, setMarked] = useState<string | null>(null)
+  const markedRef = useRef<string | null>(null)
+  markedRef.current = marked
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the virtualizer is stable
+  useEffect(() => {
+    if (!focused) return
+    const index = items.findIndex((item) => item.exchange.id === focused)
+    if (index < 0) return
+    virtualizer.scrollToIndex(index, { align: 'start' })
+    setMarked(focused)
+    clearFocusedMessage()
+  }, [focused, items])
+  useEffect(() => {
+    if (!marked) return
+    const timer = setTimeout(() => setMarked(null), 2500)
+    return () => clearTimeout(timer)
+  }, [marked])
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the count and loading state are the triggers
   useEffect(() => {
     const timer = setTimeout(() => {
+      if (pendingFocus() || markedRef.current) return
       const el = scrollRef.current
       el?.scrollTo({ top: el.scrollHeight, behavior: 'smooth' })
     }, scrollDelayMs)
@@ -78,7 +102,17 @@ export function Conversation({
             const item = items[row.index]
             if (!item) return null
             return (
-              <div key={row.key} data-index={row.index} ref={virtualizer.measureElement}>
+              <div
+                key={row.key}
+                data-index={row.index}
+                data-message-id={item.exchange.id ?? undefined}
+                data-focused={item.exchange.id === marked || undefined}
+                ref={virtualizer.measureElement}
+                className={cn(
+                  'rounded-lg transition-shadow',
+                  item.exchange.id === marked && 'ring-2 ring-primary/60',
+                )}
+              >
                 <Exchange
                   exchange={item.exchange}
                   onNewThread={onNewThread}

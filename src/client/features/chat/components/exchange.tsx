@@ -76,8 +76,9 @@ export const Exchange = memo(function Exchange({
   creatingThread,
 }: {
   exchange: ExchangeView
-  onNewThread: (messageId: string) => void
-  creatingThread: boolean
+  /** Absent on a read-only page (a shared conversation): no '@' button. */
+  onNewThread?: (messageId: string) => void
+  creatingThread?: boolean
 }) {
   const { content, response, chatModel, pending, status } = exchange
   const thinking = pending && !response
@@ -117,7 +118,7 @@ export const Exchange = memo(function Exchange({
             {!pending && <ReplyNote status={status} errorMessage={exchange.errorMessage} />}
           </>
         )}
-        {exchange.id && !generating && (
+        {exchange.id && !generating && onNewThread && (
           <Tooltip>
             <TooltipTrigger asChild>
               <button
