@@ -6,8 +6,10 @@ import pino from 'pino'
 import { createApp } from './app.ts'
 import { openDatabase } from './db/client.ts'
 import { parseEnv, publicOrigin } from './env.ts'
+import { pruneAccountTokens } from './lib/account-tokens.ts'
 import { BackgroundWork } from './lib/background-work.ts'
 import type { AppDeps } from './lib/context.ts'
+import { mailerFor } from './lib/mail/mailer.ts'
 import { pruneRateLimits } from './lib/rate-limit.ts'
 import { pruneExpiredSessions } from './lib/session.ts'
 import { loadSecret } from './secret.ts'
@@ -37,9 +39,11 @@ async function main() {
   })
 
   const maintenance = setInterval(() => {
-    Promise.all([pruneExpiredSessions(deps), pruneRateLimits(database.db)]).catch((err) =>
-      log.warn({ err }, 'maintenance failed'),
-    )
+    Promise.all([
+      pruneExpiredSessions(deps),
+      pruneRateLimits(database.db),
+      pruneAccountTokens(database.db),
+    ]).catch((err) => log.warn({ err }, 'maintenance failed'))
   }, HOUR_MS)
   maintenance.unref()
 
@@ -61,6 +65,8 @@ async function main() {
         if (!(await background.idle(SHUTDOWN_GRACE_MS)))
           log.warn('some replies did not finish before shutdown')
       }
+      // Links being mailed (verification, reset) go out before the database closes.
+      await Promise.race([mailerFor(deps).settled(), new Promise((r) => setTimeout(r, 5000))])
       await database.close().catch((err) => log.error({ err }, 'closing the database failed'))
       log.info('stopped')
       process.exit(0)
