@@ -57,3 +57,22 @@ export function linkIn(mail: Mail, pagePath: string): URL {
   if (!found) throw new Error(`no ${pagePath} link in "${mail.subject}":\n${mail.text}`)
   return new URL(found[0])
 }
+
+/** Waits until a message to `to` whose subject matches is in the outbox (the server writes it after answering). */
+export async function waitForMail(
+  dataDir: string,
+  to: string,
+  subject: RegExp,
+  opts: { timeoutMs?: number; after?: number } = {},
+): Promise<Mail> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000)
+  for (;;) {
+    const found = readOutbox(dataDir).filter(
+      (m) => m.to.toLowerCase().includes(to.toLowerCase()) && subject.test(m.subject),
+    )
+    const mail = found[opts.after ?? 0]
+    if (mail) return mail
+    if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${subject} in ${dataDir}/outbox`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}

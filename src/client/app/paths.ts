@@ -6,4 +6,7 @@ export const paths = {
   account: '/account',
   privacyPolicy: '/privacy-policy',
   termsOfService: '/terms-of-service',
+  // Opened from mailed links (decision 010), beyond the spec's routes.
+  verifyEmail: '/verify-email',
+  resetPassword: '/reset-password',
 } as const
