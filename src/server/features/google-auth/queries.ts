@@ -34,7 +34,7 @@ export async function unlessTaken<T>(write: Promise<T>): Promise<T | undefined> 
  */
 export async function linkGoogleId(
   db: Db,
-  user: Pick<UserRow, 'id' | 'emailVerifiedAt'>,
+  user: Pick<UserRow, 'id' | 'email' | 'emailVerifiedAt'>,
   googleId: string,
 ): Promise<UserRow | undefined> {
   const takeOver = user.emailVerifiedAt === null
@@ -46,6 +46,8 @@ export async function linkGoogleId(
         .where(
           and(
             eq(users.id, user.id),
+            // Still the address Google vouched for (not changed in the meantime).
+            eq(users.email, user.email),
             isNull(users.googleId),
             // The state we decided on: a concurrent verification makes this a lost race, retried.
             takeOver ? isNull(users.emailVerifiedAt) : isNotNull(users.emailVerifiedAt),
