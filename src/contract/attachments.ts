@@ -59,6 +59,27 @@ export const uploadIdParam = z.object({ id: z.uuid({ error: 'Unknown file' }) })
 
 /**
  * Response header on a POST /api/messages stream when the attachment was altered on its way to the
- * model (a long document cut to DOCUMENT_TEXT_BUDGET); its value is a sentence for people.
+ * model (a long document cut to DOCUMENT_TEXT_BUDGET); its value is a sentence for people,
+ * percent-encoded (UTF-8, as RFC 5987 values are): a header carries only bytes up to U+00FF and
+ * the sentence names the file, whose name may be in any script.
  */
 export const ATTACHMENT_NOTICE_HEADER = 'x-loris-attachment-notice'
+
+export function encodeNoticeHeader(notice: string): string {
+  // A lone surrogate in a file name would make encodeURIComponent throw: replace it first.
+  const wellFormed = notice.replace(
+    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    '\uFFFD',
+  )
+  return encodeURIComponent(wellFormed)
+}
+
+/** The sentence, or null when the header is missing or not a valid encoding. */
+export function decodeNoticeHeader(value: string | null): string | null {
+  if (!value) return null
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return null
+  }
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { chatModelSchema } from './config.ts'
+import { withoutNul } from './text.ts'
 
 /** Longest message text accepted in one send (characters). */
 export const MESSAGE_MAX_CHARS = 100_000
@@ -72,18 +73,17 @@ const optionalId = z
  * stream starts: 400 invalid, 404 unknown thread, 429 `rate_limited:usage` (do not retry).
  */
 export const sendMessageFields = z.object({
-  content: z
-    .string()
-    .max(MESSAGE_MAX_CHARS, `A message is at most ${MESSAGE_MAX_CHARS} characters`)
-    .default(''),
+  content: withoutNul(
+    z.string().max(MESSAGE_MAX_CHARS, `A message is at most ${MESSAGE_MAX_CHARS} characters`),
+    'message',
+  ).default(''),
   threadId: optionalId,
   isEcoMode: flag,
   useOpenAI: flag,
-  clientMessageId: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100, 'clientMessageId is at most 100 characters')
+  clientMessageId: withoutNul(
+    z.string().trim().min(1).max(100, 'clientMessageId is at most 100 characters'),
+    'clientMessageId',
+  )
     .nullish()
     .transform((v) => v ?? null),
 })

@@ -128,6 +128,8 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
   app.all('/api/*', (c) =>
     c.json(errorBody('not_found:route', `No API route ${c.req.method} ${c.req.path}`), 404),
   )
+  // Anything else (a wrong method on /auth/google, say) gets the same JSON shape, not Hono's text.
+  app.notFound((c) => c.json(errorBody('not_found:route', `No route ${c.req.method} ${c.req.path}`), 404))
   app.onError(toErrorResponse)
   if (opts.clientDir)
     serveClient(app, opts.clientDir, publicOrigin(deps.env), { shareHead: shareHeadFor(deps) })

@@ -56,6 +56,16 @@ export const envSchema = z.object({
   STRIPE_PRICE_ID: optionalString,
   STRIPE_API_URL: optionalUrl,
 
+  // E-mail (verification, password reset, notices). Without SMTP_URL messages are written to
+  // DATA_DIR/outbox/ as .eml files (decision 010).
+  SMTP_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'SMTP_URL is an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587')
+      .optional(),
+  ),
+  MAIL_FROM: optionalString,
+
   // Google sign-in
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,

@@ -7,8 +7,10 @@ import { createApp } from './app.ts'
 import { openDatabase } from './db/client.ts'
 import { parseEnv, publicOrigin } from './env.ts'
 import { startLeaseSweeper } from './features/chat/lease.ts'
+import { pruneAccountTokens } from './lib/account-tokens.ts'
 import { BackgroundWork } from './lib/background-work.ts'
 import type { AppDeps } from './lib/context.ts'
+import { mailerFor } from './lib/mail/mailer.ts'
 import { pruneRateLimits } from './lib/rate-limit.ts'
 import { pruneExpiredSessions } from './lib/session.ts'
 import { loadSecret } from './secret.ts'
@@ -40,9 +42,11 @@ async function main() {
   })
 
   const maintenance = setInterval(() => {
-    Promise.all([pruneExpiredSessions(deps), pruneRateLimits(database.db)]).catch((err) =>
-      log.warn({ err }, 'maintenance failed'),
-    )
+    Promise.all([
+      pruneExpiredSessions(deps),
+      pruneRateLimits(database.db),
+      pruneAccountTokens(database.db),
+    ]).catch((err) => log.warn({ err }, 'maintenance failed'))
   }, HOUR_MS)
   maintenance.unref()
 
@@ -66,6 +70,8 @@ async function main() {
           log.warn('some replies did not finish before shutdown')
       }
       await sweeping
+      // Links being mailed (verification, reset) go out before the database closes.
+      await Promise.race([mailerFor(deps).settled(), new Promise((r) => setTimeout(r, 5000))])
       await database.close().catch((err) => log.error({ err }, 'closing the database failed'))
       log.info('stopped')
       process.exit(0)

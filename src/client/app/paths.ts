@@ -7,4 +7,7 @@ export const paths = {
   privacyPolicy: '/privacy-policy',
   termsOfService: '/terms-of-service',
   share: '/share/:token',
+  // Opened from mailed links (decision 010), beyond the spec's routes.
+  verifyEmail: '/verify-email',
+  resetPassword: '/reset-password',
 } as const

@@ -32,6 +32,8 @@ const AccountRoute = shellPage(() => import('./account-route.tsx'))
 const PrivacyPolicyPage = shellPage(() => import('#client/features/legal/privacy-policy-page.tsx'))
 const TermsOfServicePage = shellPage(() => import('#client/features/legal/terms-of-service-page.tsx'))
 const SharePage = shellPage(() => import('#client/features/sharing/share-page.tsx'))
+const VerifyEmailPage = shellPage(() => import('#client/features/auth/verify-email-page.tsx'))
+const ResetPasswordPage = shellPage(() => import('#client/features/auth/reset-password-page.tsx'))
 const NotFoundPage = shellPage(() =>
   import('#client/features/not-found/not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })),
 )
@@ -60,6 +62,8 @@ const titles: Record<string, string> = {
   [paths.account]: 'Account settings | Loris',
   [paths.privacyPolicy]: 'Privacy Policy | Loris',
   [paths.termsOfService]: 'Terms of Service | Loris',
+  [paths.verifyEmail]: 'Confirm your e-mail | Loris',
+  [paths.resetPassword]: 'Choose a new password | Loris',
 }
 
 function DocumentTitle() {
@@ -86,6 +90,8 @@ export function AppRouter({ base }: { base?: string }) {
           <Route path={paths.privacyPolicy} component={PrivacyPolicyPage} />
           <Route path={paths.termsOfService} component={TermsOfServicePage} />
           <Route path={paths.share} component={SharePage} />
+          <Route path={paths.verifyEmail} component={VerifyEmailPage} />
+          <Route path={paths.resetPassword} component={ResetPasswordPage} />
           <Route component={NotFoundPage} />
         </Switch>
       </Suspense>

@@ -42,3 +42,12 @@ export async function enforceRateLimit(
 export async function pruneRateLimits(db: Db): Promise<void> {
   await db.execute(sql`delete from rate_limits where window_start < now() - interval '1 day'`)
 }
+
+/**
+ * Gives back one attempt counted by enforceRateLimit: sign-in counts every try up front (so
+ * parallel guesses cannot overtake the check) and refunds the ones that turned out right, so
+ * only failures spend the budget.
+ */
+export async function refundRateLimit(db: Db, key: string): Promise<void> {
+  await db.execute(sql`update rate_limits set count = greatest(count - 1, 0) where key = ${key}`)
+}

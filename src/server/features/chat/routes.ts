@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { ATTACHMENT_NOTICE_HEADER } from '#contract/attachments.ts'
+import { ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader } from '#contract/attachments.ts'
 import { messageIdParam, messagesQuery } from '#contract/messages.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
@@ -53,7 +53,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
       const input = await readSendInput(c, opts.attachments)
       try {
         const res = await sendMessage(services, c.get('user'), input, c.req.raw.signal)
-        if (input.notice) res.headers.set(ATTACHMENT_NOTICE_HEADER, input.notice)
+        if (input.notice) res.headers.set(ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader(input.notice))
         return res
       } finally {
         // The message is stored (or refused) by now: a file it did not keep is dropped.

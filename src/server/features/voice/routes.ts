@@ -3,6 +3,7 @@ import { limitText, UPLOAD_LIMITS } from '#contract/attachments.ts'
 import type { Transcription } from '#contract/transcription.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
+import { readFormBody } from '#server/lib/read-body.ts'
 import { requireUser } from '#server/lib/session.ts'
 import { spendTranscription } from './budget.ts'
 import type { Transcriber } from './transcriber.ts'
@@ -16,7 +17,7 @@ export function voiceRoutes(deps: AppDeps, transcriber: Transcriber) {
         'unsupported_media_type:body',
         'Send the recording as a multipart form field `audio`',
       )
-    const form = await c.req.parseBody()
+    const form = await readFormBody(c)
     const audio = form.audio
     if (!(audio instanceof File))
       throw new AppError('bad_request:input', 'Attach the recording in the form field `audio`')
