@@ -56,8 +56,9 @@ export function inflateCounting(
       inflate.push(compressed.subarray(at, end), end === compressed.length)
       at = end
     }
-  } catch {
-    // Not (or no longer) valid deflate data.
+  } catch (err) {
+    // A limit `look` hit stops everything; anything else is data that is not (or no longer) deflate.
+    if (err instanceof AppError) throw err
   }
   if (over) throw tooBig()
   return entry
@@ -126,7 +127,11 @@ export function measureZip(zip: Uint8Array, budget: Budget, limits = PARSE_LIMIT
     const data = zip.subarray(dataStart, Math.min(zip.length, dataStart + compressedSize))
     const look = isSheet
       ? cellCounter(() => {
-          counts.cells++
+          if (++counts.cells > limits.cells)
+            throw new AppError(
+              'unprocessable:file_cell_limit',
+              fileLimitErrors['unprocessable:file_cell_limit'],
+            )
         })
       : undefined
     if (method === 8) inflateCounting(data, budget, look)
@@ -136,8 +141,6 @@ export function measureZip(zip: Uint8Array, budget: Budget, limits = PARSE_LIMIT
       if (data.length > budget.entryBytes || budget.spent > budget.totalBytes) throw tooBig()
       look?.(data)
     }
-    if (counts.cells > limits.cells)
-      throw new AppError('unprocessable:file_cell_limit', fileLimitErrors['unprocessable:file_cell_limit'])
   }
   return counts
 }

@@ -35,7 +35,11 @@ function startWorker(memoryMb: number): Worker {
   }
   if (!FROM_SOURCE) return new Worker(WORKER_URL, { resourceLimits })
   // tsx's ESM entry (its CommonJS one cannot find its own files from an eval'd worker).
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs'))
+  const tsx = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  )
   const boot = `import(${JSON.stringify(tsx.href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}) })`
   return new Worker(boot, { eval: true, resourceLimits })
 }
@@ -139,7 +143,6 @@ export class ParsePool {
       this.pump()
     })
     worker.on('error', (err: NodeJS.ErrnoException) => {
-      if (process.env.LORIS_DEBUG_PARSE) console.error(err)
       const memory = err.code === 'ERR_WORKER_OUT_OF_MEMORY'
       void this.end(slot, memory ? limitError('unprocessable:file_memory_limit') : unreadable())
     })

@@ -2,6 +2,7 @@
 // and answers with what inspectFile found, or the error to show. It shares no memory with the
 // server: whatever a crafted file does here (prototype pollution through xlsx, CVE-2023-30533; a
 // runaway parser) stays here, and the pool ends the thread when it runs out of time or memory.
+import { setPriority } from 'node:os'
 import { parentPort } from 'node:worker_threads'
 import { AppError } from '#server/lib/app-error.ts'
 import { inspectFile } from './inspect.ts'
@@ -15,6 +16,14 @@ export interface ParseRequest {
 export type ParseResponse =
   | { id: number; ok: true; result: Awaited<ReturnType<typeof inspectFile>> }
   | { id: number; ok: false; error: { code: string; message: string } }
+
+// On Linux a thread has its own nice value: this worker yields the CPU to the server's main thread
+// (answering requests) and to other processes, so reading a heavy file slows only itself.
+try {
+  setPriority(10)
+} catch {
+  // Not permitted or not supported here: the worker runs at normal priority.
+}
 
 const port = parentPort
 if (!port) throw new Error('parse-worker.ts runs as a worker thread (see parse-pool.ts)')
