@@ -2,12 +2,12 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
-import pino from 'pino'
 import { createApp } from './app.ts'
 import { openDatabase } from './db/client.ts'
 import { parseEnv, publicOrigin } from './env.ts'
 import { BackgroundWork } from './lib/background-work.ts'
 import type { AppDeps } from './lib/context.ts'
+import { createLogger } from './lib/logger.ts'
 import { pruneRateLimits } from './lib/rate-limit.ts'
 import { pruneExpiredSessions } from './lib/session.ts'
 import { loadSecret } from './secret.ts'
@@ -17,7 +17,7 @@ const HOUR_MS = 3_600_000
 
 async function main() {
   const env = parseEnv()
-  const log = pino({ level: env.LOG_LEVEL, base: { app: 'loris' } })
+  const log = createLogger({ level: env.LOG_LEVEL, base: { app: 'loris' } })
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,

@@ -2,11 +2,11 @@
 // new database on the PostgreSQL server in TEST_DATABASE_URL (npm run test:pg).
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import pino from 'pino'
 import { createApp } from '#server/app.ts'
 import { type Database, openDatabase } from '#server/db/client.ts'
 import { parseEnv } from '#server/env.ts'
 import type { AppDeps } from '#server/lib/context.ts'
+import { createLogger } from '#server/lib/logger.ts'
 
 export const TEST_ORIGIN = 'http://localhost:5000'
 
@@ -53,7 +53,7 @@ export async function createTestApp(
   const deps: AppDeps = {
     env: parseEnv({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, DATA_DIR: '.tmp/test-data', ...env }),
     database,
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     secret: 'test-secret-test-secret-test-secret-0123',
     ...extra,
   }
