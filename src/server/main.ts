@@ -8,6 +8,7 @@ import { parseEnv, publicOrigin } from './env.ts'
 import { BackgroundWork } from './lib/background-work.ts'
 import type { AppDeps } from './lib/context.ts'
 import { createLogger } from './lib/logger.ts'
+import { ensurePrivateDirSync } from './lib/private-dir.ts'
 import { pruneRateLimits } from './lib/rate-limit.ts'
 import { pruneExpiredSessions } from './lib/session.ts'
 import { loadSecret } from './secret.ts'
@@ -18,6 +19,8 @@ const HOUR_MS = 3_600_000
 async function main() {
   const env = parseEnv()
   const log = createLogger({ level: env.LOG_LEVEL, base: { app: 'loris' } })
+  // Created (or tightened) before anything is written into it: the database, secret and uploads.
+  ensurePrivateDirSync(env.DATA_DIR)
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
