@@ -2,7 +2,9 @@
 // sent the first frame as PNG (the stored file stays the GIF the user sent).
 import { spawn } from 'node:child_process'
 
-const TIMEOUT_MS = 20_000
+// ffmpeg runs in its own process (off the server's thread); one frame takes well under a second,
+// so a GIF still being decoded after a few seconds is killed and the model gets the GIF itself.
+const TIMEOUT_MS = 5_000
 
 /** The first frame as PNG bytes, or null when ffmpeg is missing or cannot read the file. */
 export function firstFrameAsPng(gif: Uint8Array, ffmpeg = 'ffmpeg'): Promise<Uint8Array | null> {
