@@ -84,3 +84,4 @@ export const PARSE_LIMITS = {
   /** Cells in one spreadsheet, all sheets together. */
   cells: 200_000,
 } as const
+export type ParseLimits = { readonly [K in keyof typeof PARSE_LIMITS]: number }

@@ -4,7 +4,7 @@
 import mammoth from 'mammoth'
 import { getDocumentProxy } from 'unpdf'
 import XLSX from 'xlsx'
-import { DOCUMENT_TEXT_BUDGET, PARSE_LIMITS } from '#contract/attachments.ts'
+import { DOCUMENT_TEXT_BUDGET, PARSE_LIMITS, type ParseLimits } from '#contract/attachments.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { measurePdf, measureZip, newBudget } from './inflate-budget.ts'
 import { decodeText } from './sniff.ts'
@@ -27,7 +27,7 @@ interface RawText {
   pages?: { read: number; total: number }
 }
 
-async function pdfText(bytes: Uint8Array, limits: typeof PARSE_LIMITS): Promise<RawText> {
+async function pdfText(bytes: Uint8Array, limits: ParseLimits): Promise<RawText> {
   measurePdf(bytes, newBudget(limits))
   // pdf.js takes ownership of (detaches) the buffer it is given: hand it a copy.
   const pdf = await getDocumentProxy(new Uint8Array(bytes))
@@ -65,7 +65,7 @@ function sheetText(bytes: Uint8Array): string {
     .join('\n\n')
 }
 
-async function rawText(bytes: Uint8Array, mimeType: string, limits: typeof PARSE_LIMITS): Promise<RawText> {
+async function rawText(bytes: Uint8Array, mimeType: string, limits: ParseLimits): Promise<RawText> {
   switch (mimeType) {
     case 'application/pdf':
       return pdfText(bytes, limits)
@@ -123,7 +123,7 @@ export async function extractDocumentText(
   bytes: Uint8Array,
   mimeType: string,
   budget = DOCUMENT_TEXT_BUDGET,
-  limits = PARSE_LIMITS,
+  limits: ParseLimits = PARSE_LIMITS,
 ): Promise<ExtractedText> {
   let raw: RawText
   try {

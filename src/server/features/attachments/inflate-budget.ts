@@ -3,7 +3,7 @@
 // 1 GB entry costs a few MB of memory and stops as soon as a budget is spent. Runs in the parse
 // worker (parse-worker.ts), like everything that reads a file's content.
 import { Inflate } from 'fflate'
-import { PARSE_LIMITS } from '#contract/attachments.ts'
+import { PARSE_LIMITS, type ParseLimits } from '#contract/attachments.ts'
 import { fileLimitErrors } from '#contract/errors.ts'
 import { AppError } from '#server/lib/app-error.ts'
 
@@ -18,7 +18,7 @@ export interface Budget {
   spent: number
 }
 
-export const newBudget = (limits = PARSE_LIMITS): Budget => ({
+export const newBudget = (limits: ParseLimits = PARSE_LIMITS): Budget => ({
   entryBytes: limits.entryBytes,
   totalBytes: limits.totalBytes,
   spent: 0,
@@ -102,7 +102,7 @@ function cellCounter(onCell: () => void) {
  * Walks a zip's central directory (what mammoth and xlsx read) and inflates every entry against the
  * budget; counts the worksheets and their cells on the way. Throws the 422 of the first limit hit.
  */
-export function measureZip(zip: Uint8Array, budget: Budget, limits = PARSE_LIMITS): ZipCounts {
+export function measureZip(zip: Uint8Array, budget: Budget, limits: ParseLimits = PARSE_LIMITS): ZipCounts {
   const counts: ZipCounts = { sheets: 0, cells: 0 }
   const eocd = endOfCentralDirectory(zip)
   if (eocd < 0) return counts
