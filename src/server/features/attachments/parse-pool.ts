@@ -131,8 +131,9 @@ export class ParsePool {
     worker.on('message', (msg: ParseResponse | { ready: true }) => {
       if ('ready' in msg) {
         slot.ready = true
-        this.pump()
+        // Idle until pump hands it a file (dispatch clears the idle timer).
         this.scheduleIdle(slot)
+        this.pump()
         return
       }
       const job = slot.job
