@@ -51,5 +51,7 @@ export const fileLimitErrors = {
   'unprocessable:file_cell_limit': `This spreadsheet has more than ${PARSE_LIMITS.cells.toLocaleString('en-US')} cells. Keep only the rows you need and attach it again.`,
   'service_unavailable:file_reader_busy':
     'Loris is busy reading other files right now. Please send your message again in a moment.',
+  'service_unavailable:media_busy':
+    'Loris is busy decoding other recordings right now. Please try again in a moment.',
 } as const satisfies Record<ErrorCode, string>
 export type FileLimitCode = keyof typeof fileLimitErrors

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MAX_RECORDING_SECONDS } from '#contract/transcription.ts'
 import { AppError } from '#server/lib/app-error.ts'
+import { mediaTools } from '#server/lib/media-tools.ts'
 
 export const SAMPLE_RATE = 16_000
 const BYTES_PER_SECOND = SAMPLE_RATE * 2
@@ -91,8 +92,11 @@ export async function withDecodedAudio<T>(
       const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-t', limit]
       // -fs caps the WAV written at the longest allowed recording: nothing can make it grow further.
       const maxWav = String((maxSeconds + 3) * BYTES_PER_SECOND + 1024)
-      await run(opts.ffmpeg ?? 'ffmpeg', [...args, '-fs', maxWav, ...out], opts.signal, DECODE_TIMEOUT_MS)
+      await mediaTools.run(() =>
+        run(opts.ffmpeg ?? 'ffmpeg', [...args, '-fs', maxWav, ...out], opts.signal, DECODE_TIMEOUT_MS),
+      )
     } catch (err) {
+      if (err instanceof AppError) throw err
       if (isMissingBinary(err))
         throw new AppError(
           'service_unavailable:transcription',
