@@ -1,5 +1,6 @@
 // The limits extractDocumentText applies itself (it runs inside the parse worker; these call it
 // directly): pages past the limit are left out and said, regexes stay linear on hostile text.
+import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { PARSE_LIMITS } from '#contract/attachments.ts'
 import { MB, manyCellsXlsx, pagesPdf } from '../../../../tests/helpers/bombs.ts'
@@ -29,6 +30,20 @@ describe('document limits', () => {
     expect(() => measureZip(manyCellsXlsx(10), { entryBytes: 100, totalBytes: MB, spent: 0 })).toThrow(
       expect.objectContaining({ code: 'unprocessable:file_decompressed_size' }),
     )
+  })
+})
+
+describe('old .xls files', () => {
+  it('are read, and refused past the sheet or cell limit', async () => {
+    const xls = await readFile('tests/fixtures/sheet.xls')
+    const read = await extractDocumentText(xls, 'application/vnd.ms-excel')
+    expect(read.text).toContain('February,95')
+    await expect(
+      extractDocumentText(xls, 'application/vnd.ms-excel', 60_000, { ...PARSE_LIMITS, sheets: 0 }),
+    ).rejects.toMatchObject({ code: 'unprocessable:file_sheet_limit' })
+    await expect(
+      extractDocumentText(xls, 'application/vnd.ms-excel', 60_000, { ...PARSE_LIMITS, cells: 1 }),
+    ).rejects.toMatchObject({ code: 'unprocessable:file_cell_limit' })
   })
 })
 

@@ -5,6 +5,7 @@ import mammoth from 'mammoth'
 import { getDocumentProxy } from 'unpdf'
 import XLSX from 'xlsx'
 import { DOCUMENT_TEXT_BUDGET, PARSE_LIMITS, type ParseLimits } from '#contract/attachments.ts'
+import { fileLimitErrors } from '#contract/errors.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { measurePdf, measureZip, newBudget } from './inflate-budget.ts'
 import { decodeText } from './sniff.ts'
@@ -54,8 +55,25 @@ async function pdfText(bytes: Uint8Array, limits: ParseLimits): Promise<RawText>
   }
 }
 
-function sheetText(bytes: Uint8Array): string {
+/**
+ * An old .xls is not compressed, so there is nothing to measure before parsing: its sheets are
+ * counted from the workbook's index (cheap), its cells once parsed (before they become text).
+ */
+function checkLegacySheetCount(bytes: Uint8Array, limits: ParseLimits): void {
+  const index = XLSX.read(bytes, { type: 'buffer', bookSheets: true })
+  if (index.SheetNames.length > limits.sheets)
+    throw new AppError('unprocessable:file_sheet_limit', fileLimitErrors['unprocessable:file_sheet_limit'])
+}
+
+/** The sheets as CSV; with `limits` (old .xls only: xlsx files were counted before) cells are counted first. */
+function sheetText(bytes: Uint8Array, limits?: ParseLimits): string {
   const book = XLSX.read(bytes, { type: 'buffer', cellDates: true })
+  if (limits) {
+    let cells = 0
+    for (const sheet of Object.values(book.Sheets)) for (const key in sheet) if (!key.startsWith('!')) cells++
+    if (cells > limits.cells)
+      throw new AppError('unprocessable:file_cell_limit', fileLimitErrors['unprocessable:file_cell_limit'])
+  }
   return book.SheetNames.map((name) => {
     const sheet = book.Sheets[name]
     const csv = sheet ? XLSX.utils.sheet_to_csv(sheet, { blankrows: false }).trim() : ''
@@ -85,7 +103,8 @@ async function rawText(bytes: Uint8Array, mimeType: string, limits: ParseLimits)
       measureZip(bytes, newBudget(limits), limits)
       return { text: sheetText(bytes) }
     case 'application/vnd.ms-excel':
-      return { text: sheetText(bytes) }
+      checkLegacySheetCount(bytes, limits)
+      return { text: sheetText(bytes, limits) }
     default:
       return { text: decodeText(bytes) ?? '' }
   }
