@@ -83,3 +83,25 @@ export function decodeNoticeHeader(value: string | null): string | null {
     return null
   }
 }
+/**
+ * How far the server goes reading one file (issue 11, docs/decisions/008-parsing-isolation.md).
+ * Files are read in a separate worker; one that goes past a limit is refused with a 422 naming it,
+ * except pages, where the first PAGES are read and the person is told.
+ */
+export const PARSE_LIMITS = {
+  /** Wall-clock time to read one file, in seconds. */
+  seconds: 5,
+  /** Memory the reading worker may use (its JavaScript heap), in MB. */
+  memoryMb: 256,
+  /** Bytes one compressed part of a file (a zip entry, a PDF stream) may inflate to. */
+  entryBytes: 50 * MB,
+  /** Bytes all compressed parts of one file may inflate to together. */
+  totalBytes: 200 * MB,
+  /** PDF pages read; later pages are left out and the person is told. */
+  pages: 300,
+  /** Sheets in one spreadsheet. */
+  sheets: 100,
+  /** Cells in one spreadsheet, all sheets together. */
+  cells: 200_000,
+} as const
+export type ParseLimits = { readonly [K in keyof typeof PARSE_LIMITS]: number }

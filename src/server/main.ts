@@ -2,7 +2,6 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
-import pino from 'pino'
 import { createApp } from './app.ts'
 import { openDatabase } from './db/client.ts'
 import { parseEnv, publicOrigin } from './env.ts'
@@ -10,7 +9,9 @@ import { startLeaseSweeper } from './features/chat/lease.ts'
 import { pruneAccountTokens } from './lib/account-tokens.ts'
 import { BackgroundWork } from './lib/background-work.ts'
 import type { AppDeps } from './lib/context.ts'
+import { createLogger } from './lib/logger.ts'
 import { mailerFor } from './lib/mail/mailer.ts'
+import { ensurePrivateDirSync } from './lib/private-dir.ts'
 import { pruneRateLimits } from './lib/rate-limit.ts'
 import { pruneExpiredSessions } from './lib/session.ts'
 import { loadSecret } from './secret.ts'
@@ -20,7 +21,9 @@ const HOUR_MS = 3_600_000
 
 async function main() {
   const env = parseEnv()
-  const log = pino({ level: env.LOG_LEVEL, base: { app: 'loris' } })
+  const log = createLogger({ level: env.LOG_LEVEL, base: { app: 'loris' } })
+  // Created (or tightened) before anything is written into it: the database, secret and uploads.
+  ensurePrivateDirSync(env.DATA_DIR)
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,

@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import pino from 'pino'
 import { createApp } from '#server/app.ts'
 import { type Database, openDatabase } from '#server/db/client.ts'
 import { parseEnv } from '#server/env.ts'
 import type { AppDeps } from '#server/lib/context.ts'
+import { createLogger } from '#server/lib/logger.ts'
 import { mailerFor } from '#server/lib/mail/mailer.ts'
 
 export const TEST_ORIGIN = 'http://localhost:5000'
@@ -59,7 +59,7 @@ export async function createTestApp(
   const deps: AppDeps = {
     env: parseEnv({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, DATA_DIR: ownDataDir, ...env }),
     database,
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     secret: 'test-secret-test-secret-test-secret-0123',
     ...extra,
   }
