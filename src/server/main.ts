@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
 import pino from 'pino'
 import { createApp } from './app.ts'
+import { closeEcoEngine } from './features/eco-engine/instance.ts'
+import { startupTable } from './features/system/startup-report.ts'
 import { openDatabase } from './db/client.ts'
 import { parseEnv, publicOrigin } from './env.ts'
 import { BackgroundWork } from './lib/background-work.ts'
@@ -18,6 +20,8 @@ const HOUR_MS = 3_600_000
 async function main() {
   const env = parseEnv()
   const log = pino({ level: env.LOG_LEVEL, base: { app: 'loris' } })
+  // For the operator: what is configured and what each missing piece needs, in one table.
+  if (env.LOG_LEVEL !== 'silent') process.stdout.write(`${startupTable(env)}\n`)
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
@@ -61,6 +65,7 @@ async function main() {
         if (!(await background.idle(SHUTDOWN_GRACE_MS)))
           log.warn('some replies did not finish before shutdown')
       }
+      await closeEcoEngine(env).catch((err) => log.warn({ err }, 'closing the eco model failed'))
       await database.close().catch((err) => log.error({ err }, 'closing the database failed'))
       log.info('stopped')
       process.exit(0)

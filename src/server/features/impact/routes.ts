@@ -4,6 +4,7 @@ import type { z } from 'zod'
 import { impactEstimateQuery, MAX_ESTIMATE_TOKENS } from '#contract/impact.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { clientIp } from '#server/lib/client-ip.ts'
+import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
 import { requireUser } from '#server/lib/session.ts'
@@ -16,6 +17,7 @@ import {
   KNOWN_ZONES,
   providerForModel,
 } from './estimator.ts'
+import { localEcoFigures } from './local-eco.ts'
 import { plantTrees } from './queries.ts'
 
 // The calculator of the how-it-works page asks once per model on each change: 240 a minute is
@@ -43,6 +45,10 @@ export function impactRoutes(deps: AppDeps) {
         if (err instanceof ImpactInputError) throw new AppError('bad_request:impact', err.message)
         throw err
       }
+    })
+    .get('/impact/local-eco', async (c) => {
+      const engine = ecoEngineFor(deps.env, deps.log)
+      return c.json(await localEcoFigures(db, engine, deps.env.LORIS_ZONE ?? null), 200)
     })
     .get('/impact/catalog', (c) => {
       c.header('Cache-Control', 'public, max-age=3600')
