@@ -51,7 +51,15 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const database = await openTestDatabase()
   const deps: AppDeps = {
-    env: parseEnv({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, DATA_DIR: '.tmp/test-data', ...env }),
+    env: parseEnv({
+      NODE_ENV: 'test',
+      PUBLIC_URL: TEST_ORIGIN,
+      DATA_DIR: '.tmp/test-data',
+      // The in-process eco model would be fetched from Hugging Face on first use: no test may
+      // reach outside this machine, so the tests that use it turn it on with a loopback source.
+      ECO_ENGINE: 'off',
+      ...env,
+    }),
     database,
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     secret: 'test-secret-test-secret-test-secret-0123',
