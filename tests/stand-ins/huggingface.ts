@@ -149,4 +149,3 @@ export async function startHuggingFaceStandIn(opts: {
     close: () => closeServer(server),
   }
 }
-

@@ -68,13 +68,13 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
             energy: r.measuredEnergy,
           })
         : messageImpact({
-          ...r.impact,
-          provider: r.provider,
-          modelId: r.modelId,
-          outputTokens: r.outputTokens,
-          latencyMs: r.latencyMs,
-          replyChars: r.outcome.response.length,
-        })
+            ...r.impact,
+            provider: r.provider,
+            modelId: r.modelId,
+            outputTokens: r.outputTokens,
+            latencyMs: r.latencyMs,
+            replyChars: r.outcome.response.length,
+          })
   return db.transaction(async (tx) => {
     await tx
       .update(messages)

@@ -7,7 +7,6 @@ import path from 'node:path'
 
 export type EnergyMethod = 'measured' | 'estimated'
 
-
 export interface EnergyMeter {
   method: EnergyMethod
   /** A counter reading, to subtract from a later one. */

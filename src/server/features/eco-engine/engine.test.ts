@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EcoEngine } from './engine.ts'
 import type { EcoEngineSettings } from './settings.ts'
 
-export const TEST_MODEL = path.resolve(import.meta.dirname, '../../../../tests/fixtures/models/stories260K.gguf')
+const TEST_MODEL = path.resolve(import.meta.dirname, '../../../../tests/fixtures/models/stories260K.gguf')
 
-export function testSettings(over: Partial<EcoEngineSettings> = {}): EcoEngineSettings {
+function testSettings(over: Partial<EcoEngineSettings> = {}): EcoEngineSettings {
   return {
     modelFile: TEST_MODEL,
     modelUrl: null,
@@ -51,7 +51,13 @@ describe('EcoEngine', () => {
     await engine.ready()
     off()
     expect(states).toEqual(['loading', 'ready'])
-    expect(engine.status()).toEqual({ state: 'ready', bytes: null, totalBytes: null, percent: null, failure: null })
+    expect(engine.status()).toEqual({
+      state: 'ready',
+      bytes: null,
+      totalBytes: null,
+      percent: null,
+      failure: null,
+    })
   })
 
   it('streams a reply in chunks, counting tokens and the energy it used', async () => {
@@ -88,9 +94,7 @@ describe('EcoEngine', () => {
 
   it('queues replies beyond its parallel sequences and tells them their place', async () => {
     const positions: number[][] = [[], [], []]
-    const runs = [0, 1, 2].map((i) =>
-      ask(`Story ${i}`, { onQueued: (p) => positions[i]?.push(p) }),
-    )
+    const runs = [0, 1, 2].map((i) => ask(`Story ${i}`, { onQueued: (p) => positions[i]?.push(p) }))
     await Promise.all(runs.map((r) => r.done))
     expect(positions).toEqual([[0], [1, 0], [2, 1, 0]])
     expect(engine.queued).toBe(0)

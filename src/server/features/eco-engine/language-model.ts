@@ -36,7 +36,11 @@ export function toTurns(prompt: LanguageModelV3Prompt): { system: string; turns:
   return { system: system.join('\n\n'), turns }
 }
 
-export function ecoLanguageModel(engine: EcoEngine, modelId: string, hooks: EcoReplyHooks = {}): LanguageModelV3 {
+export function ecoLanguageModel(
+  engine: EcoEngine,
+  modelId: string,
+  hooks: EcoReplyHooks = {},
+): LanguageModelV3 {
   return {
     specificationVersion: 'v3',
     provider: 'loris-eco-engine',
@@ -79,7 +83,11 @@ export function ecoLanguageModel(engine: EcoEngine, modelId: string, hooks: EcoR
                     cacheRead: undefined,
                     cacheWrite: undefined,
                   },
-                  outputTokens: { total: result.outputTokens, text: result.outputTokens, reasoning: undefined },
+                  outputTokens: {
+                    total: result.outputTokens,
+                    text: result.outputTokens,
+                    reasoning: undefined,
+                  },
                 },
               })
               controller.close()

@@ -3,8 +3,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type HfStandIn, startHuggingFaceStandIn } from '../../../../tests/stand-ins/huggingface.ts'
 import { freePort } from '../../../../tests/e2e/support/app-server.ts'
+import { type HfStandIn, startHuggingFaceStandIn } from '../../../../tests/stand-ins/huggingface.ts'
 import { fetchModel, ModelFetchError } from './model-fetch.ts'
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../../../tests/fixtures/models/stories260K.gguf')
@@ -16,7 +16,11 @@ let dir: string
 beforeAll(async () => {
   model = await readFile(FIXTURE)
   sha = createHash('sha256').update(model).digest('hex')
-  hf = await startHuggingFaceStandIn({ repo: 'loris/tiny', revision: 'abc123', files: { 'tiny.gguf': model } })
+  hf = await startHuggingFaceStandIn({
+    repo: 'loris/tiny',
+    revision: 'abc123',
+    files: { 'tiny.gguf': model },
+  })
 })
 afterAll(() => hf.close())
 beforeEach(async () => {
@@ -95,7 +99,11 @@ describe('fetchModel', () => {
   it('says the host is unreachable when nothing listens', async () => {
     const port = await freePort()
     const err = await failureOf(
-      fetchModel({ url: `http://127.0.0.1:${port}/a/b/resolve/main/x.gguf`, file: path.join(dir, 'x.gguf'), sha256: sha }),
+      fetchModel({
+        url: `http://127.0.0.1:${port}/a/b/resolve/main/x.gguf`,
+        file: path.join(dir, 'x.gguf'),
+        sha256: sha,
+      }),
     )
     expect(err.kind).toBe('offline')
     expect(err.message).toContain(`127.0.0.1:${port}`)

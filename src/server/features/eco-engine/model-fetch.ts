@@ -74,7 +74,10 @@ export async function fetchModel(opts: FetchModelOptions): Promise<{ file: strin
     if (!range || Number(range[1]) !== have) {
       await response.body?.cancel()
       await fs.rm(part, { force: true })
-      throw new ModelFetchError('http', `the host answered a range we did not ask for from ${hostOf(opts.url)}`)
+      throw new ModelFetchError(
+        'http',
+        `the host answered a range we did not ask for from ${hostOf(opts.url)}`,
+      )
     }
     if (range[3] !== '*') totalBytes = Number(range[3])
   } else if (response.status === 200) {

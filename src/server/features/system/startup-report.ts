@@ -74,7 +74,11 @@ export function startupRows(env: Env): Row[] {
     state: env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${env.DATA_DIR}`,
     needs: '',
   })
-  rows.push({ feature: 'CO2 zone', state: env.LORIS_ZONE ?? 'WOR (world mix)', needs: env.LORIS_ZONE ? '' : 'LORIS_ZONE' })
+  rows.push({
+    feature: 'CO2 zone',
+    state: env.LORIS_ZONE ?? 'WOR (world mix)',
+    needs: env.LORIS_ZONE ? '' : 'LORIS_ZONE',
+  })
   return rows
 }
 
@@ -85,5 +89,10 @@ export function startupTable(env: Env): string {
   const w2 = Math.max(...rows.map((r) => r.state.length))
   const line = (r: Row) => `  ${r.feature.padEnd(w1)}  ${r.state.padEnd(w2)}  ${r.needs}`.trimEnd()
   const [head, ...body] = rows
-  return ['Loris configuration:', line(head as Row), `  ${'-'.repeat(w1)}  ${'-'.repeat(w2)}  ${'-'.repeat(12)}`, ...body.map(line)].join('\n')
+  return [
+    'Loris configuration:',
+    line(head as Row),
+    `  ${'-'.repeat(w1)}  ${'-'.repeat(w2)}  ${'-'.repeat(12)}`,
+    ...body.map(line),
+  ].join('\n')
 }

@@ -68,11 +68,7 @@ export function createTranscriber(env: Env, opts: TranscriberOptions): Transcrib
     // People read the plain words; the operator finds the cause (choice.reason) in the start-up table.
     availability: () => ({ available: Boolean(engine), reason: engine ? null : VOICE_UNAVAILABLE }),
     async transcribe(bytes, signal) {
-      if (!engine)
-        throw new AppError(
-          'service_unavailable:transcription',
-          VOICE_UNAVAILABLE,
-        )
+      if (!engine) throw new AppError('service_unavailable:transcription', VOICE_UNAVAILABLE)
       if (bytes.length === 0) throw new AppError('unprocessable:audio', 'The recording is empty.')
       const text = (
         engine.id === 'pocketsphinx'

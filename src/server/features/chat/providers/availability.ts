@@ -3,10 +3,10 @@
 // the client. Reasons are for end users: plain words, never an environment variable (the
 // start-up table in the log names those, system/startup-report.ts).
 import type { ChatModel } from '#contract/config.ts'
+import type { Env } from '#server/env.ts'
 import type { EcoEngineStatus } from '#server/features/eco-engine/engine.ts'
 import { ecoFailureMessage, NOT_ON_THIS_SERVER } from '#server/features/eco-engine/messages.ts'
 import { ecoSource } from '#server/features/eco-engine/settings.ts'
-import type { Env } from '#server/env.ts'
 
 export interface Availability {
   available: boolean

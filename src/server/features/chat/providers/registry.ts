@@ -91,7 +91,8 @@ export function createProviderRegistry(env: Env, engine: EcoEngine | null = null
             local: engine,
           }
         }
-        if (mode === 'gemini' && google) return hosted(mode, 'google', geminiIds[tier], google(geminiIds[tier]))
+        if (mode === 'gemini' && google)
+          return hosted(mode, 'google', geminiIds[tier], google(geminiIds[tier]))
       }
       throw new AppError('service_unavailable:provider', state.reason ?? 'This chat mode is not available')
     },
