@@ -6,6 +6,7 @@ export {}
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   relay: () => import('./relay.ts'),
   'landing-size': () => import('./landing-size.ts'),
+  'eco-engine': () => import('./eco-engine.ts'),
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
