@@ -75,6 +75,12 @@ describe('no keys: the eco model is fetched on first use, then chats', () => {
     expect((await reply.innerText()).trim().length).toBeGreaterThan(0)
     expect(await page.locator('body').innerText()).not.toMatch(ENV_NAME)
     expect(server.logs.join('')).toContain('Loris configuration:')
+
+    // The how-it-works page shows what this server measured for its eco model.
+    await page.goto(`${server.url}/howitworks`)
+    const figures = page.getByTestId('local-eco-figures')
+    await figures.getByText(/Wh$/).waitFor()
+    expect(await figures.innerText()).toMatch(/Median over the last 1 reply, estimated from the processor time/)
     expect(unexpectedErrors()).toEqual([])
   }, 120_000)
 })
