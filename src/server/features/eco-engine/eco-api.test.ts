@@ -26,7 +26,12 @@ const send = (t: TestApp, cookie: string, json: Record<string, unknown>) =>
 describe('eco mode with the model file placed by hand (ECO_MODEL_FILE), no keys', { timeout: 60_000 }, () => {
   let t: TestApp
   beforeAll(async () => {
-    t = await createTestApp({ ECO_ENGINE: 'on', ECO_MODEL_FILE: TEST_MODEL, ECO_THREADS: '1' })
+    t = await createTestApp({
+      ECO_ENGINE: 'on',
+      ECO_MODEL_FILE: TEST_MODEL,
+      ECO_THREADS: '1',
+      ECO_PARALLEL: '1',
+    })
   })
   afterAll(async () => {
     await closeEcoEngine(t.deps.env)
@@ -104,6 +109,38 @@ describe('eco mode with the model file placed by hand (ECO_MODEL_FILE), no keys'
     })
     expect(row.status).toBe('interrupted')
     expect(row.response).toBe(replyText(events))
+  })
+})
+
+describe('eco replies beyond the parallel limit', { timeout: 60_000 }, () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp({ ECO_ENGINE: 'on', ECO_MODEL_FILE: TEST_MODEL, ECO_PARALLEL: '1' })
+  })
+  afterAll(async () => {
+    await closeEcoEngine(t.deps.env)
+    await t.close()
+  })
+
+  it('wait in line and say so; the next starts when the first is stopped', async () => {
+    const a = await t.signUp()
+    const b = await t.signUp()
+    const first = eventReader(await send(t, a.cookie, { content: 'A long story, please', isEcoMode: true }))
+    await first.until((e) => Boolean(e.text))
+    const second = eventReader(await send(t, b.cookie, { content: 'Another story', isEcoMode: true }))
+    const queued = await second.until((e) => e.wait !== undefined)
+    expect(queued.wait).toEqual({ kind: 'queued', position: 1 })
+    const firstId = first.seen[0]?.id as string
+    expect(
+      (await t.request(`/api/messages/${firstId}/stop`, { method: 'POST', cookie: a.cookie })).status,
+    ).toBe(200)
+    expect((await first.rest()).at(-1)).toMatchObject({ done: true, status: 'interrupted' })
+    const started = await second.until((e) => e.wait === null || Boolean(e.text))
+    expect(started.wait === null || Boolean(started.text)).toBe(true)
+    const secondId = second.seen[0]?.id as string
+    await t.request(`/api/messages/${secondId}/stop`, { method: 'POST', cookie: b.cookie })
+    const end = (await second.rest()).at(-1)
+    expect(end).toMatchObject({ done: true })
   })
 })
 
