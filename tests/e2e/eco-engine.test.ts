@@ -80,7 +80,9 @@ describe('no keys: the eco model is fetched on first use, then chats', () => {
     await page.goto(`${server.url}/howitworks`)
     const figures = page.getByTestId('local-eco-figures')
     await figures.getByText(/Wh$/).waitFor()
-    expect(await figures.innerText()).toMatch(/Median over the last 1 reply, estimated from the processor time/)
+    expect(await figures.innerText()).toMatch(
+      /Median over the last 1 reply, estimated from the processor time/,
+    )
     expect(unexpectedErrors()).toEqual([])
   }, 120_000)
 })
@@ -123,6 +125,40 @@ describe('no mode at all on this server', () => {
     expect(await page.locator('body').innerText()).not.toMatch(ENV_NAME)
     // The operator's start-up table names what each piece needs.
     expect(server.logs.join('')).toMatch(/Gemini\s+not configured\s+GEMINI_API_KEY/)
+    expect(unexpectedErrors()).toEqual([])
+  })
+})
+
+describe('a stored mode this server cannot serve', () => {
+  let server: AppServer
+  beforeAll(async () => {
+    // The model file placed by hand: nothing to fetch.
+    server = await startAppServer({ ECO_ENGINE: 'on', ECO_MODEL_FILE: MODEL })
+  })
+  afterAll(() => server?.stop())
+
+  it("gives way to the server's default, also for a visitor's pre-auth draft", async () => {
+    const { page, unexpectedErrors } = await browser.newPage()
+    const chat = new ChatPage(page, server.url)
+    await chat.open()
+    // Chosen on an earlier visit, when this server had ChatGPT.
+    await page.evaluate(() => {
+      localStorage.setItem('chat-eco-mode', 'false')
+      localStorage.setItem('chat-use-openai', 'true')
+    })
+    await page.reload()
+    await page.getByRole('button', { name: 'Chat mode: Loris eco' }).waitFor()
+    await chat.send('Once upon a time')
+    await chat.dialog().waitFor()
+    const stored = await page.evaluate(() => sessionStorage.getItem('pending-chat-message'))
+    expect(JSON.parse(stored ?? 'null')).toEqual({
+      message: 'Once upon a time',
+      isEcoMode: true,
+      useOpenAI: false,
+    })
+    await chat.fillCredentials('Sign up', email(), 'a strong password')
+    const reply = await chat.waitForReply('Once upon a time')
+    expect(await reply.getAttribute('data-model')).toBe('loris')
     expect(unexpectedErrors()).toEqual([])
   })
 })
