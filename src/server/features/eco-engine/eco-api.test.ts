@@ -50,6 +50,19 @@ describe('eco mode with the model file placed by hand (ECO_MODEL_FILE), no keys'
     expect(JSON.stringify(config)).not.toMatch(ENV_NAME)
   })
 
+  it('GET /api/impact/local-eco answers nulls until a reply has been measured', async () => {
+    const res = await t.request('/api/impact/local-eco')
+    expect(res.status).toBe(200)
+    expect(localEcoFiguresSchema.parse(await res.json())).toMatchObject({
+      inProcess: true,
+      samples: 0,
+      method: null,
+      energyKwhPerToken: null,
+      gco2eqPerToken: null,
+      zone: 'WOR',
+    })
+  })
+
   it('streams a reply through POST /api/messages and stores its measured CO2', async () => {
     const { cookie } = await t.signUp()
     const events = await readEvents(await send(t, cookie, { content: 'Once upon a time', isEcoMode: true }))
