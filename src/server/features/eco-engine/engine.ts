@@ -239,15 +239,17 @@ export class EcoEngine {
   private async load() {
     const { getLlama, LlamaLogLevel } = await import('node-llama-cpp')
     const { threads, parallel, modelFile } = this.settings
-    // Prebuilt CPU binary only: no build, no download, no GPU probing (decision 008).
+    // Prebuilt binary only: no build, no download, no GPU probing (decision 008). Apple Silicon's
+    // only prebuilt binary is the Metal one; its layers stay on the CPU below (gpuLayers: 0).
     this.llama ??= await getLlama({
-      gpu: false,
+      gpu: process.platform === 'darwin' && process.arch === 'arm64' ? 'metal' : false,
       build: 'never',
       maxThreads: threads,
       logLevel: LlamaLogLevel.error,
       logger: (level, message) => this.log.debug({ level, message: message.trim() }, 'llama.cpp'),
     })
-    this.model = await this.llama.loadModel({ modelPath: modelFile })
+    // On the CPU everywhere, so the CPU-time energy estimate covers all of the work.
+    this.model = await this.llama.loadModel({ modelPath: modelFile, gpuLayers: 0 })
     const name = this.model.fileInfo.metadata?.general?.name
     this.modelName = typeof name === 'string' && name.trim() ? name.trim() : null
     this.context = await this.model.createContext({
