@@ -90,5 +90,3 @@ export function createEnergyMeter(opts: {
   if (zones.length > 0) return raplMeter(zones)
   return cpuTimeMeter(opts.tdpW, opts.logicalCpus ?? os.availableParallelism())
 }
-
-export const JOULES_PER_KWH = 3_600_000
