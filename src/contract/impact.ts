@@ -191,6 +191,10 @@ export const co2ImpactSchema = z.object({
     methodVersion: z.string().min(1),
     /** true when `actual` was metered on our own machine (RAPL or CPU time) rather than estimated. */
     measured: z.boolean().optional(),
+    /** How our own machine's energy was metered: RAPL counters, or CPU seconds x TDP per CPU. */
+    energyMethod: z.enum(['measured', 'estimated']).optional(),
+    /** The energy metered for the reply (kWh, before facility overhead), for the per-token median. */
+    energyKwh: z.number().nonnegative().optional(),
     /** true when the provider reported no token count and outputTokens is reply characters / 4. */
     outputTokensEstimated: z.boolean().optional(),
   }),

@@ -6,6 +6,8 @@ import { createApp } from './app.ts'
 import { openDatabase } from './db/client.ts'
 import { parseEnv, publicOrigin } from './env.ts'
 import { startLeaseSweeper } from './features/chat/lease.ts'
+import { closeEcoEngine } from './features/eco-engine/instance.ts'
+import { startupTable } from './features/system/startup-report.ts'
 import { pruneAccountTokens } from './lib/account-tokens.ts'
 import { BackgroundWork } from './lib/background-work.ts'
 import type { AppDeps } from './lib/context.ts'
@@ -24,6 +26,8 @@ async function main() {
   const log = createLogger({ level: env.LOG_LEVEL, base: { app: 'loris' } })
   // Created (or tightened) before anything is written into it: the database, secret and uploads.
   ensurePrivateDirSync(env.DATA_DIR)
+  // For the operator: what is configured and what each missing piece needs, in one table.
+  if (env.LOG_LEVEL !== 'silent') process.stdout.write(`${startupTable(env)}\n`)
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
@@ -75,6 +79,7 @@ async function main() {
       await sweeping
       // Links being mailed (verification, reset) go out before the database closes.
       await Promise.race([mailerFor(deps).settled(), new Promise((r) => setTimeout(r, 5000))])
+      await closeEcoEngine(env).catch((err) => log.warn({ err }, 'closing the eco model failed'))
       await database.close().catch((err) => log.error({ err }, 'closing the database failed'))
       log.info('stopped')
       process.exit(0)

@@ -57,7 +57,15 @@ export async function createTestApp(
   // Each app its own data directory (uploads, the mail outbox), removed on close.
   const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'loris-test-'))
   const deps: AppDeps = {
-    env: parseEnv({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, DATA_DIR: ownDataDir, ...env }),
+    env: parseEnv({
+      NODE_ENV: 'test',
+      PUBLIC_URL: TEST_ORIGIN,
+      DATA_DIR: ownDataDir,
+      // The in-process eco model would be fetched from Hugging Face on first use: no test may
+      // reach outside this machine, so the tests that use it turn it on with a loopback source.
+      ECO_ENGINE: 'off',
+      ...env,
+    }),
     database,
     log: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     secret: 'test-secret-test-secret-test-secret-0123',

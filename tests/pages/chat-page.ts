@@ -132,6 +132,16 @@ export class ChatPage {
     await this.page.getByRole('button', { name: `Chat mode: ${label}` }).waitFor()
   }
 
+  /** Opens the chat mode menu (close it with Escape). */
+  async openModeMenu() {
+    await this.page.getByRole('button', { name: /^Chat mode:/ }).click()
+    await this.page.getByRole('menu').waitFor()
+  }
+
+  modeMenuItem(label: 'Gemini' | 'Loris eco' | 'ChatGPT') {
+    return this.page.getByRole('menuitemradio', { name: label })
+  }
+
   async borderLeftColor(userText: string | RegExp) {
     return this.reply(userText).evaluate((el) => getComputedStyle(el).borderLeftColor)
   }

@@ -94,6 +94,8 @@ export async function startAppServer(
         DATA_DIR: dataDir,
         PUBLIC_URL: url,
         LOG_LEVEL: 'info',
+        // No test reaches outside this machine: the eco model's default source is Hugging Face.
+        ECO_ENGINE: 'off',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,6 +12,12 @@ export function aiProviderEnv(standIn: AiStandIn): Record<string, string> {
     GEMINI_BASE_URL: standIn.geminiBaseUrl,
     OPENAI_API_KEY: 'test',
     OPENAI_BASE_URL: standIn.openaiBaseUrl,
+    // The eco mode through its OpenAI-compatible endpoint (the in-process engine has its own test).
+    ECO_BASE_URL: standIn.openaiBaseUrl,
+    ECO_MODEL: 'loris-eco',
+    // The stand-in wants a bearer token on every OpenAI-style call; Ollama would need none.
+    ECO_API_KEY: 'test',
+    ECO_MODEL_PARAMS_B: '0.5',
   }
 }
 

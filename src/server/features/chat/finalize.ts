@@ -4,7 +4,12 @@ import { and, count, eq, ne, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
-import { type ImpactSettings, messageImpact } from '#server/features/impact/message-impact.ts'
+import {
+  type ImpactSettings,
+  type MeasuredEnergy,
+  measuredMessageImpact,
+  messageImpact,
+} from '#server/features/impact/message-impact.ts'
 import { addCo2Saved } from '#server/features/impact/queries.ts'
 
 export interface ReplyOutcome {
@@ -27,6 +32,8 @@ export interface FinishedReply {
   /** What the send charges to aiInputChars (usage.ts inputCharsOf). */
   inputChars: number
   impact: ImpactSettings
+  /** The energy an in-process reply used, metered on this machine (decision 008); else estimated. */
+  measuredEnergy?: MeasuredEnergy | null
   now: Date
 }
 
@@ -57,14 +64,22 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
   const co2Impact =
     r.outcome.status === 'failed'
       ? null
-      : messageImpact({
-          ...r.impact,
-          provider: r.provider,
-          modelId: r.modelId,
-          outputTokens: r.outputTokens,
-          latencyMs: r.latencyMs,
-          replyChars: r.outcome.response.length,
-        })
+      : r.measuredEnergy && r.outputTokens !== null
+        ? measuredMessageImpact({
+            modelId: r.modelId,
+            outputTokens: r.outputTokens,
+            latencyMs: r.latencyMs,
+            zone: r.impact.zone,
+            energy: r.measuredEnergy,
+          })
+        : messageImpact({
+            ...r.impact,
+            provider: r.provider,
+            modelId: r.modelId,
+            outputTokens: r.outputTokens,
+            latencyMs: r.latencyMs,
+            replyChars: r.outcome.response.length,
+          })
   return db.transaction(async (tx) => {
     // Locked: the sweep (lease.ts) skips a row held here, and this skips a row it settled.
     const [held] = await tx

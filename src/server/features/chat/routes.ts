@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader } from '#contract/attachments.ts'
 import { messageIdParam, messagesQuery } from '#contract/messages.ts'
+import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { requireUser } from '#server/lib/session.ts'
@@ -33,7 +34,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
     db,
     log: deps.log,
     now: () => deps.now?.() ?? new Date(),
-    providers: createProviderRegistry(deps.env),
+    providers: createProviderRegistry(deps.env, ecoEngineFor(deps.env, deps.log)),
     generations: opts.generations ?? new GenerationRegistry(deps.background),
   }
   const auth = requireUser(deps)

@@ -51,11 +51,13 @@ export function followGeneration(gen: Generation, head: Head, signal: AbortSigna
     start(sink, head)
     const sub = gen.subscribe((e) => {
       if (e.type === 'text') sink.send({ id: head.id, text: e.text })
+      else if (e.type === 'wait') sink.send({ id: head.id, wait: e.wait })
       else {
         sink.send(endEvent(head, e.end))
         sink.close()
       }
     })
+    if (sub.wait) sink.send({ id: head.id, wait: sub.wait })
     if (sub.snapshot) sink.send({ id: head.id, text: sub.snapshot })
     if (sub.end) {
       sink.send(endEvent(head, sub.end))

@@ -57,11 +57,11 @@ const userRow = async (t: TestApp, id: string) =>
 describe('CO2 of a streamed reply', () => {
   it("stores actual, standard and saved with the inputs used, and adds the saved midpoint to the user's total", async () => {
     const { cookie, userId, threadId } = await signedIn(gemini)
-    // Eco mode without an eco endpoint answers with Gemini 2.5 Flash-Lite (decision 002).
+    // A free account past its premium share answers with Gemini 2.5 Flash-Lite (usage.ts).
+    await gemini.deps.database.db.update(users).set({ aiInputChars: 20_000 }).where(eq(users.id, userId))
     const row = await sendAndSettle(gemini, cookie, {
       content: 'How do trees store carbon?',
       threadId,
-      isEcoMode: true,
     })
     expect(row.status).toBe('complete')
     expect(row.outputTokens).toBeGreaterThan(0)
@@ -98,7 +98,6 @@ describe('CO2 of a streamed reply', () => {
     const second = await sendAndSettle(gemini, cookie, {
       content: 'And grasslands?',
       threadId,
-      isEcoMode: true,
     })
     const stored2 = co2ImpactSchema.parse(second.co2Impact)
     user = await userRow(gemini, userId)
@@ -145,7 +144,7 @@ describe('CO2 of a streamed reply', () => {
   it('stores no impact and adds nothing when the model produced nothing', async () => {
     const { cookie, userId, threadId } = await signedIn(gemini)
     ai.setScenario('upstream-error')
-    const row = await sendAndSettle(gemini, cookie, { content: 'Hello', threadId, isEcoMode: true })
+    const row = await sendAndSettle(gemini, cookie, { content: 'Hello', threadId })
     expect(row.status).toBe('failed')
     expect(row.co2Impact).toBeNull()
     expect((await userRow(gemini, userId)).co2Saved).toBe(0)

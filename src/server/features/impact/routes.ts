@@ -3,6 +3,7 @@ import { zValidator } from '@hono/zod-validator'
 import { Hono } from 'hono'
 import type { z } from 'zod'
 import { impactEstimateQuery, MAX_ESTIMATE_TOKENS, MAX_MODEL_NAME_CHARS } from '#contract/impact.ts'
+import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { clientIp } from '#server/lib/client-ip.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
@@ -18,6 +19,7 @@ import {
   KNOWN_ZONES,
   providerForRequest,
 } from './estimator.ts'
+import { localEcoFigures } from './local-eco.ts'
 import { plantTrees } from './queries.ts'
 
 // The calculator of the how-it-works page asks once per model on each change: 240 a minute is
@@ -49,6 +51,10 @@ export function impactRoutes(deps: AppDeps) {
         if (err instanceof ImpactInputError) throw new AppError('bad_request:impact', err.message)
         throw err
       }
+    })
+    .get('/impact/local-eco', async (c) => {
+      const engine = ecoEngineFor(deps.env, deps.log)
+      return c.json(await localEcoFigures(db, engine, deps.env.LORIS_ZONE ?? null), 200)
     })
     .get('/impact/catalog', (c) => {
       c.header('Cache-Control', 'public, max-age=3600')

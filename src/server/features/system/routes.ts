@@ -1,11 +1,18 @@
 import { sql } from 'drizzle-orm'
 import { Hono } from 'hono'
+import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { buildConfig } from './config.ts'
 
 export function systemRoutes(deps: AppDeps) {
+  const engine = ecoEngineFor(deps.env, deps.log)
   return new Hono<AppEnv>()
-    .get('/config', (c) => c.json(buildConfig(deps.env), 200))
+    .get('/config', (c) => {
+      // First use (docs/decisions/008): someone opened the app, so the eco model starts being
+      // fetched and loaded in the background; after a failure, a later visit tries again.
+      if (engine && engine.status().state !== 'ready') void engine.prepare().catch(() => {})
+      return c.json(buildConfig(deps.env, engine), 200)
+    })
     .get('/health', async (c) => {
       await deps.database.db.execute(sql`select 1`)
       return c.json({ ok: true as const, database: deps.database.kind }, 200)

@@ -14,26 +14,41 @@ import {
 import { useObjectUrl } from '#client/features/attachments/hooks/use-object-url.ts'
 import { mediaTypeOfFile } from '#client/features/attachments/lib/file-kinds.ts'
 import { useUser } from '#client/features/auth/api/get-user.ts'
+import { useAppConfig } from '#client/features/config/api/get-config.ts'
 import { useCreateThreadFromMessage } from '#client/features/threads/api/create-from-message.ts'
 import { useThreads } from '#client/features/threads/api/get-threads.ts'
 import { VoiceButton, voicePlaceholder } from '#client/features/voice/components/voice-button.tsx'
 import { useVoiceRecorder } from '#client/features/voice/hooks/use-voice-recorder.ts'
 import { useMessages } from '../api/get-messages.ts'
 import { useStopMessage } from '../api/stop-message.ts'
-import { getModeFlags } from '../hooks/use-chat-mode.ts'
+import { getModeFlags, useChatMode } from '../hooks/use-chat-mode.ts'
+import { useDefaultMode } from '../hooks/use-default-mode.ts'
 import { usePendingDraft } from '../hooks/use-pending-draft.ts'
 import { useSendFlow } from '../hooks/use-send-flow.ts'
 import { selectThread, useSelection } from '../hooks/use-thread-selection.ts'
-import type { ModeFlags } from '../lib/chat-mode.ts'
+import {
+  flagsFromModel,
+  type ModeFlags,
+  modelFromFlags,
+  resolveMode,
+  sendBlockedReason,
+} from '../lib/chat-mode.ts'
 import { Composer } from './composer.tsx'
 import { Conversation, type ConversationItem } from './conversation.tsx'
+import { NoModeNotice } from './no-mode-notice.tsx'
 import { VisitorEmptyState } from './visitor-empty-state.tsx'
 
-function SignedInEmpty() {
+function SignedInEmpty({ noMode }: { noMode: boolean }) {
   return (
     <div className="flex min-h-0 flex-1 flex-col items-center justify-center px-4 text-center">
-      <h2 className="text-2xl font-semibold">Loris is ready to help</h2>
-      <p className="mt-2 text-muted-foreground">Ask away and start making a positive impact</p>
+      {noMode ? (
+        <NoModeNotice />
+      ) : (
+        <>
+          <h2 className="text-2xl font-semibold">Loris is ready to help</h2>
+          <p className="mt-2 text-muted-foreground">Ask away and start making a positive impact</p>
+        </>
+      )}
     </div>
   )
 }
@@ -67,6 +82,11 @@ export function ChatView() {
   const stop = useStopMessage()
   const threads = useThreads(Boolean(user))
   const createThread = useCreateThreadFromMessage({ onCreated: selectThread })
+  const config = useAppConfig()
+  const { model } = useChatMode()
+  useDefaultMode()
+  const unavailableReason = sendBlockedReason(model, config)
+  const noMode = config?.defaultChatModel === null
 
   const send = useCallback(
     (content: string, flags: ModeFlags, fromDraft = false) => {
@@ -82,8 +102,10 @@ export function ChatView() {
     [flow.send],
   )
   usePendingDraft({
-    ready: Boolean(user) && selection.kind !== 'auto' && !pending,
+    // The config decides the mode the draft goes in: its own if available, else the default.
+    ready: Boolean(user) && selection.kind !== 'auto' && !pending && Boolean(config),
     send: (content, flags) => send(content, flags, true),
+    resolveFlags: (flags) => flagsFromModel(resolveMode(modelFromFlags(flags), config)),
   })
 
   const pendingFileUrl = useObjectUrl(pending?.file)
@@ -111,6 +133,7 @@ export function ChatView() {
       status: 'streaming' as const,
       errorMessage: null,
       pending: true,
+      wait: pending.wait,
     }
     return [...stored, { key: pending.clientMessageId, exchange }]
   }, [stored, pending, threadId, pendingFileUrl])
@@ -124,7 +147,7 @@ export function ChatView() {
     threads.data?.find((t) => t.id === threadId)?.title ??
     (selection.kind === 'new' ? 'New conversation' : 'Chat')
   let main: React.ReactNode
-  if (!user) main = <VisitorEmptyState />
+  if (!user) main = <VisitorEmptyState noMode={noMode} />
   // Until the threads load nothing is chosen yet: wait rather than flash the empty state.
   else if (messages.isLoading || selection.kind === 'auto')
     main = <Spinner className="m-auto size-6" label="Loading messages" />
@@ -137,7 +160,7 @@ export function ChatView() {
         </Button>
       </div>
     )
-  else if (!items.length) main = <SignedInEmpty />
+  else if (!items.length) main = <SignedInEmpty noMode={noMode} />
   else
     main = (
       <Conversation
@@ -162,6 +185,7 @@ export function ChatView() {
         onSend={() => send(text.trim(), getModeFlags())}
         onStop={streamingId ? () => stop.mutate(streamingId) : undefined}
         hasFile={Boolean(draft)}
+        unavailableReason={unavailableReason}
         blocked={voice.state !== 'idle'}
         placeholder={voicePlaceholder(voice)}
         attachment={<AttachmentChip />}

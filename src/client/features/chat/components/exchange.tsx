@@ -5,6 +5,7 @@ import { memo, useState } from 'react'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import { Tooltip, TooltipContent, TooltipTrigger } from '#client/components/ui/tooltip.tsx'
 import { cn } from '#client/lib/cn.ts'
+import type { ChatWait } from '#contract/chat-events.ts'
 import type { Message } from '#contract/messages.ts'
 import { borderClassFor } from '../lib/chat-mode.ts'
 import { Markdown } from './markdown.tsx'
@@ -17,6 +18,20 @@ export type ExchangeView = Pick<
   id: string | null
   /** True while this reply is arriving. */
   pending: boolean
+  /** Why a pending reply has not started (eco model: in line, or being prepared). */
+  wait?: ChatWait | null
+}
+
+/** What a reply that has not started says: its place in line, or the eco model's preparation. */
+export function waitText(wait: ChatWait | null | undefined): string {
+  if (!wait) return 'Thinking...'
+  if (wait.kind === 'queued')
+    return wait.position === 1
+      ? 'Waiting in line: your reply is next...'
+      : `Waiting in line: ${wait.position - 1} replies ahead of yours...`
+  return wait.percent === null
+    ? 'The Loris eco model is being prepared on this server...'
+    : `The Loris eco model is being prepared on this server (${wait.percent}%)...`
 }
 
 function Attachment({ url, type }: { url: string | null; type: 'image' | 'document' }) {
@@ -108,7 +123,7 @@ export const Exchange = memo(function Exchange({
       >
         {thinking ? (
           <p className="flex items-center gap-2 text-muted-foreground">
-            <Spinner className="size-4" label="Reply pending" /> Thinking...
+            <Spinner className="size-4" label="Reply pending" /> {waitText(exchange.wait)}
           </p>
         ) : status === 'failed' && !response ? (
           <ReplyNote status={status} errorMessage={exchange.errorMessage} />

@@ -4,7 +4,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
-import type { ChatEvent } from '#contract/chat-events.ts'
+import type { ChatEvent, ChatWait } from '#contract/chat-events.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message } from '#contract/messages.ts'
 import { type Thread, threadTitleFrom } from '#contract/threads.ts'
@@ -26,6 +26,8 @@ export interface PendingExchange {
   createdAt: string
   /** The file sent with it (shown from memory until the stored message arrives). */
   file: File | null
+  /** Why the reply has not started yet (in line, or the eco model being prepared). */
+  wait: ChatWait | null
 }
 
 export interface SendOptions {
@@ -157,6 +159,7 @@ export function useChatStream(callbacks: StreamCallbacks) {
         chatModel: modelFromFlags(options.flags),
         createdAt: new Date().toISOString(),
         file: options.file ?? null,
+        wait: null,
       }
       update(current)
       const onEvent = (event: ChatEvent) => {
@@ -170,7 +173,9 @@ export function useChatStream(callbacks: StreamCallbacks) {
             response: event.text ?? '',
           }
         } else if (event.text) {
-          current = { ...current, response: current.response + event.text }
+          current = { ...current, response: current.response + event.text, wait: null }
+        } else if (event.wait !== undefined) {
+          current = { ...current, wait: event.wait }
         } else return
         update(current)
       }
