@@ -8,10 +8,13 @@ export function systemRoutes(deps: AppDeps) {
   const engine = ecoEngineFor(deps.env, deps.log)
   return new Hono<AppEnv>()
     .get('/config', (c) => {
-      // First use (docs/decisions/008): someone opened the app, so the eco model starts being
-      // fetched and loaded in the background; after a failure, a later visit tries again.
-      if (engine && engine.status().state !== 'ready') void engine.prepare().catch(() => {})
-      return c.json(buildConfig(deps.env, engine), 200)
+      const config = buildConfig(deps.env, engine)
+      // First use (docs/decisions/008): someone opened the app and the eco model is what they will
+      // chat with, so it starts being fetched and loaded in the background; after a failure, a
+      // later visit tries again. Where another mode is the default, the first eco send fetches it.
+      if (engine && config.defaultChatModel === 'loris' && engine.status().state !== 'ready')
+        void engine.prepare().catch(() => {})
+      return c.json(config, 200)
     })
     .get('/health', async (c) => {
       await deps.database.db.execute(sql`select 1`)
