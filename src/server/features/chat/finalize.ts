@@ -32,7 +32,7 @@ export interface FinishedReply {
   /** What the send charges to aiInputChars (usage.ts inputCharsOf). */
   inputChars: number
   impact: ImpactSettings
-  /** The energy an in-process reply used, metered on this machine (decision 008); else estimated. */
+  /** The energy an in-process reply used, metered on this machine (decision 020); else estimated. */
   measuredEnergy?: MeasuredEnergy | null
   now: Date
 }

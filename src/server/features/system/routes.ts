@@ -9,7 +9,7 @@ export function systemRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get('/config', (c) => {
       const config = buildConfig(deps.env, engine)
-      // First use (docs/decisions/008): someone opened the app and the eco model is what they will
+      // First use (docs/decisions/020): someone opened the app and the eco model is what they will
       // chat with, so it starts being fetched and loaded in the background; after a failure, a
       // later visit tries again. Where another mode is the default, the first eco send fetches it.
       if (engine && config.defaultChatModel === 'loris' && engine.status().state !== 'ready')
