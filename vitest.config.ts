@@ -27,7 +27,9 @@ export default defineConfig({
           globalSetup: ['tests/e2e/support/global-setup.ts'],
           environment: 'node',
           testTimeout: 60_000,
-          hookTimeout: 90_000,
+          // Above app-server.ts's own start-up limit (150 s), so its error (with the server's
+          // output) is the one reported, and its cleanup runs.
+          hookTimeout: 180_000,
           // One Chromium per file; two cores means two files at a time at most.
           maxWorkers: 2,
           // Two Chromiums, two servers and the stand-ins share two cores: a test that times out

@@ -6,6 +6,8 @@ export {}
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   relay: () => import('./relay.ts'),
   'landing-size': () => import('./landing-size.ts'),
+  search: () => import('./search.ts'),
+  'eco-engine': () => import('./eco-engine.ts'),
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

@@ -47,8 +47,13 @@ execFileSync(
 )
 precompress(path.join(buildDir, 'client'))
 await build({
-  entryPoints: [path.join(root, 'src/server/main.ts')],
-  outfile: path.join(buildDir, 'server/main.js'),
+  // The parse worker (src/server/features/attachments/parse-pool.ts) is a second entry, emitted
+  // beside main.js as parse-worker.js, where the pool looks for it.
+  entryPoints: {
+    main: path.join(root, 'src/server/main.ts'),
+    'parse-worker': path.join(root, 'src/server/features/attachments/parse-worker.ts'),
+  },
+  outdir: path.join(buildDir, 'server'),
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -59,6 +59,49 @@ export const uploadIdParam = z.object({ id: z.uuid({ error: 'Unknown file' }) })
 
 /**
  * Response header on a POST /api/messages stream when the attachment was altered on its way to the
- * model (a long document cut to DOCUMENT_TEXT_BUDGET); its value is a sentence for people.
+ * model (a long document cut to DOCUMENT_TEXT_BUDGET); its value is a sentence for people,
+ * percent-encoded (UTF-8, as RFC 5987 values are): a header carries only bytes up to U+00FF and
+ * the sentence names the file, whose name may be in any script.
  */
 export const ATTACHMENT_NOTICE_HEADER = 'x-loris-attachment-notice'
+
+export function encodeNoticeHeader(notice: string): string {
+  // A lone surrogate in a file name would make encodeURIComponent throw: replace it first.
+  const wellFormed = notice.replace(
+    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    '\uFFFD',
+  )
+  return encodeURIComponent(wellFormed)
+}
+
+/** The sentence, or null when the header is missing or not a valid encoding. */
+export function decodeNoticeHeader(value: string | null): string | null {
+  if (!value) return null
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return null
+  }
+}
+/**
+ * How far the server goes reading one file (issue 11, docs/decisions/008-parsing-isolation.md).
+ * Files are read in a separate worker; one that goes past a limit is refused with a 422 naming it,
+ * except pages, where the first PAGES are read and the person is told.
+ */
+export const PARSE_LIMITS = {
+  /** Wall-clock time to read one file, in seconds. */
+  seconds: 5,
+  /** Memory the reading worker may use (its JavaScript heap), in MB. */
+  memoryMb: 256,
+  /** Bytes one compressed part of a file (a zip entry, a PDF stream) may inflate to. */
+  entryBytes: 50 * MB,
+  /** Bytes all compressed parts of one file may inflate to together. */
+  totalBytes: 200 * MB,
+  /** PDF pages read; later pages are left out and the person is told. */
+  pages: 300,
+  /** Sheets in one spreadsheet. */
+  sheets: 100,
+  /** Cells in one spreadsheet, all sheets together. */
+  cells: 200_000,
+} as const
+export type ParseLimits = { readonly [K in keyof typeof PARSE_LIMITS]: number }

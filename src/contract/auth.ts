@@ -24,4 +24,20 @@ export const loginSchema = z.object({
   password: z.string({ error: 'Please enter a password' }).min(1, 'Please enter a password').max(256),
 })
 
+/** POST /api/forgot-password: always answered `{ ok: true }`, whether or not the address has an account. */
+export const forgotPasswordBody = z.object({ email: emailSchema })
+
+const tokenSchema = z
+  .string({ error: 'This link is incomplete. Open the link from the e-mail again.' })
+  .regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is incomplete. Open the link from the e-mail again.')
+
+/** POST /api/reset-password: the token from the mailed link and the new password. */
+export const resetPasswordBody = z.object({
+  token: tokenSchema,
+  password: credentialsSchema.shape.password,
+})
+
+/** POST /api/verify-email: the token from the mailed link. */
+export const verifyEmailBody = z.object({ token: tokenSchema })
+
 export const okSchema = z.object({ ok: z.literal(true) })

@@ -7,7 +7,10 @@ import { messageStatusSchema } from './messages.ts'
  *
  * The events of one send, in order:
  * 1. start: `{ id, threadId, actualThreadId?, status: 'streaming', text: '' }`
- * 2. text chunks: `{ id, text }`, appended to the reply in order;
+ * 2. text chunks: `{ id, text }`, appended to the reply in order; before the first chunk, a reply
+ *    that has to wait says why: `{ id, wait: { kind: 'queued', position } }` (position 1 is next
+ *    in line) or `{ id, wait: { kind: 'preparing', percent } }` (the eco model is being fetched or
+ *    loaded; percent of the download, null when unknown); `{ id, wait: null }` when it starts;
  * 3. the end, exactly one of
  *    - done: `{ id, threadId, actualThreadId?, done: true, status: 'complete' | 'interrupted' }`
  *      (interrupted when someone pressed Stop: the text so far is kept);
@@ -18,6 +21,13 @@ import { messageStatusSchema } from './messages.ts'
  * `actualThreadId` is present when the send created a thread (no threadId was given).
  * `userMessageCount` rides on the ending event of a reply that was just stored.
  */
+/** Why a reply has not started yet (the in-process eco model: a queue, or its first preparation). */
+export const chatWaitSchema = z.union([
+  z.object({ kind: z.literal('queued'), position: z.number().int().positive() }),
+  z.object({ kind: z.literal('preparing'), percent: z.number().min(0).max(100).nullable() }),
+])
+export type ChatWait = z.infer<typeof chatWaitSchema>
+
 export const chatEventSchema = z.object({
   /** The server id of the stored message. */
   id: z.string().optional(),
@@ -29,6 +39,8 @@ export const chatEventSchema = z.object({
   threadId: z.string().optional(),
   actualThreadId: z.string().optional(),
   status: messageStatusSchema.optional(),
+  /** The reply is waiting (see above); null once it starts. */
+  wait: chatWaitSchema.nullable().optional(),
   /**
    * On the ending event of a stored reply: how many messages the user has sent in all (failed
    * sends not counted). The client plants a tree when it is even and shows the upgrade prompt
@@ -40,7 +52,7 @@ export type ChatEvent = z.infer<typeof chatEventSchema>
 
 /** Error codes an `error` event may carry. */
 export const chatErrorCodes = {
-  /** The chosen mode has no provider configured on this server; the message names the variable. */
+  /** The chosen mode is not available on this server; the message says why in plain words. */
   unconfigured: 'service_unavailable:provider',
   /** The model refused or failed before any text; nothing but the prompt was stored. */
   upstream: 'bad_gateway:provider',

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { chatModelSchema } from './config.ts'
+import { withoutNul } from './text.ts'
 
 /** Longest message text accepted in one send (characters). */
 export const MESSAGE_MAX_CHARS = 100_000
@@ -15,14 +16,22 @@ export type MessageStatus = z.infer<typeof messageStatusSchema>
 export const mediaTypeSchema = z.enum(['image', 'document'])
 export type MediaType = z.infer<typeof mediaTypeSchema>
 
-/** Grams of CO2eq for one reply (spec section 3); null until the impact is computed. */
 const gramsRange = z.object({ min: z.number(), max: z.number() })
+const estimateRange = z.object({ min: z.number(), max: z.number(), mid: z.number() })
+
+/**
+ * Grams of CO2eq for one reply (spec section 3); null until the impact is computed. energyWh
+ * (request energy, Wh) and waterL (usage water, litres) with their ranges: absent on replies
+ * stored before they were counted.
+ */
 export const messageCo2ImpactSchema = z.object({
   saved: z.number(),
   actual: z.number(),
   standard: z.number(),
   /** The estimate's bounds (the reply footer's tooltip); absent on old rows. */
   range: z.object({ saved: gramsRange, actual: gramsRange, standard: gramsRange }).optional(),
+  energyWh: estimateRange.optional(),
+  waterL: estimateRange.optional(),
 })
 export type MessageCo2Impact = z.infer<typeof messageCo2ImpactSchema>
 
@@ -84,18 +93,17 @@ const optionalMessageId = z
  * stream starts: 400 invalid, 404 unknown thread, 429 `rate_limited:usage` (do not retry).
  */
 export const sendMessageFields = z.object({
-  content: z
-    .string()
-    .max(MESSAGE_MAX_CHARS, `A message is at most ${MESSAGE_MAX_CHARS} characters`)
-    .default(''),
+  content: withoutNul(
+    z.string().max(MESSAGE_MAX_CHARS, `A message is at most ${MESSAGE_MAX_CHARS} characters`),
+    'message',
+  ).default(''),
   threadId: optionalId,
   isEcoMode: flag,
   useOpenAI: flag,
-  clientMessageId: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100, 'clientMessageId is at most 100 characters')
+  clientMessageId: withoutNul(
+    z.string().trim().min(1).max(100, 'clientMessageId is at most 100 characters'),
+    'clientMessageId',
+  )
     .nullish()
     .transform((v) => v ?? null),
   /** Edit: the text is a new version of this exchange's turn (its replies stay on the old one). */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { chatModelSchema } from './config.ts'
+import { withoutNul } from './text.ts'
 
 /** The thread every account is born with; it cannot be favorited, renamed or deleted (spec 5). */
 export const DEFAULT_THREAD_TITLE = 'Default'
@@ -30,11 +31,14 @@ export type FavoriteThreadBody = z.infer<typeof favoriteThreadBody>
 
 /** PUT /api/threads/:id/rename → Thread. The title is trimmed before it is checked. */
 export const renameThreadBody = z.object({
-  title: z
-    .string({ error: 'Please enter a title' })
-    .trim()
-    .min(1, 'Please enter a title')
-    .max(THREAD_TITLE_MAX, `A title is at most ${THREAD_TITLE_MAX} characters`),
+  title: withoutNul(
+    z
+      .string({ error: 'Please enter a title' })
+      .trim()
+      .min(1, 'Please enter a title')
+      .max(THREAD_TITLE_MAX, `A title is at most ${THREAD_TITLE_MAX} characters`),
+    'title',
+  ),
 })
 export type RenameThreadBody = z.infer<typeof renameThreadBody>
 

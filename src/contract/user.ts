@@ -4,6 +4,8 @@ import { z } from 'zod'
 export const userSchema = z.object({
   id: z.string(),
   email: z.string(),
+  // Beyond spec section 3 (decision 010): false until the address's confirmation link is opened.
+  emailVerified: z.boolean(),
   googleId: z.string().nullable(),
   isPremium: z.boolean(),
   subscription_start_date: z.string().nullable(),

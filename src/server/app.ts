@@ -4,6 +4,7 @@ import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
+import { IMPORT_LIMITS } from '#contract/import.ts'
 import { publicOrigin } from './env.ts'
 import { accountRoutes } from './features/account/routes.ts'
 import { createAttachments } from './features/attachments/attachments.ts'
@@ -12,11 +13,16 @@ import { authRoutes } from './features/auth/routes.ts'
 import { cancelSubscriptionForUser } from './features/billing/cancel-subscription.ts'
 import { billingRoutes } from './features/billing/routes.ts'
 import { chatRoutes } from './features/chat/routes.ts'
+import { exportRoutes } from './features/export/routes.ts'
 import { googleAuthRoutes } from './features/google-auth/routes.ts'
 import { impactRoutes } from './features/impact/routes.ts'
+import { importRoutes } from './features/import/routes.ts'
 import { metricsRoutes } from './features/metrics/routes.ts'
+import { searchRoutes } from './features/search/routes.ts'
+import { shareHeadFor, sharingRoutes } from './features/sharing/routes.ts'
 import { systemRoutes } from './features/system/routes.ts'
 import { threadsRoutes } from './features/threads/routes.ts'
+import { transcriptionBudget } from './features/voice/budget.ts'
 import { voiceRoutes } from './features/voice/routes.ts'
 import { createTranscriber } from './features/voice/transcriber.ts'
 import { waitlistRoutes } from './features/waitlist/routes.ts'
@@ -33,12 +39,16 @@ const MULTIPART_LIMIT = 26 * 1024 * 1024
 
 function apiRoutes(deps: AppDeps) {
   const transcriber = createTranscriber(deps.env, { log: deps.log })
-  const attachments = createAttachments(deps, { transcribe: transcriber.transcribe })
+  // A recording sent with a message spends the same budget as one sent to /api/transcribe.
+  const budget = transcriptionBudget(deps.database.db, transcriber.transcribe)
+  const attachments = createAttachments(deps, { transcribe: budget.transcribe })
+  const intake: typeof attachments.intake = (user, file, content, signal) =>
+    budget.forUser(user.id, file, () => attachments.intake(user, file, content, signal))
   return new Hono<AppEnv>()
     .route('/', authRoutes(deps))
     .route('/', systemRoutes(deps))
     .route('/', threadsRoutes(deps, { afterDelete: attachments.afterDelete }))
-    .route('/', chatRoutes(deps, { attachments: attachments.intake, afterClear: attachments.afterDelete }))
+    .route('/', chatRoutes(deps, { attachments: intake, afterClear: attachments.afterDelete }))
     .route('/', attachments.routes())
     .route('/', voiceRoutes(deps, transcriber))
     .route('/', billingRoutes(deps))
@@ -53,6 +63,10 @@ function apiRoutes(deps: AppDeps) {
       }),
     )
     .route('/', waitlistRoutes(deps))
+    .route('/', searchRoutes(deps))
+    .route('/', sharingRoutes(deps, { storage: attachments.storage }))
+    .route('/', exportRoutes(deps, { storage: attachments.storage }))
+    .route('/', importRoutes(deps, { storage: attachments.storage }))
 }
 
 export type AppType = ReturnType<typeof apiRoutes>
@@ -79,16 +93,24 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
   })
   // Outside the security headers: served files get a sandbox CSP of their own.
   app.use('/api/uploads/*', sandboxUploads)
+  app.use('/api/shares/:token/files/*', sandboxUploads)
   app.use(securityHeaders())
   app.use(compress())
   app.use('/api/*', async (c, next) => {
     const multipart = c.req.header('content-type')?.startsWith('multipart/form-data')
+    // An import file may be larger than any upload (issue 14); the form adds little.
+    const importing = multipart && c.req.path === '/api/import'
+    const limit = importing
+      ? IMPORT_LIMITS.maxFileBytes + 64 * 1024
+      : multipart
+        ? MULTIPART_LIMIT
+        : JSON_LIMIT
     return bodyLimit({
-      maxSize: multipart ? MULTIPART_LIMIT : JSON_LIMIT,
+      maxSize: limit,
       onError: () => {
         throw new AppError(
           'payload_too_large:body',
-          `The request is too large (limit ${multipart ? '25 MB for files' : '1 MB'})`,
+          `The request is too large (limit ${importing ? `${IMPORT_LIMITS.maxFileBytes / 1024 / 1024} MB for an import` : multipart ? '25 MB for files' : '1 MB'})`,
         )
       },
     })(c, next)
@@ -106,7 +128,10 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
   app.all('/api/*', (c) =>
     c.json(errorBody('not_found:route', `No API route ${c.req.method} ${c.req.path}`), 404),
   )
+  // Anything else (a wrong method on /auth/google, say) gets the same JSON shape, not Hono's text.
+  app.notFound((c) => c.json(errorBody('not_found:route', `No route ${c.req.method} ${c.req.path}`), 404))
   app.onError(toErrorResponse)
-  if (opts.clientDir) serveClient(app, opts.clientDir, publicOrigin(deps.env))
+  if (opts.clientDir)
+    serveClient(app, opts.clientDir, publicOrigin(deps.env), { shareHead: shareHeadFor(deps) })
   return app
 }

@@ -8,6 +8,17 @@ const optionalString = z
   .transform((v) => (v?.trim() ? v.trim() : undefined))
 const optionalUrl = optionalString.pipe(z.url().optional())
 
+/**
+ * The eco model fetched on first use when no endpoint or file is configured (docs/decisions/020):
+ * Qwen2.5-0.5B-Instruct Q4_K_M, Apache-2.0, pinned to a revision so the checksum cannot drift.
+ */
+export const DEFAULT_ECO_MODEL = {
+  url: 'https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/9217f5db79a29953eb74d5343926648285ec7e67/qwen2.5-0.5b-instruct-q4_k_m.gguf',
+  sha256: '74a4da8c9fdbcd15bd1f6d01d621410d31c6fc00986f5eb687824e7b93d7a9db',
+  bytes: 491_400_032,
+  paramsB: 0.49,
+} as const
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
@@ -37,6 +48,20 @@ export const envSchema = z.object({
   ECO_MODEL: optionalString,
   ECO_API_KEY: optionalString,
   ECO_MODEL_PARAMS_B: z.coerce.number().positive().optional(),
+  // The in-process eco engine (docs/decisions/020-eco-engine.md)
+  ECO_ENGINE: z.enum(['on', 'off']).default('on'),
+  ECO_MODEL_FILE: optionalString,
+  ECO_MODEL_URL: z.url().default(DEFAULT_ECO_MODEL.url),
+  ECO_MODEL_SHA256: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'ECO_MODEL_SHA256 is 64 hexadecimal characters')
+      .transform((v) => v.toLowerCase())
+      .optional(),
+  ),
+  ECO_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  ECO_PARALLEL: z.coerce.number().int().min(1).max(16).default(2),
+  ECO_CPU_TDP_W: z.coerce.number().positive().default(85),
 
   // Voice
   TRANSCRIBE_ENGINE: z.enum(['auto', 'openai', 'gemini', 'pocketsphinx']).default('auto'),
@@ -55,6 +80,16 @@ export const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_PRICE_ID: optionalString,
   STRIPE_API_URL: optionalUrl,
+
+  // E-mail (verification, password reset, notices). Without SMTP_URL messages are written to
+  // DATA_DIR/outbox/ as .eml files (decision 010).
+  SMTP_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'SMTP_URL is an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587')
+      .optional(),
+  ),
+  MAIL_FROM: optionalString,
 
   // Google sign-in
   GOOGLE_CLIENT_ID: optionalString,

@@ -2,12 +2,18 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
-import pino from 'pino'
 import { createApp } from './app.ts'
 import { openDatabase } from './db/client.ts'
 import { parseEnv, publicOrigin } from './env.ts'
+import { startLeaseSweeper } from './features/chat/lease.ts'
+import { closeEcoEngine } from './features/eco-engine/instance.ts'
+import { startupTable } from './features/system/startup-report.ts'
+import { pruneAccountTokens } from './lib/account-tokens.ts'
 import { BackgroundWork } from './lib/background-work.ts'
 import type { AppDeps } from './lib/context.ts'
+import { createLogger } from './lib/logger.ts'
+import { mailerFor } from './lib/mail/mailer.ts'
+import { ensurePrivateDirSync } from './lib/private-dir.ts'
 import { pruneRateLimits } from './lib/rate-limit.ts'
 import { pruneExpiredSessions } from './lib/session.ts'
 import { loadSecret } from './secret.ts'
@@ -17,13 +23,19 @@ const HOUR_MS = 3_600_000
 
 async function main() {
   const env = parseEnv()
-  const log = pino({ level: env.LOG_LEVEL, base: { app: 'loris' } })
+  const log = createLogger({ level: env.LOG_LEVEL, base: { app: 'loris' } })
+  // Created (or tightened) before anything is written into it: the database, secret and uploads.
+  ensurePrivateDirSync(env.DATA_DIR)
+  // For the operator: what is configured and what each missing piece needs, in one table.
+  if (env.LOG_LEVEL !== 'silent') process.stdout.write(`${startupTable(env)}\n`)
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     onConnectionError: (err) => log.warn({ err }, 'database connection lost; it will be replaced'),
   })
   log.info({ database: database.kind }, 'database ready, migrations applied')
+  // Replies a crashed node left 'streaming' are finished now and whenever a lease lapses later.
+  const leases = startLeaseSweeper(database.db, log)
   const background = new BackgroundWork()
   const deps: AppDeps = { env, database, log, secret: loadSecret(env), background }
 
@@ -37,9 +49,11 @@ async function main() {
   })
 
   const maintenance = setInterval(() => {
-    Promise.all([pruneExpiredSessions(deps), pruneRateLimits(database.db)]).catch((err) =>
-      log.warn({ err }, 'maintenance failed'),
-    )
+    Promise.all([
+      pruneExpiredSessions(deps),
+      pruneRateLimits(database.db),
+      pruneAccountTokens(database.db),
+    ]).catch((err) => log.warn({ err }, 'maintenance failed'))
   }, HOUR_MS)
   maintenance.unref()
 
@@ -49,6 +63,7 @@ async function main() {
     stopping = true
     log.info({ signal }, 'shutting down: finishing in-flight requests')
     clearInterval(maintenance)
+    const sweeping = leases.stop()
     const force = setTimeout(() => {
       log.warn('in-flight requests did not finish in time; closing anyway')
       if ('closeAllConnections' in server) server.closeAllConnections()
@@ -61,6 +76,10 @@ async function main() {
         if (!(await background.idle(SHUTDOWN_GRACE_MS)))
           log.warn('some replies did not finish before shutdown')
       }
+      await sweeping
+      // Links being mailed (verification, reset) go out before the database closes.
+      await Promise.race([mailerFor(deps).settled(), new Promise((r) => setTimeout(r, 5000))])
+      await closeEcoEngine(env).catch((err) => log.warn({ err }, 'closing the eco model failed'))
       await database.close().catch((err) => log.error({ err }, 'closing the database failed'))
       log.info('stopped')
       process.exit(0)

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Env } from './env.ts'
+import { ensurePrivateDirSync } from './lib/private-dir.ts'
 
 /**
  * SESSION_SECRET when set (required in production); otherwise one generated on first start and
@@ -13,7 +14,7 @@ export function loadSecret(env: Env): string {
   try {
     return readFileSync(file, 'utf8').trim()
   } catch {
-    mkdirSync(env.DATA_DIR, { recursive: true })
+    ensurePrivateDirSync(env.DATA_DIR)
     const secret = randomBytes(48).toString('base64url')
     writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' })
     return secret

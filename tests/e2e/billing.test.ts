@@ -65,10 +65,11 @@ describe('the free-tier prompt in the chat', () => {
 
     await dialog.subscribeButton().click()
     await stripePages.waitForCheckout()
+    const welcomed = chat.watchToast('Welcome to Loris Pro!')
     await stripePages.pay()
     // Back at /chat?subscription=success: the welcome toast, then the account page.
     await page.waitForURL(`${server.url}/account`)
-    await chat.toast('Welcome to Loris Pro!').waitFor()
+    await welcomed
     await account
       .accountType()
       .filter({ hasText: /^Premium \(Active until / })
@@ -103,9 +104,10 @@ describe('Loris Pro from the account page', () => {
     await stripePages.waitForCheckout()
     const delivered = stripe.deliveries.length
     // Paying delivers signed webhooks to the app, then sends the browser to the success URL.
+    const welcomed = chat.watchToast('Welcome to Loris Pro!')
     await stripePages.pay()
     await page.waitForURL(`${server.url}/account`)
-    await chat.toast('Welcome to Loris Pro!').waitFor()
+    await welcomed
     expect(
       await chat
         .toast('Your subscription has been activated. Enjoy unlimited eco-conscious AI assistance.')

@@ -60,6 +60,15 @@ describe('message versions', () => {
     expect(await footer.getByTestId('reply-model').innerText()).toBe('Gemini 2.5 Pro')
     expect(await footer.locator('time').count()).toBe(1)
     expect(await footer.getByTestId('reply-co2').innerText()).toMatch(/^[\d.]+ g CO2 · [\d.]+ g saved$/)
+    // The tooltip: CO2 with its bounds, then energy and water beside it (issue 16).
+    await footer.getByTestId('reply-co2').focus()
+    const footprint = page.getByTestId('reply-footprint').first()
+    await footprint.waitFor()
+    const figures = await footprint.innerText()
+    expect(figures).toMatch(/CO2 of this reply\s+[\d.]+ g \([\d.]+ to [\d.]+ g\)/)
+    expect(figures).toMatch(/Energy\s+[\d.]+ k?Wh/)
+    expect(figures).toMatch(/Water\s+[\d.]+ m?L/)
+    await footer.getByTestId('reply-co2').blur()
 
     await chat.regenerate('delta', 'ChatGPT')
     await chat.waitForReply('delta', 'Echo: delta')

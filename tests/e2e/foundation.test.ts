@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChatPage } from '../pages/chat-page.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
@@ -74,26 +75,42 @@ describe('routes', () => {
 })
 
 describe('accounts', () => {
-  const email = `e2e-${Date.now()}@example.com`
   const password = 'a strong password'
+  // A new address for every attempt: a retried test never meets the account its first try made.
+  const uniqueEmail = (tag: string) => `${tag}-${randomUUID()}@example.com`
+  /** An account made through the API, for tests whose subject is not signing up. */
+  async function existingAccount(): Promise<string> {
+    const email = uniqueEmail('e2e-existing')
+    const res = await fetch(`${server.url}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ email, password }),
+    })
+    expect(res.status).toBe(201)
+    return email
+  }
 
   it('signs up, lands on /chat signed in, signs out and signs in again', async () => {
+    const email = uniqueEmail('e2e')
     const { page, unexpectedErrors } = await browser.newPage()
     const chat = new ChatPage(page, server.url)
     await chat.open()
     expect(await chat.signInButton().isVisible()).toBe(true)
+    // Each toast is watched from before the action that shows it (ChatPage.watchToast).
+    const registered = chat.watchToast('Successfully registered and logged in')
     await chat.signUp(email, password)
+    await registered
     // /chat, then the shown thread's own address once the threads load (issue 13).
     expect(page.url()).toMatch(new RegExp(`^${server.url}/chat(/[0-9a-f-]{36})?$`))
-    await chat.toast('Successfully registered and logged in').waitFor()
 
     await chat.openUserMenuItem('Account')
     await page.waitForURL(`${server.url}/account`)
     expect(await page.getByTestId('profile-email').textContent()).toBe(email)
     await page.getByRole('link', { name: 'Back to Chat' }).click()
 
+    const loggedOut = chat.watchToast('Successfully logged out')
     await chat.signOut()
-    await chat.toast('Successfully logged out').waitFor()
+    await loggedOut
     expect(page.url()).toBe(`${server.url}/chat`)
 
     await chat.signIn(email, password)
@@ -105,6 +122,7 @@ describe('accounts', () => {
   })
 
   it('shows the Login failed toast with the server message for a wrong password', async () => {
+    const email = await existingAccount()
     const { page } = await browser.newPage()
     const chat = new ChatPage(page, server.url)
     await chat.open()
@@ -120,12 +138,13 @@ describe('accounts', () => {
     const chat = new ChatPage(page, server.url)
     await chat.open()
     await chat.openSignIn()
-    await chat.fillCredentials('Sign up', `short-${Date.now()}@example.com`, 'short')
+    await chat.fillCredentials('Sign up', uniqueEmail('short'), 'short')
     await chat.toast('Password must be at least 8 characters').waitFor()
     expect(await chat.toast('Registration failed').isVisible()).toBe(true)
   })
 
   it('user menu links to the privacy policy with from=chat', async () => {
+    const email = await existingAccount()
     const { page } = await browser.newPage()
     const chat = new ChatPage(page, server.url)
     await chat.open()

@@ -167,6 +167,9 @@ describe('impact', () => {
       await page.getByRole('link', { name: 'EcoLogits 0.9.1 by GenAI Impact' }).getAttribute('href'),
     ).toBe('https://ecologits.ai')
     expect(await page.getByText('0.24 Wh and 0.03 gCO2e').count()).toBe(1)
-    expect(unexpectedErrors()).toEqual([])
+    // The calculator asks the eco engine's GET /api/impact/local-eco, which lands with the eco engine
+    // issue; until this build has it, Chromium logs its 404 (the page copes: "not measured yet").
+    const localEco = await page.request.get(`${server.url}/api/impact/local-eco`)
+    expect(unexpectedErrors(localEco.status() === 404 ? [/status of 404/] : [])).toEqual([])
   })
 })

@@ -1,12 +1,16 @@
 // Builds a real app around a fresh database for API tests: in-memory PGlite by default, or a
 // new database on the PostgreSQL server in TEST_DATABASE_URL (npm run test:pg).
 import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import pg from 'pg'
-import pino from 'pino'
 import { createApp } from '#server/app.ts'
 import { type Database, openDatabase } from '#server/db/client.ts'
 import { parseEnv } from '#server/env.ts'
 import type { AppDeps } from '#server/lib/context.ts'
+import { createLogger } from '#server/lib/logger.ts'
+import { mailerFor } from '#server/lib/mail/mailer.ts'
 
 export const TEST_ORIGIN = 'http://localhost:5000'
 
@@ -50,10 +54,20 @@ export async function createTestApp(
   extra: Partial<AppDeps> = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase()
+  // Each app its own data directory (uploads, the mail outbox), removed on close.
+  const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'loris-test-'))
   const deps: AppDeps = {
-    env: parseEnv({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, DATA_DIR: '.tmp/test-data', ...env }),
+    env: parseEnv({
+      NODE_ENV: 'test',
+      PUBLIC_URL: TEST_ORIGIN,
+      DATA_DIR: ownDataDir,
+      // The in-process eco model would be fetched from Hugging Face on first use: no test may
+      // reach outside this machine, so the tests that use it turn it on with a loopback source.
+      ECO_ENGINE: 'off',
+      ...env,
+    }),
     database,
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     secret: 'test-secret-test-secret-test-secret-0123',
     ...extra,
   }
@@ -84,7 +98,12 @@ export async function createTestApp(
       if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`)
       return { cookie: sessionCookie(res), user: await res.json() }
     },
-    close: () => database.close(),
+    async close() {
+      // Mail still being written would otherwise land in a directory that is gone.
+      await mailerFor(deps).settled()
+      await database.close()
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true })
+    },
   }
 }
 

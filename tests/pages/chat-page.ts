@@ -68,6 +68,18 @@ export class ChatPage {
     return this.page.getByRole('status').filter({ hasText: text }).first()
   }
 
+  /**
+   * Starts waiting for a toast now, before the action that shows it; await the result after the
+   * action. A toast stays 5 s, and an action that then waits for the next screen can take longer
+   * than that on a loaded machine.
+   */
+  watchToast(text: string | RegExp): Promise<void> {
+    const seen = this.toast(text).waitFor()
+    // Awaited by the caller; a failure before then must not surface as an unhandled rejection.
+    seen.catch(() => undefined)
+    return seen
+  }
+
   composer() {
     return this.page.getByRole('textbox', { name: 'Message' })
   }
@@ -118,6 +130,16 @@ export class ChatPage {
     await this.page.getByRole('button', { name: /^Chat mode:/ }).click()
     await this.page.getByRole('menuitemradio', { name: label }).click()
     await this.page.getByRole('button', { name: `Chat mode: ${label}` }).waitFor()
+  }
+
+  /** Opens the chat mode menu (close it with Escape). */
+  async openModeMenu() {
+    await this.page.getByRole('button', { name: /^Chat mode:/ }).click()
+    await this.page.getByRole('menu').waitFor()
+  }
+
+  modeMenuItem(label: 'Gemini' | 'Loris eco' | 'ChatGPT') {
+    return this.page.getByRole('menuitemradio', { name: label })
   }
 
   async borderLeftColor(userText: string | RegExp) {

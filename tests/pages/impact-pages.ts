@@ -74,6 +74,25 @@ export class ConsumptionTab {
   chartTable() {
     return this.page.getByRole('table', { name: 'Daily CO2 saved and emitted', includeHidden: true })
   }
+
+  /** Switches the chart between CO2, energy and water. */
+  async showMetric(label: 'CO2' | 'Energy' | 'Water') {
+    const button = this.page.getByTestId('co2-history').getByRole('button', { name: label, exact: true })
+    await button.click()
+    await this.page
+      .locator(`[data-testid="co2-history"] button[aria-pressed="true"]`, { hasText: label })
+      .waitFor()
+  }
+
+  /** The chart of one metric, by the start of its screen-reader summary. */
+  metricChart(title: 'Daily CO2' | 'Daily energy' | 'Daily water') {
+    return this.page.getByTestId('co2-history').getByRole('img', { name: new RegExp(`^${title}`) })
+  }
+
+  /** The hidden table behind the energy or water chart. */
+  useTable(metric: 'energy' | 'water') {
+    return this.page.getByRole('table', { name: `Daily ${metric} used`, includeHidden: true })
+  }
 }
 
 /** The calculator on /howitworks. */
@@ -110,5 +129,43 @@ export class ImpactCalculator {
 
   energy(model: string) {
     return this.row(model).getByTestId('energy')
+  }
+
+  water(model: string) {
+    return this.row(model).getByTestId('water')
+  }
+
+  warnings(model: string) {
+    return this.row(model).getByTestId('warnings')
+  }
+
+  /** The button that opens the model picker. */
+  addModel() {
+    return this.page.getByRole('button', { name: 'Add a model' })
+  }
+
+  search() {
+    return this.page.getByRole('combobox', { name: 'Search models' })
+  }
+
+  /** The option the arrow keys have made active (aria-activedescendant of the search box). */
+  async activeOption(): Promise<string | null> {
+    const id = await this.search().getAttribute('aria-activedescendant')
+    if (!id) return null
+    return this.page.locator(`[id="${id}"]`).getAttribute('data-value')
+  }
+
+  /** Keyboard only: focus the trigger, Enter opens the picker, type, arrow down `down` times, Enter. */
+  async pickWithKeyboard(query: string, down = 0): Promise<string> {
+    await this.addModel().focus()
+    await this.page.keyboard.press('Enter')
+    await this.search().waitFor()
+    await this.page.keyboard.type(query)
+    for (let i = 0; i < down; i++) await this.page.keyboard.press('ArrowDown')
+    const picked = await this.activeOption()
+    if (!picked) throw new Error(`no option for "${query}"`)
+    await this.page.keyboard.press('Enter')
+    await this.search().waitFor({ state: 'detached' })
+    return picked
   }
 }

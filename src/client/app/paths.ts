@@ -8,4 +8,8 @@ export const paths = {
   account: '/account',
   privacyPolicy: '/privacy-policy',
   termsOfService: '/terms-of-service',
+  share: '/share/:token',
+  // Opened from mailed links (decision 010), beyond the spec's routes.
+  verifyEmail: '/verify-email',
+  resetPassword: '/reset-password',
 } as const

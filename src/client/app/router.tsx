@@ -31,6 +31,9 @@ const HowItWorksPage = shellPage(() => import('#client/features/how-it-works/how
 const AccountRoute = shellPage(() => import('./account-route.tsx'))
 const PrivacyPolicyPage = shellPage(() => import('#client/features/legal/privacy-policy-page.tsx'))
 const TermsOfServicePage = shellPage(() => import('#client/features/legal/terms-of-service-page.tsx'))
+const SharePage = shellPage(() => import('#client/features/sharing/share-page.tsx'))
+const VerifyEmailPage = shellPage(() => import('#client/features/auth/verify-email-page.tsx'))
+const ResetPasswordPage = shellPage(() => import('#client/features/auth/reset-password-page.tsx'))
 const NotFoundPage = shellPage(() =>
   import('#client/features/not-found/not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })),
 )
@@ -59,12 +62,16 @@ const titles: Record<string, string> = {
   [paths.account]: 'Account settings | Loris',
   [paths.privacyPolicy]: 'Privacy Policy | Loris',
   [paths.termsOfService]: 'Terms of Service | Loris',
+  [paths.verifyEmail]: 'Confirm your e-mail | Loris',
+  [paths.resetPassword]: 'Choose a new password | Loris',
 }
 
 function DocumentTitle() {
   const [location] = useLocation()
   useEffect(() => {
     const path = location.toLowerCase().replace(/\/+$/, '') || '/'
+    // A shared conversation titles itself once it has loaded.
+    if (path.startsWith('/share/')) return
     const page = /^\/chat\/[^/]+$/.test(path) ? paths.chat : path
     document.title = titles[page] ?? 'Page not found | Loris'
   }, [location])
@@ -84,6 +91,9 @@ export function AppRouter({ base }: { base?: string }) {
           <Route path={paths.account} component={AccountRoute} />
           <Route path={paths.privacyPolicy} component={PrivacyPolicyPage} />
           <Route path={paths.termsOfService} component={TermsOfServicePage} />
+          <Route path={paths.share} component={SharePage} />
+          <Route path={paths.verifyEmail} component={VerifyEmailPage} />
+          <Route path={paths.resetPassword} component={ResetPasswordPage} />
           <Route component={NotFoundPage} />
         </Switch>
       </Suspense>

@@ -1,6 +1,6 @@
 // Opens the database: embedded PGlite under DATA_DIR by default, a PostgreSQL server when
 // DATABASE_URL is set. Both get the same schema and the same committed migrations.
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import { ensurePrivateDirSync } from '#server/lib/private-dir.ts'
 import * as schema from './schema/index.ts'
 
 export type Schema = typeof schema
@@ -64,8 +65,10 @@ export async function openDatabase(opts: {
   // No dataDir means in memory (tests).
   let client: PGlite
   if (opts.dataDir) {
+    // DATA_DIR and the database in it are the server user's alone (private-dir.ts).
+    ensurePrivateDirSync(path.resolve(opts.dataDir))
     const dir = path.resolve(opts.dataDir, 'pglite')
-    mkdirSync(dir, { recursive: true })
+    ensurePrivateDirSync(dir)
     client = new PGlite(dir)
   } else {
     client = new PGlite()

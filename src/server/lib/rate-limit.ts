@@ -9,7 +9,12 @@ import { AppError } from './app-error.ts'
 export async function enforceRateLimit(
   db: Db,
   key: string,
-  opts: { limit: number; windowSeconds: number; message?: string },
+  opts: {
+    limit: number
+    windowSeconds: number
+    /** What the person reads; a function gets the seconds to wait. */
+    message?: string | ((retryAfterSeconds: number) => string)
+  },
 ): Promise<void> {
   const result = (await db.execute(sql`
     insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
@@ -24,16 +29,25 @@ export async function enforceRateLimit(
   const row = result.rows[0]
   if (row && Number(row.count) > opts.limit) {
     const retryAfter = Math.max(1, Number(row.retry_after))
-    throw new AppError(
-      'rate_limited:request',
-      opts.message ?? `Too many attempts. Try again in ${retryAfter} seconds.`,
-      {
-        headers: { 'Retry-After': String(retryAfter) },
-      },
-    )
+    const message =
+      typeof opts.message === 'function'
+        ? opts.message(retryAfter)
+        : (opts.message ?? `Too many attempts. Try again in ${retryAfter} seconds.`)
+    throw new AppError('rate_limited:request', message, {
+      headers: { 'Retry-After': String(retryAfter) },
+    })
   }
 }
 
 export async function pruneRateLimits(db: Db): Promise<void> {
   await db.execute(sql`delete from rate_limits where window_start < now() - interval '1 day'`)
+}
+
+/**
+ * Gives back one attempt counted by enforceRateLimit: sign-in counts every try up front (so
+ * parallel guesses cannot overtake the check) and refunds the ones that turned out right, so
+ * only failures spend the budget.
+ */
+export async function refundRateLimit(db: Db, key: string): Promise<void> {
+  await db.execute(sql`update rate_limits set count = greatest(count - 1, 0) where key = ${key}`)
 }

@@ -4,11 +4,46 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import type { Context, Hono } from 'hono'
 import type { AppEnv } from './context.ts'
 
+/** Head tags a server-rendered page sets on the shell (link previews read only the HTML). */
+export interface HeadMeta {
+  title: string
+  description: string
+  url: string
+  noindex: boolean
+}
+
+const escapeHtml = (v: string) =>
+  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
+/** The shell with its title, description and Open Graph card replaced. */
+export function withHead(indexHtml: string, meta: HeadMeta | null): string {
+  if (!meta) return indexHtml.replace('</head>', '    <meta name="robots" content="noindex" />\n  </head>')
+  const title = escapeHtml(meta.title)
+  const description = escapeHtml(meta.description)
+  return indexHtml
+    .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
+    .replace(/(<meta\s+name="description"\s+content=")[^"]*"/, `$1${description}"`)
+    .replace(/(<meta property="og:title" content=")[^"]*"/, `$1${title}"`)
+    .replace(/(<meta\s+property="og:description"\s+content=")[^"]*"/, `$1${description}"`)
+    .replace('<meta property="og:type" content="website" />', '<meta property="og:type" content="article" />')
+    .replace(
+      '</head>',
+      `    <meta property="og:url" content="${escapeHtml(meta.url)}" />\n${
+        meta.noindex ? '    <meta name="robots" content="noindex" />\n' : ''
+      }  </head>`,
+    )
+}
+
 /**
  * Serves the built SPA: hashed assets cached for a year, everything else revalidated, and
  * index.html for any client route (the router shows the 404 screen itself).
  */
-export function serveClient(app: Hono<AppEnv>, clientDir: string, publicOrigin: string) {
+export function serveClient(
+  app: Hono<AppEnv>,
+  clientDir: string,
+  publicOrigin: string,
+  opts: { shareHead?: (token: string) => Promise<HeadMeta | null> } = {},
+) {
   const indexPath = path.join(clientDir, 'index.html')
   if (!existsSync(indexPath))
     throw new Error(`The client is not built: ${indexPath} is missing (run npm run build)`)
@@ -24,6 +59,17 @@ export function serveClient(app: Hono<AppEnv>, clientDir: string, publicOrigin: 
   }
   app.get('/', sendIndex)
   app.get('/index.html', sendIndex)
+  const { shareHead } = opts
+  if (shareHead) {
+    // A shared conversation's card and robots rule come from its share (issue 14); a revoked or
+    // unknown link answers 404 (the page then says so).
+    app.get('/share/:token', async (c) => {
+      const meta = await shareHead(c.req.param('token'))
+      c.header('Cache-Control', 'no-cache')
+      if (!meta || meta.noindex) c.header('X-Robots-Tag', 'noindex')
+      return c.html(withHead(indexHtml, meta), meta ? 200 : 404)
+    })
+  }
 
   app.use(
     '/assets/*',

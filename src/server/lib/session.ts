@@ -1,7 +1,7 @@
 // Database sessions: the cookie holds a random token, the table only its HMAC.
 // Edit with care: every signed-in request passes through here.
 import { createHmac, randomBytes } from 'node:crypto'
-import { and, eq, gt, lt } from 'drizzle-orm'
+import { and, eq, gt, lt, ne } from 'drizzle-orm'
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { sessions, users } from '#server/db/schema/index.ts'
@@ -49,6 +49,16 @@ export async function endSession(c: Context, deps: AppDeps): Promise<void> {
   const token = getCookie(c, SESSION_COOKIE)
   if (token) await deps.database.db.delete(sessions).where(eq(sessions.id, hashToken(deps.secret, token)))
   deleteCookie(c, SESSION_COOKIE, { path: '/', secure: secureCookies(deps) })
+}
+
+/**
+ * Signs the user out everywhere except, optionally, the session `keepId` (the request's own):
+ * after a password reset or when Google takes over an unverified account (decision 010).
+ */
+export async function endOtherSessions(deps: AppDeps, userId: string, keepId?: string): Promise<void> {
+  await deps.database.db
+    .delete(sessions)
+    .where(keepId ? and(eq(sessions.userId, userId), ne(sessions.id, keepId)) : eq(sessions.userId, userId))
 }
 
 /** Finds the signed-in user for this request, extending the session when due. */

@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { ensurePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-dir.ts'
 
 export interface ObjectStorage {
   /** Stores the bytes (a no-op when the object exists) and returns their key. */
@@ -33,17 +34,24 @@ export function createDiskStorage(dir: string): ObjectStorage {
       return false
     }
   }
+  // The uploads folder (and DATA_DIR above it, when it is new) is the server user's alone.
+  let prepared: Promise<void> | null = null
   return {
     has,
     async put(bytes) {
       const key = contentKey(bytes)
       if (await has(key)) return key
       const path = pathOf(key)
-      await mkdir(join(dir, key.slice(0, 2)), { recursive: true })
+      prepared ??= ensurePrivateDir(dir).catch((err) => {
+        prepared = null
+        throw err
+      })
+      await prepared
+      await mkdir(join(dir, key.slice(0, 2)), { recursive: true, mode: PRIVATE_DIR_MODE })
       // Write then rename: a reader never sees half a file, and a crash leaves only a temp file.
       const temp = `${path}.${randomBytes(6).toString('hex')}.part`
       try {
-        await writeFile(temp, bytes)
+        await writeFile(temp, bytes, { mode: PRIVATE_FILE_MODE })
         await rename(temp, path)
       } finally {
         await rm(temp, { force: true })

@@ -6,6 +6,7 @@ export function toUserJson(u: UserRow): User {
   return {
     id: u.id,
     email: u.email,
+    emailVerified: u.emailVerifiedAt !== null,
     googleId: u.googleId,
     isPremium: u.isPremium,
     subscription_start_date: u.subscriptionStartDate?.toISOString() ?? null,

@@ -12,6 +12,12 @@ export function aiProviderEnv(standIn: AiStandIn): Record<string, string> {
     GEMINI_BASE_URL: standIn.geminiBaseUrl,
     OPENAI_API_KEY: 'test',
     OPENAI_BASE_URL: standIn.openaiBaseUrl,
+    // The eco mode through its OpenAI-compatible endpoint (the in-process engine has its own test).
+    ECO_BASE_URL: standIn.openaiBaseUrl,
+    ECO_MODEL: 'loris-eco',
+    // The stand-in wants a bearer token on every OpenAI-style call; Ollama would need none.
+    ECO_API_KEY: 'test',
+    ECO_MODEL_PARAMS_B: '0.5',
   }
 }
 
@@ -30,8 +36,17 @@ export async function startChatHarness(
   opts: { env?: Record<string, string>; browserArgs?: string[]; emailPrefix?: string } = {},
 ): Promise<ChatHarness> {
   const standIn = await startAiStandIn()
-  const server = await startAppServer({ ...aiProviderEnv(standIn), ...opts.env })
-  const browser = await launchBrowser(opts.browserArgs)
+  let server: AppServer | undefined
+  let browser: TestBrowser
+  try {
+    server = await startAppServer({ ...aiProviderEnv(standIn), ...opts.env })
+    browser = await launchBrowser(opts.browserArgs)
+  } catch (err) {
+    // Whatever started before the failure is stopped: nothing outlives a failed setup.
+    await server?.stop().catch(() => undefined)
+    await standIn.close().catch(() => undefined)
+    throw err
+  }
   return {
     standIn,
     server,

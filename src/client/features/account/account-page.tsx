@@ -2,15 +2,17 @@ import { ArrowLeft } from 'lucide-react'
 import { Link, useLocation, useSearch } from 'wouter'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx'
 import { useUser } from '#client/features/auth/api/get-user.ts'
+import { VerifyEmailBanner } from '#client/features/auth/components/verify-email-banner.tsx'
+import { SharedLinksTab } from '#client/features/sharing/components/shared-links-tab.tsx'
 import { AccountTab } from './components/account-tab.tsx'
 import { ActionsTab } from './components/actions-tab.tsx'
 import { ConsumptionTab } from './components/consumption-tab.tsx'
 import { useSideTabs } from './hooks/use-side-tabs.ts'
 
-const TABS = ['account', 'consumption', 'actions'] as const
+const TABS = ['account', 'consumption', 'actions', 'shared'] as const
 type Tab = (typeof TABS)[number]
 
-/** Settings (spec section 2): three side tabs; the URL remembers the open one (?tab=). */
+/** Settings (spec section 2): side tabs (Shared links from issue 14); the URL remembers the open one (?tab=). */
 export default function AccountPage() {
   const { user } = useUser()
   const search = useSearch()
@@ -20,41 +22,51 @@ export default function AccountPage() {
   const tab: Tab = TABS.includes(requested as Tab) ? (requested as Tab) : 'account'
   if (!user) return null
   return (
-    <main className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
-      <Link href="/chat" className="inline-flex items-center gap-2 text-sm text-primary hover:underline">
-        <ArrowLeft className="size-4" aria-hidden="true" />
-        Back to Chat
-      </Link>
-      <h1 className="mt-6 text-2xl font-bold">Settings</h1>
-      <Tabs
-        value={tab}
-        onValueChange={(v) => navigate(`${location}?tab=${v}`, { replace: true })}
-        orientation={side ? 'vertical' : 'horizontal'}
-        className="mt-6 flex flex-col gap-6 md:flex-row"
-      >
-        <TabsList className="h-auto w-full flex-row justify-start md:w-48 md:flex-col md:items-stretch">
-          <TabsTrigger value="account" className="justify-start">
-            Account
-          </TabsTrigger>
-          <TabsTrigger value="consumption" className="justify-start">
-            Consumption
-          </TabsTrigger>
-          <TabsTrigger value="actions" className="justify-start">
-            Actions
-          </TabsTrigger>
-        </TabsList>
-        <div className="min-w-0 flex-1">
-          <TabsContent value="account" className="mt-0">
-            <AccountTab user={user} />
-          </TabsContent>
-          <TabsContent value="consumption" className="mt-0">
-            <ConsumptionTab user={user} />
-          </TabsContent>
-          <TabsContent value="actions" className="mt-0">
-            <ActionsTab isPremium={user.isPremium} />
-          </TabsContent>
-        </div>
-      </Tabs>
-    </main>
+    <>
+      {/* After an e-mail change the new address waits for its link: the reminder shows here too. */}
+      <VerifyEmailBanner />
+      <main className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
+        <Link href="/chat" className="inline-flex items-center gap-2 text-sm text-primary hover:underline">
+          <ArrowLeft className="size-4" aria-hidden="true" />
+          Back to Chat
+        </Link>
+        <h1 className="mt-6 text-2xl font-bold">Settings</h1>
+        <Tabs
+          value={tab}
+          onValueChange={(v) => navigate(`${location}?tab=${v}`, { replace: true })}
+          orientation={side ? 'vertical' : 'horizontal'}
+          className="mt-6 flex flex-col gap-6 md:flex-row"
+        >
+          <TabsList className="h-auto w-full flex-row justify-start md:w-48 md:flex-col md:items-stretch">
+            <TabsTrigger value="account" className="justify-start">
+              Account
+            </TabsTrigger>
+            <TabsTrigger value="consumption" className="justify-start">
+              Consumption
+            </TabsTrigger>
+            <TabsTrigger value="actions" className="justify-start">
+              Actions
+            </TabsTrigger>
+            <TabsTrigger value="shared" className="justify-start">
+              Shared links
+            </TabsTrigger>
+          </TabsList>
+          <div className="min-w-0 flex-1">
+            <TabsContent value="account" className="mt-0">
+              <AccountTab user={user} />
+            </TabsContent>
+            <TabsContent value="consumption" className="mt-0">
+              <ConsumptionTab user={user} />
+            </TabsContent>
+            <TabsContent value="actions" className="mt-0">
+              <ActionsTab isPremium={user.isPremium} />
+            </TabsContent>
+            <TabsContent value="shared" className="mt-0">
+              <SharedLinksTab />
+            </TabsContent>
+          </div>
+        </Tabs>
+      </main>
+    </>
   )
 }

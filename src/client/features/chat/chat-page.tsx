@@ -3,6 +3,7 @@
 import { PageSpinner } from '#client/components/ui/spinner.tsx'
 import { useUser } from '#client/features/auth/api/get-user.ts'
 import { SignInDialog } from '#client/features/auth/components/sign-in-dialog.tsx'
+import { VerifyEmailBanner } from '#client/features/auth/components/verify-email-banner.tsx'
 import { UpgradeDialog } from '#client/features/billing/components/upgrade-dialog.tsx'
 import { useSubscriptionSuccess } from '#client/features/billing/hooks/use-subscription-success.ts'
 import { useThreads } from '#client/features/threads/api/get-threads.ts'
@@ -34,6 +35,7 @@ export default function ChatPage() {
   return (
     <div className="flex h-dvh flex-col overflow-hidden">
       <ChatHeader start={user ? large ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined} />
+      <VerifyEmailBanner />
       {user && large ? (
         <DesktopLayout threads={<ThreadsPanel />} chat={<ChatView />} />
       ) : (

@@ -1,6 +1,7 @@
 import { ArrowLeft, Cpu, Leaf, LineChart, Sprout } from 'lucide-react'
 import { Link } from 'wouter'
 import { ImpactCalculator } from './components/impact-calculator.tsx'
+import { LocalEcoFigures } from './components/local-eco-figures.tsx'
 import { MethodSources } from './components/method-sources.tsx'
 
 const steps = [
@@ -57,6 +58,9 @@ export default function HowItWorksPage() {
           The same method Loris applies to every reply, for an answer of any length on each model we know.
         </p>
         <ImpactCalculator />
+        <div className="mt-6">
+          <LocalEcoFigures />
+        </div>
       </section>
       <section className="mt-14" aria-labelledby="method">
         <h2 id="method" className="mb-4 text-2xl font-semibold">

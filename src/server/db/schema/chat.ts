@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import {
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -14,6 +15,13 @@ import { users } from './users.ts'
 
 /** The origins of messages the person wrote: trees and the sent count follow these only. */
 export const PERSON_SENT_ORIGINS = ['sent', 'edit'] as const
+
+/** PostgreSQL's tsvector: only ever written by the database (generated columns). */
+export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
+
+// 'simple' is language-neutral (no stemming, no stop words), so text in any language matches
+// its own words; decision 013.
+const SEARCH_CONFIG = sql.raw(`'simple'::regconfig`)
 
 export const threads = pgTable(
   'threads',
@@ -31,10 +39,16 @@ export const threads = pgTable(
       .default('gemini'),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    // Where an imported thread came from (e.g. `chatgpt:<conversation id>`): importing the same
+    // file twice finds it and creates nothing new. Null for threads made here.
+    importSource: text('import_source'),
   },
   (t) => [
     index('threads_user_last_idx').on(t.userId, t.lastMessageAt),
     uniqueIndex('threads_one_default_idx').on(t.userId).where(sql`${t.isDefault}`),
+    uniqueIndex('threads_import_source_idx')
+      .on(t.userId, t.importSource)
+      .where(sql`${t.importSource} is not null`),
   ],
 )
 
@@ -52,8 +66,17 @@ export const uploads = pgTable(
     fileName: text('file_name').notNull(),
     size: integer('size').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    // The text read from a document (what the model was sent), kept so search finds it.
+    extractedText: text('extracted_text'),
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      (): SQL => sql`to_tsvector(${SEARCH_CONFIG}, coalesce(${uploads.extractedText}, ''))`,
+    ),
   },
-  (t) => [index('uploads_user_idx').on(t.userId), index('uploads_key_idx').on(t.storageKey)],
+  (t) => [
+    index('uploads_user_idx').on(t.userId),
+    index('uploads_key_idx').on(t.storageKey),
+    index('uploads_search_idx').using('gin', t.searchVector),
+  ],
 )
 
 export const messages = pgTable(
@@ -93,11 +116,24 @@ export const messages = pgTable(
     mediaType: text('media_type', { enum: ['image', 'document'] }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    // What this send reserved on users.ai_reserved_chars; zeroed when the reply is settled.
+    reservedChars: integer('reserved_chars').notNull().default(0),
+    // The lease of the node generating a streaming reply: renewed at each progress save. A reply
+    // whose heartbeat is older than the lease lost its node and is finished by the sweep
+    // (docs/decisions/009-limits-and-leases.md).
+    nodeId: text('node_id'),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+    // The person's text and the reply, for full-text search (decision 013).
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      (): SQL => sql`to_tsvector(${SEARCH_CONFIG}, ${messages.content} || ' ' || ${messages.response})`,
+    ),
   },
   (t) => [
     index('messages_thread_created_idx').on(t.threadId, t.createdAt),
+    index('messages_search_idx').using('gin', t.searchVector),
     index('messages_user_created_idx').on(t.userId, t.createdAt),
     index('messages_thread_parent_idx').on(t.threadId, t.parentId),
     uniqueIndex('messages_client_id_idx').on(t.userId, t.clientMessageId),
+    index('messages_streaming_idx').on(t.heartbeatAt).where(sql`${t.status} = 'streaming'`),
   ],
 )

@@ -2,5 +2,6 @@
 // the generated migration (never edit an applied one).
 export * from './billing.ts'
 export * from './chat.ts'
+export * from './sharing.ts'
 export * from './users.ts'
 export * from './waitlist.ts'

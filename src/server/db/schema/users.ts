@@ -7,6 +7,9 @@ export const users = pgTable('users', {
   // Null for accounts that only sign in with Google.
   passwordHash: text('password_hash'),
   googleId: text('google_id').unique(),
+  // When the person proved they read mail at `email` (a link, or Google vouching for it). Null
+  // means unverified: Google sign-in then must not simply join this account (decision 010).
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
   isPremium: boolean('is_premium').notNull().default(false),
   subscriptionStartDate: timestamp('subscription_start_date', { withTimezone: true }),
   subscriptionEndDate: timestamp('subscription_end_date', { withTimezone: true }),
@@ -22,6 +25,9 @@ export const users = pgTable('users', {
   treesPlanted: integer('trees_planted').notNull().default(0),
   aiInputChars: integer('ai_input_chars').notNull().default(0),
   aiOutputChars: integer('ai_output_chars').notNull().default(0),
+  // Input characters of sends accepted but not yet settled (their reply is still being written).
+  // The limit check counts them, in the same statement that adds to them (chat/usage-ledger.ts).
+  aiReservedChars: integer('ai_reserved_chars').notNull().default(0),
   aiUsageStartDate: timestamp('ai_usage_start_date', { withTimezone: true }).notNull().defaultNow(),
   lastAiUsageReset: timestamp('last_ai_usage_reset', { withTimezone: true }).notNull().defaultNow(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -47,3 +53,24 @@ export const rateLimits = pgTable('rate_limits', {
   windowStart: timestamp('window_start', { withTimezone: true }).notNull().default(sql`now()`),
   count: integer('count').notNull().default(0),
 })
+
+/**
+ * Single-use links sent by e-mail: verify an address, reset a password. Only the HMAC of the
+ * token is stored, so a leaked table opens nothing; `email` pins a verification to the address
+ * it was sent to, so a link for an old address cannot verify a new one.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
+    email: text('email').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('account_tokens_user_idx').on(t.userId, t.purpose)],
+)

@@ -12,7 +12,10 @@ function isUniqueViolation(err: unknown): boolean {
   return e?.code === UNIQUE_VIOLATION || e?.cause?.code === UNIQUE_VIOLATION
 }
 
-/** Changes the e-mail unless another account holds it; the unique index settles races. */
+/**
+ * Changes the e-mail unless another account holds it; the unique index settles races. The new
+ * address is unverified until its mailed link is opened (decision 010).
+ */
 export async function updateEmail(db: Db, userId: string, email: string): Promise<UpdateEmailResult> {
   const [taken] = await db
     .select({ id: users.id })
@@ -20,7 +23,11 @@ export async function updateEmail(db: Db, userId: string, email: string): Promis
     .where(and(eq(users.email, email), ne(users.id, userId)))
   if (taken) return { ok: false, reason: 'taken' }
   try {
-    const [user] = await db.update(users).set({ email }).where(eq(users.id, userId)).returning()
+    const [user] = await db
+      .update(users)
+      .set({ email, emailVerifiedAt: null })
+      .where(eq(users.id, userId))
+      .returning()
     return user ? { ok: true, user } : { ok: false, reason: 'gone' }
   } catch (err) {
     if (isUniqueViolation(err)) return { ok: false, reason: 'taken' }

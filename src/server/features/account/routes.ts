@@ -2,6 +2,9 @@ import { Hono } from 'hono'
 import { updateEmailBody } from '#contract/account.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv, UserRow } from '#server/lib/context.ts'
+import { sendVerification } from '#server/lib/email-verification.ts'
+import { mailerFor } from '#server/lib/mail/mailer.ts'
+import { emailChangedNotice } from '#server/lib/mail/messages.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
 import { endSession, requireUser } from '#server/lib/session.ts'
 import { toUserJson } from '#server/lib/user-json.ts'
@@ -40,6 +43,9 @@ export function accountRoutes(deps: AppDeps, hooks: AccountHooks = {}) {
         if (result.reason === 'gone') throw new AppError('unauthorized:session', 'Please sign in to continue')
         throw new AppError('conflict:email', 'Another account already uses this e-mail address')
       }
+      await sendVerification(deps, result.user)
+      // The old address hears of it: if someone else made the change, its owner can react.
+      mailerFor(deps).send(emailChangedNotice(user.email, email))
       c.get('log').info({ userId: user.id }, 'e-mail updated')
       return c.json(toUserJson(result.user), 200)
     })

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { ATTACHMENT_NOTICE_HEADER } from '#contract/attachments.ts'
+import { ATTACHMENT_NOTICE_HEADER, decodeNoticeHeader } from '#contract/attachments.ts'
 import { messageListSchema } from '#contract/messages.ts'
 import { uploads } from '#server/db/schema/index.ts'
 import { readEvents, replyText } from '../../../../tests/helpers/chat.ts'
@@ -157,12 +157,26 @@ describe('sending a file with a message', () => {
     ai.setChunkDelayMs(0)
     const long = `${'The loris forages at night. '.repeat(2_600)}THE END`
     const res = await post(cookie, form('file', 'long.txt', new TextEncoder().encode(long)))
-    expect(res.headers.get(ATTACHMENT_NOTICE_HEADER)).toBe(
+    expect(decodeNoticeHeader(res.headers.get(ATTACHMENT_NOTICE_HEADER))).toBe(
       'long.txt is long: only the first 60,000 of its 72,807 characters were read.',
     )
     const reply = replyText(await readEvents(res))
     expect(reply).toContain('[This document was truncated: only the first 60,000 of its 72,807 characters')
     expect(reply).not.toContain('THE END')
+  }, 60_000)
+
+  it('names a long document in any script in the notice header, percent-encoded', async () => {
+    const { cookie } = await signUp()
+    ai.setChunkDelayMs(0)
+    const long = `${'La nuit, le loris cherche sa nourriture. '.repeat(1_800)}FIN`
+    const name = 'notes-été-日本語-🦥.txt'
+    const res = await post(cookie, form('file', name, new TextEncoder().encode(long)))
+    expect(res.status).toBe(200)
+    const raw = res.headers.get(ATTACHMENT_NOTICE_HEADER) ?? ''
+    // Only visible ASCII on the wire.
+    expect(raw).toMatch(/^[\x21-\x7e]+$/)
+    expect(decodeNoticeHeader(raw)).toMatch(new RegExp(`^${name} is long: only the first 60,000`))
+    expect(replyText(await readEvents(res))).toContain('[This document was truncated')
   }, 60_000)
 
   it('transcribes a recording: its words become the message when nothing was typed', async () => {

@@ -1,11 +1,19 @@
 // Gemini takes PNG, JPEG and WebP images but not GIF, and OpenAI no animated GIF: the model is
 // sent the first frame as PNG (the stored file stays the GIF the user sent).
 import { spawn } from 'node:child_process'
+import { mediaTools } from '#server/lib/media-tools.ts'
 
-const TIMEOUT_MS = 20_000
+// ffmpeg runs in its own process (off the server's thread); one frame takes well under a second,
+// so a GIF still being decoded after a few seconds is killed and the model gets the GIF itself.
+const TIMEOUT_MS = 5_000
 
 /** The first frame as PNG bytes, or null when ffmpeg is missing or cannot read the file. */
-export function firstFrameAsPng(gif: Uint8Array, ffmpeg = 'ffmpeg'): Promise<Uint8Array | null> {
+export async function firstFrameAsPng(gif: Uint8Array, ffmpeg = 'ffmpeg'): Promise<Uint8Array | null> {
+  // When ffmpeg is busy with others, the model gets the GIF itself rather than the person a 503.
+  return mediaTools.run(() => decodeFirstFrame(gif, ffmpeg)).catch(() => null)
+}
+
+function decodeFirstFrame(gif: Uint8Array, ffmpeg: string): Promise<Uint8Array | null> {
   return new Promise((resolve) => {
     const child = spawn(
       ffmpeg,

@@ -1,12 +1,11 @@
 // A file sent with a message: checked by content and size, turned into what the model reads (image
 // bytes, document text, a recording's transcript) and stored, in that order, so a refused file
 // leaves nothing behind. The chat feature receives this as its attachment reader (app.ts).
-import { DOCUMENT_TEXT_BUDGET, limitText, UPLOAD_LIMITS, type UploadKind } from '#contract/attachments.ts'
 import { AppError } from '#server/lib/app-error.ts'
-import { type ExtractedText, extractDocumentText } from './extract.ts'
 import { firstFrameAsPng } from './gif-frame.ts'
+import type { Inspected } from './inspect.ts'
+import { type ParsePool, sharedParsePool } from './parse-pool.ts'
 import { deleteIfUnreferenced, insertUpload } from './queries.ts'
-import { decodeText, type Sniffed, sniff } from './sniff.ts'
 import { removeUnreferencedObjects, type UploadsDeps } from './sweep.ts'
 
 /** What the model is sent (the chat feature's PromptAttachment). */
@@ -32,12 +31,8 @@ export interface Intake {
 
 export interface IntakeDeps extends UploadsDeps {
   transcribe(bytes: Uint8Array, signal?: AbortSignal): Promise<string>
-}
-
-const TOO_LARGE: Record<UploadKind, string> = {
-  image: `Images can be at most ${limitText('image')}.`,
-  document: `Documents can be at most ${limitText('document')}.`,
-  audio: `Audio files can be at most ${limitText('audio')}.`,
+  /** Where files are read; the process's shared pool unless a test brings its own. */
+  parsePool?: ParsePool
 }
 
 /** A name safe to store and to send back in a header: no path, no control characters. */
@@ -54,16 +49,10 @@ export function cleanFileName(name: string): string {
 
 const fmt = (n: number) => n.toLocaleString('en-US')
 
-function svgSource(bytes: Uint8Array): ExtractedText {
-  const text = decodeText(bytes) ?? ''
-  const truncated = text.length > DOCUMENT_TEXT_BUDGET
-  return { text: text.slice(0, DOCUMENT_TEXT_BUDGET), totalChars: text.length, truncated }
-}
-
 async function forModel(
   d: IntakeDeps,
   bytes: Uint8Array,
-  sniffed: Sniffed,
+  { sniffed, extracted }: Inspected,
   filename: string,
   content: string,
   signal?: AbortSignal,
@@ -93,13 +82,17 @@ async function forModel(
   }
   if (kind === 'image' && mimeType !== 'image/svg+xml')
     return { content, attachment: { kind: 'image', data: bytes, mediaType: mimeType, filename } }
-  // Models take no SVG images: they read its source, which is what an SVG is.
-  const extracted =
-    mimeType === 'image/svg+xml' ? svgSource(bytes) : await extractDocumentText(bytes, mimeType)
+  // Documents and SVG images (models read an SVG's source) come with their text.
+  if (!extracted) throw new AppError('unprocessable:attachment', 'This file could not be read.')
   let text = extracted.text
   let notice: string | undefined
-  if (extracted.truncated) {
-    const part = `the first ${fmt(extracted.text.length)} of its ${fmt(extracted.totalChars)} characters`
+  const parts: string[] = []
+  if (extracted.pages)
+    parts.push(`the first ${fmt(extracted.pages.read)} of its ${fmt(extracted.pages.total)} pages`)
+  if (extracted.truncated)
+    parts.push(`the first ${fmt(extracted.text.length)} of its ${fmt(extracted.totalChars)} characters`)
+  if (parts.length) {
+    const part = parts.join(', and of those ')
     text = `[This document was truncated: only ${part} are included below. Tell the user that your answer is based on the beginning of the document only.]\n${text}`
     notice = `${filename} is long: only ${part} were read.`
   }
@@ -114,10 +107,10 @@ export function createAttachmentIntake(d: IntakeDeps) {
   return async (user: { id: string }, file: File, content: string, signal?: AbortSignal): Promise<Intake> => {
     const bytes = new Uint8Array(await file.arrayBuffer())
     const fileName = cleanFileName(file.name)
-    const sniffed = await sniff(bytes, fileName)
-    if (bytes.length > UPLOAD_LIMITS[sniffed.kind])
-      throw new AppError(`payload_too_large:${sniffed.kind}`, TOO_LARGE[sniffed.kind])
-    const model = await forModel(d, bytes, sniffed, fileName, content, signal)
+    // Sniffing, the size check and reading the text all happen in the parse pool's workers.
+    const inspected = await (d.parsePool ?? sharedParsePool()).inspect(bytes, fileName)
+    const { sniffed } = inspected
+    const model = await forModel(d, bytes, inspected, fileName, content, signal)
     if (sniffed.kind === 'audio') return { ...model, media: null, settle: async () => {} }
 
     const storageKey = await d.storage.put(bytes)
@@ -128,6 +121,8 @@ export function createAttachmentIntake(d: IntakeDeps) {
       kind: sniffed.kind,
       fileName,
       size: bytes.length,
+      // Kept for search (decision 013); images have none.
+      extractedText: model.attachment?.extractedText ?? null,
     })
     return {
       ...model,

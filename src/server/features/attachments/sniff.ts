@@ -57,8 +57,32 @@ export function decodeText(bytes: Uint8Array): string | null {
   return /[\u0000-\u0008\u000b\u000e-\u001f]/.test(text) ? null : text
 }
 
-// An SVG document: optional BOM, XML declaration, comments and doctype, then an <svg> root.
-const SVG_ROOT = /^\uFEFF?\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>]/i
+const isSpace = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r'
+
+/**
+ * An SVG document: optional BOM, XML declaration, comments and doctype, then an <svg> root. A
+ * single left-to-right scan (each prolog part is skipped with indexOf), so its time is linear in
+ * the text whatever it holds; a regex with a repeated group backtracked exponentially on
+ * `<!---->` repeated (issue 11).
+ */
+export function hasSvgRoot(text: string): boolean {
+  let at = text.startsWith('\uFEFF') ? 1 : 0
+  let declarationAllowed = true
+  for (;;) {
+    while (isSpace(text[at])) at++
+    let end: number
+    if (declarationAllowed && text.startsWith('<?xml', at)) end = text.indexOf('>', at)
+    else if (text.startsWith('<!--', at)) {
+      end = text.indexOf('-->', at + 4)
+      if (end >= 0) end += 2
+    } else if (text.slice(at, at + 9).toUpperCase() === '<!DOCTYPE') end = text.indexOf('>', at)
+    else break
+    if (end < 0) return false
+    at = end + 1
+    declarationAllowed = false
+  }
+  return text.slice(at, at + 4).toLowerCase() === '<svg' && (isSpace(text[at + 4]) || text[at + 4] === '>')
+}
 
 /** Old Office binaries share one container (CFB); its streams say Word or Excel. */
 function sniffCompoundFile(bytes: Uint8Array): Sniffed | null {
@@ -90,7 +114,7 @@ export async function sniff(bytes: Uint8Array, fileName: string): Promise<Sniffe
   }
   const text = decodeText(bytes)
   if (text === null) throw unsupported()
-  if (SVG_ROOT.test(text)) return { kind: 'image', mimeType: 'image/svg+xml' }
+  if (hasSvgRoot(text)) return { kind: 'image', mimeType: 'image/svg+xml' }
   // Both are text to us; the name only picks the label.
-  return { kind: 'document', mimeType: /\.csv$/i.test(fileName) ? 'text/csv' : 'text/plain' }
+  return { kind: 'document', mimeType: fileName.toLowerCase().endsWith('.csv') ? 'text/csv' : 'text/plain' }
 }

@@ -14,7 +14,12 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
  */
 export async function createAccount(
   db: Db,
-  values: { email: string; passwordHash?: string | null; googleId?: string | null },
+  values: {
+    email: string
+    passwordHash?: string | null
+    googleId?: string | null
+    emailVerifiedAt?: Date | null
+  },
 ): Promise<UserRow | undefined> {
   return db.transaction(async (tx) => {
     const [user] = await tx
@@ -23,6 +28,7 @@ export async function createAccount(
         email: values.email,
         passwordHash: values.passwordHash ?? null,
         googleId: values.googleId ?? null,
+        emailVerifiedAt: values.emailVerifiedAt ?? null,
       })
       .onConflictDoNothing({ target: users.email })
       .returning()

@@ -198,14 +198,23 @@ describe('cancelSubscriptionForUser (account deletion)', () => {
 })
 
 describe('without Stripe configuration', () => {
-  it('answers 503 on every billing route and the rest of the app works', async () => {
+  it('answers 503 on every billing action and the rest of the app works', async () => {
     const bare = await createTestApp()
     try {
       const { cookie } = await bare.signUp()
+      // The status needs no Stripe: 401 without a session, the stored state (never subscribed) with one.
+      const anonymous = await bare.request('/api/subscription/status')
+      expect(anonymous.status).toBe(401)
+      expect(await anonymous.json()).toMatchObject({ code: 'unauthorized:session' })
+      const status = await bare.request('/api/subscription/status', { cookie })
+      expect(status.status).toBe(200)
+      expect(await status.json()).toEqual({
+        isSubscribed: false,
+        subscription: { current_period_end: null, status: null },
+      })
       const calls: [string, string][] = [
         ['POST', '/api/subscribe'],
         ['POST', '/api/create-portal-session'],
-        ['GET', '/api/subscription/status'],
         ['POST', '/api/stripe/webhook'],
       ]
       for (const [method, path] of calls) {

@@ -26,7 +26,8 @@ export function billingRoutes(deps: AppDeps) {
   const auth = requireUser(deps)
   const now = () => deps.now?.() ?? new Date()
 
-  // Without Stripe every billing route answers 503 before anything else (even sign-in).
+  // Without Stripe the billing actions answer 503 (after sign-in, so a visitor gets the 401 the
+  // client stops retrying on); the status is read from stored state and needs no Stripe.
   const configured = () => {
     if (!payments) throw unavailable()
     return payments
@@ -48,7 +49,7 @@ export function billingRoutes(deps: AppDeps) {
   }
 
   return new Hono<AppEnv>()
-    .post('/subscribe', requirePayments, auth, async (c) => {
+    .post('/subscribe', auth, requirePayments, async (c) => {
       const stripe = configured()
       if (!env.STRIPE_PRICE_ID) throw unavailable('Subscriptions are not configured on this server')
       const user = c.get('user')
@@ -85,7 +86,7 @@ export function billingRoutes(deps: AppDeps) {
       c.get('log').info({ userId: user.id, customerId }, 'checkout session created')
       return c.json({ url }, 200)
     })
-    .post('/create-portal-session', requirePayments, auth, async (c) => {
+    .post('/create-portal-session', auth, requirePayments, async (c) => {
       const stripe = configured()
       const customerId = c.get('user').stripeCustomerId
       if (!customerId) {
@@ -100,7 +101,7 @@ export function billingRoutes(deps: AppDeps) {
       )
       return c.json({ url }, 200)
     })
-    .get('/subscription/status', requirePayments, auth, (c) => {
+    .get('/subscription/status', auth, (c) => {
       const user = c.get('user')
       const end = user.subscriptionEndDate
       const body: SubscriptionStatus = {

@@ -232,3 +232,51 @@ describe('POST /api/stripe/webhook: other events', () => {
     expect(await eventRows(kit.t, event.id)).toHaveLength(1)
   })
 })
+
+describe('POST /api/stripe/webhook: validly signed but malformed events', () => {
+  // Signed with the real secret, so only their shape is wrong: 400 or 200-ignored, never 500.
+  it.each([
+    ['null', 'null'],
+    ['a handled type without data', '{"id":"evt_nodata","type":"invoice.paid","created":1700000000}'],
+    ['data without object', '{"id":"evt_noobj","type":"invoice.paid","created":1700000000,"data":{}}'],
+    [
+      'no created time',
+      '{"id":"evt_nocreated","type":"checkout.session.completed","data":{"object":{"customer":"cus_q"}}}',
+    ],
+    [
+      'a numeric id',
+      '{"id":123,"type":"customer.subscription.updated","created":1700000000,"data":{"object":{"customer":"cus_x"}}}',
+    ],
+    [
+      'a NUL in the id',
+      '{"id":"evt\\u0000","type":"customer.subscription.updated","created":1700000000,"data":{"object":{"customer":"cus_1"}}}',
+    ],
+    [
+      'an out-of-range created',
+      '{"id":"evt_far","type":"invoice.paid","created":1e300,"data":{"object":{"customer":"cus_1"}}}',
+    ],
+  ])('refuses %s with 400', async (_name, payload) => {
+    const res = await kit.standIn.deliver({ payload })
+    if (payload === 'null') {
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual({ received: true, ignored: 'unhandled_type' })
+      return
+    }
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({ code: 'bad_request:event' })
+  })
+
+  it.each([
+    ['a customer object with a numeric id', { customer: { id: 5 } }],
+    ['a NUL in the customer id', { customer: 'cus\u0000' }],
+    ['a NUL in the metadata user id', { customer: 'cus_z', metadata: { userId: `${'0'.repeat(8)}\u0000` } }],
+    ['a numeric client_reference_id', { customer: 'cus_r', client_reference_id: 7 }],
+    ['a non-object invoice parent', { customer: 'cus_p', parent: 5 }],
+  ])('ignores an event with %s (no Loris customer), recording it', async (_name, object) => {
+    const event = kit.standIn.makeEvent('invoice.paid', object)
+    const res = await kit.standIn.deliver(event)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ received: true, ignored: 'unknown_customer' })
+    expect(await eventRows(kit.t, event.id)).toHaveLength(1)
+  })
+})

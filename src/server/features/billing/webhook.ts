@@ -3,8 +3,10 @@
 // (decision 004), and the event id is recorded in the same transaction as that write.
 import type { Logger } from 'pino'
 import type Stripe from 'stripe'
+import { z } from 'zod'
 import type { WebhookAnswer } from '#contract/billing.ts'
 import type { Db } from '#server/db/client.ts'
+import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import type { Payments } from './payments.ts'
 import {
@@ -26,23 +28,43 @@ export const HANDLED_EVENTS = new Set([
   'invoice.payment_failed',
 ])
 
-type Ref = string | { id: string } | null | undefined
-const idOf = (ref: Ref) => (typeof ref === 'string' ? ref : (ref?.id ?? null))
+// A signature proves who sent the bytes, not that they have the shape the SDK's types promise:
+// every field read is checked here, so a malformed event is a 400 (or ignored), never a 500.
+const STRIPE_ID = /^[\x21-\x7e]{1,255}$/
+const eventEnvelope = z.object({
+  id: z.string().regex(STRIPE_ID),
+  type: z.string().max(255),
+  // Seconds; bounded so it always makes a valid date.
+  created: z.number().int().min(0).max(32_503_680_000),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+})
+
+const idOf = (ref: unknown): string | null => {
+  const id = ref && typeof ref === 'object' ? (ref as { id?: unknown }).id : ref
+  return typeof id === 'string' && STRIPE_ID.test(id) ? id : null
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const uuidOrNull = (v: unknown): string | null => (typeof v === 'string' && UUID.test(v) ? v : null)
 
 /** The customer the event is about, and the user id we put in its metadata at checkout. */
 function eventTarget(event: Stripe.Event): { customerId: string | null; userId: string | null } {
   const object = event.data.object as unknown as Record<string, unknown>
-  const meta = (m: unknown) => (m as Record<string, string> | null | undefined)?.userId ?? null
+  const meta = (m: unknown) =>
+    m && typeof m === 'object' ? uuidOrNull((m as Record<string, unknown>).userId) : null
   switch (event.type) {
     case 'checkout.session.completed': {
       const s = object as unknown as Stripe.Checkout.Session
-      return { customerId: idOf(s.customer), userId: s.client_reference_id ?? meta(s.metadata) }
+      return { customerId: idOf(s.customer), userId: uuidOrNull(s.client_reference_id) ?? meta(s.metadata) }
     }
     case 'invoice.paid':
     case 'invoice.payment_failed': {
       const i = object as unknown as Stripe.Invoice
-      return { customerId: idOf(i.customer), userId: meta(i.parent?.subscription_details?.metadata) }
+      const parent = i.parent && typeof i.parent === 'object' ? i.parent : null
+      const details = parent?.subscription_details
+      return {
+        customerId: idOf(i.customer),
+        userId: meta(details && typeof details === 'object' ? details.metadata : null),
+      }
     }
     default: {
       const s = object as unknown as Stripe.Subscription
@@ -57,7 +79,7 @@ function eventTarget(event: Stripe.Event): { customerId: string | null; userId: 
  */
 async function findOwner(db: Db, customerId: string, userId: string | null): Promise<UserRow | undefined> {
   const owner = await findUserByCustomer(db, customerId)
-  if (owner || !userId || !UUID.test(userId)) return owner
+  if (owner || !userId) return owner
   const user = await findUserById(db, userId)
   if (!user || user.stripeCustomerId) return undefined
   return (await claimCustomer(db, user.id, customerId)) === customerId ? user : undefined
@@ -69,11 +91,19 @@ export async function handleStripeEvent(
   event: Stripe.Event,
   log: Logger,
 ): Promise<WebhookAnswer> {
-  const l = log.child({ eventId: event.id, eventType: event.type })
-  if (!HANDLED_EVENTS.has(event.type)) {
-    l.debug('stripe event type not handled')
+  const type = (event as { type?: unknown } | null)?.type
+  if (typeof type !== 'string' || !HANDLED_EVENTS.has(type)) {
+    log.debug(
+      { eventType: typeof type === 'string' ? type.slice(0, 100) : null },
+      'stripe event type not handled',
+    )
     return { received: true, ignored: 'unhandled_type' }
   }
+  if (!eventEnvelope.safeParse(event).success) {
+    log.warn({ eventType: type }, 'signed stripe event is malformed; refused')
+    throw new AppError('bad_request:event', 'The event is not a well-formed Stripe event')
+  }
+  const l = log.child({ eventId: event.id, eventType: event.type })
   // Cheap early exit for redeliveries; recordEvent below is what actually guarantees once.
   if (await isEventRecorded(db, event.id)) return { received: true, ignored: 'duplicate' }
 

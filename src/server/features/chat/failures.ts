@@ -3,6 +3,8 @@
 import { APICallError } from 'ai'
 import { type ChatErrorCode, chatErrorCodes } from '#contract/chat-events.ts'
 import type { ChatModel } from '#contract/config.ts'
+import { EcoUnavailableError } from '#server/features/eco-engine/engine.ts'
+import { ecoFailureMessage } from '#server/features/eco-engine/messages.ts'
 import type { ReplyOutcome } from './finalize.ts'
 
 const labels: Record<ChatModel, string> = {
@@ -47,6 +49,9 @@ export function classify(mode: ChatModel, ending: Ending, text: string): Classif
         partial ? `${label} took too long; what arrived is kept.` : `${label} took too long to answer.`,
       )
     case 'error':
+      // The in-process eco model could not be fetched or loaded: say why, in plain words.
+      if (ending.error instanceof EcoUnavailableError && !partial)
+        return cut(chatErrorCodes.unconfigured, ecoFailureMessage(ending.error.failure))
       return partial
         ? cut(
             chatErrorCodes.interrupted,

@@ -4,7 +4,12 @@ import { and, count, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { messages, PERSON_SENT_ORIGINS, threads, users } from '#server/db/schema/index.ts'
-import { type ImpactSettings, messageImpact } from '#server/features/impact/message-impact.ts'
+import {
+  type ImpactSettings,
+  type MeasuredEnergy,
+  measuredMessageImpact,
+  messageImpact,
+} from '#server/features/impact/message-impact.ts'
 import { addCo2Saved } from '#server/features/impact/queries.ts'
 
 export interface ReplyOutcome {
@@ -27,6 +32,8 @@ export interface FinishedReply {
   /** What the send charges to aiInputChars (usage.ts inputCharsOf). */
   inputChars: number
   impact: ImpactSettings
+  /** The energy an in-process reply used, metered on this machine (decision 020); else estimated. */
+  measuredEnergy?: MeasuredEnergy | null
   now: Date
 }
 
@@ -55,8 +62,11 @@ export async function countSentMessages(db: Db | Tx, userId: string): Promise<nu
 }
 
 /**
- * Stores the end of a reply; answers the user's sent-message count after it when the person
- * wrote this message (a regenerated reply sends nothing new: no tree, no upgrade prompt).
+ * Stores the end of a reply and settles its usage: the reservation made when the send was admitted
+ * is released and what was used is charged. A reply already settled (the lease sweep finished it
+ * after this node stalled past its lease) or deleted is left as it is. Answers the user's
+ * sent-message count after it when the person wrote this message (a regenerated reply sends
+ * nothing new: no tree, no upgrade prompt).
  */
 export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMessageCount?: number }> {
   const charged = chargedChars(r)
@@ -64,16 +74,37 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
   const co2Impact =
     r.outcome.status === 'failed'
       ? null
-      : messageImpact({
-          ...r.impact,
-          provider: r.provider,
-          modelId: r.modelId,
-          outputTokens: r.outputTokens,
-          latencyMs: r.latencyMs,
-          replyChars: r.outcome.response.length,
-        })
+      : r.measuredEnergy && r.outputTokens !== null
+        ? measuredMessageImpact({
+            modelId: r.modelId,
+            outputTokens: r.outputTokens,
+            latencyMs: r.latencyMs,
+            zone: r.impact.zone,
+            energy: r.measuredEnergy,
+          })
+        : messageImpact({
+            ...r.impact,
+            provider: r.provider,
+            modelId: r.modelId,
+            outputTokens: r.outputTokens,
+            latencyMs: r.latencyMs,
+            replyChars: r.outcome.response.length,
+          })
   return db.transaction(async (tx) => {
-    const [stored] = await tx
+    // Locked: the sweep (lease.ts) skips a row held here, and this skips a row it settled.
+    const [held] = await tx
+      .select({
+        reservedChars: messages.reservedChars,
+        completedAt: messages.completedAt,
+        origin: messages.origin,
+      })
+      .from(messages)
+      .where(eq(messages.id, r.messageId))
+      .for('update')
+    const written = held !== undefined && (PERSON_SENT_ORIGINS as readonly string[]).includes(held.origin)
+    const sentCount = async () => (written ? { userMessageCount: await countSentMessages(tx, r.userId) } : {})
+    if (!held || held.completedAt) return sentCount()
+    await tx
       .update(messages)
       .set({
         response: r.outcome.response,
@@ -84,16 +115,17 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
         latencyMs: r.latencyMs,
         co2Impact,
         completedAt: r.now,
+        reservedChars: 0,
       })
       .where(eq(messages.id, r.messageId))
-      .returning({ origin: messages.origin })
     if (co2Impact) await addCo2Saved(tx, r.userId, co2Impact)
-    if (charged.input + charged.output > 0) {
+    if (charged.input + charged.output + held.reservedChars > 0) {
       await tx
         .update(users)
         .set({
           aiInputChars: sql`${users.aiInputChars} + ${charged.input}`,
           aiOutputChars: sql`${users.aiOutputChars} + ${charged.output}`,
+          aiReservedChars: sql`greatest(0, ${users.aiReservedChars} - ${held.reservedChars})`,
         })
         .where(eq(users.id, r.userId))
     }
@@ -103,7 +135,6 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
         .set({ lastMessageAt: r.now, chatModel: r.chatModel })
         .where(and(eq(threads.id, r.threadId), eq(threads.userId, r.userId)))
     }
-    const written = stored && (PERSON_SENT_ORIGINS as readonly string[]).includes(stored.origin)
-    return written ? { userMessageCount: await countSentMessages(tx, r.userId) } : {}
+    return sentCount()
   })
 }

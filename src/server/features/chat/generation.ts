@@ -1,16 +1,19 @@
 // Replies are generated detached from the HTTP request that asked for them: the response only
 // subscribes, so a closed tab never loses a reply. Progress is saved every FLUSH_MS, which is
-// also when a Stop pressed on another node (a DB flag) is noticed.
+// also when a Stop pressed on another node (a DB flag) is noticed; each save, or a lease renewal
+// at least every FLAG_CHECK_MS, keeps this node's lease on the reply (lease.ts).
 import { streamText } from 'ai'
 import type { Logger } from 'pino'
-import { type ChatErrorCode, chatErrorCodes } from '#contract/chat-events.ts'
+import { type ChatErrorCode, type ChatWait, chatErrorCodes } from '#contract/chat-events.ts'
 import type { Db } from '#server/db/client.ts'
+import { ecoLanguageModel } from '#server/features/eco-engine/language-model.ts'
+import type { MeasuredEnergy } from '#server/features/impact/message-impact.ts'
 import type { BackgroundWork } from '#server/lib/background-work.ts'
 import { classify, type Ending, loggableError } from './failures.ts'
 import { type FinishedReply, finalizeReply, type ReplyOutcome } from './finalize.ts'
 import type { Prompt } from './history.ts'
 import type { ResolvedModel } from './providers/registry.ts'
-import { flushPartial, isStillStreaming } from './queries.ts'
+import { flushPartial, renewLease } from './queries.ts'
 
 const FLUSH_MS = 500
 const FLAG_CHECK_MS = 2_000
@@ -23,7 +26,10 @@ export interface GenerationEnd {
   /** The user's sent-message count once this reply was stored (absent if storing failed). */
   userMessageCount?: number
 }
-export type GenerationEvent = { type: 'text'; text: string } | { type: 'end'; end: GenerationEnd }
+export type GenerationEvent =
+  | { type: 'text'; text: string }
+  | { type: 'wait'; wait: ChatWait | null }
+  | { type: 'end'; end: GenerationEnd }
 
 export interface GenerationJob {
   messageId: string
@@ -36,6 +42,8 @@ export interface GenerationJob {
 
 export class Generation {
   text = ''
+  /** Why the reply has not started yet (eco engine queue or preparation); null once it has. */
+  wait: ChatWait | null = null
   end: GenerationEnd | null = null
   stopRequested = false
   readonly controller = new AbortController()
@@ -46,7 +54,18 @@ export class Generation {
   /** The text so far and every later event, with no gap between them (single-threaded). */
   subscribe(listener: (e: GenerationEvent) => void) {
     if (!this.end) this.listeners.add(listener)
-    return { snapshot: this.text, end: this.end, unsubscribe: () => this.listeners.delete(listener) }
+    return {
+      snapshot: this.text,
+      wait: this.wait,
+      end: this.end,
+      unsubscribe: () => this.listeners.delete(listener),
+    }
+  }
+
+  setWait(wait: ChatWait | null) {
+    if (JSON.stringify(wait) === JSON.stringify(this.wait)) return
+    this.wait = wait
+    for (const l of this.listeners) l({ type: 'wait', wait })
   }
 
   push(text: string) {
@@ -86,7 +105,7 @@ export async function runGeneration(deps: GenerationDeps, gen: Generation): Prom
     const check = text !== flushed || Date.now() - lastCheck >= FLAG_CHECK_MS
     if (!check) return
     flushing = (
-      text !== flushed ? flushPartial(deps.db, job.messageId, text) : isStillStreaming(deps.db, job.messageId)
+      text !== flushed ? flushPartial(deps.db, job.messageId, text) : renewLease(deps.db, job.messageId)
     )
       .then((go) => {
         flushed = text
@@ -102,9 +121,32 @@ export async function runGeneration(deps: GenerationDeps, gen: Generation): Prom
 
   let ending: Ending = { kind: 'finished' }
   let usage: { inputTokens?: number; outputTokens?: number } = {}
+  let measured: MeasuredEnergy | null = null
   try {
+    let model = job.resolved.model
+    const engine = job.resolved.local
+    if (engine) {
+      // First use: the model may still be downloading or loading. The reply says so and waits,
+      // outside the generation timeouts; Stop still works (the signal).
+      if (engine.status().state !== 'ready') {
+        const show = () => gen.setWait({ kind: 'preparing', percent: engine.status().percent })
+        show()
+        const unsubscribe = engine.onStatus(show)
+        try {
+          await engine.ready(gen.controller.signal)
+        } finally {
+          unsubscribe()
+        }
+      }
+      model = ecoLanguageModel(engine, job.resolved.modelId, {
+        onQueued: (position) => gen.setWait(position > 0 ? { kind: 'queued', position } : null),
+        onMeasured: (energy) => {
+          measured = energy
+        },
+      })
+    }
     const result = streamText({
-      model: job.resolved.model,
+      model,
       system: job.prompt.system,
       messages: job.prompt.messages,
       // The client retries a failed send itself (spec 4, 3 attempts); SDK retries would multiply them.
@@ -128,6 +170,7 @@ export async function runGeneration(deps: GenerationDeps, gen: Generation): Prom
         : { kind: 'error', error }
   }
   clearInterval(timer)
+  gen.setWait(null)
   await flushing
   if (ending.kind === 'error') log.warn({ error: loggableError(ending.error) }, 'model call failed')
 
@@ -145,6 +188,7 @@ export async function runGeneration(deps: GenerationDeps, gen: Generation): Prom
     latencyMs: Math.round(performance.now() - started),
     inputChars: job.inputChars,
     impact: job.resolved.impact,
+    measuredEnergy: measured,
     now: deps.now(),
   }
   let userMessageCount: number | undefined

@@ -3,18 +3,23 @@ import { type Message, type MessageCo2Impact, messageCo2ImpactSchema } from '#co
 import { replyModelName } from '#contract/model-names.ts'
 import type { MessageRow } from './queries.ts'
 
-/** The stored impact (grams with bounds) as the message shows it: the midpoints. */
-function co2Of(stored: unknown): MessageCo2Impact | null {
+/**
+ * The stored impact (grams with bounds) as a message shows it: the midpoints, the bounds, and the
+ * energy and water when they were counted. Also what a share's snapshot keeps.
+ */
+export function co2Of(stored: unknown): MessageCo2Impact | null {
   if (stored == null) return null
   const full = co2ImpactSchema.safeParse(stored)
   if (full.success) {
-    const { saved, actual, standard } = full.data
+    const { saved, actual, standard, energyWh, waterL } = full.data
     const bounds = (g: { min: number; max: number }) => ({ min: g.min, max: g.max })
     return {
       saved: saved.mid,
       actual: actual.mid,
       standard: standard.mid,
       range: { saved: bounds(saved), actual: bounds(actual), standard: bounds(standard) },
+      ...(energyWh ? { energyWh } : {}),
+      ...(waterL ? { waterL } : {}),
     }
   }
   const plain = messageCo2ImpactSchema.safeParse(stored)

@@ -47,8 +47,11 @@ describe('GET /api/chat/next-model', () => {
       limitExceeded: false,
     })
     expect((await next(hosted, cookie, 'chatgpt')).modelName).toBe('GPT-3.5 Turbo')
-    // Without an eco endpoint, eco mode runs on Gemini's smallest model (decisions/002).
-    expect((await next(hosted, cookie, 'loris')).modelName).toBe('Loris eco (Gemini 2.5 Flash Lite)')
+    // No eco model on this server (it never falls back to Gemini): the default mode answers.
+    expect(await next(hosted, cookie, 'loris')).toMatchObject({
+      chatModel: 'gemini',
+      modelName: 'Gemini 2.5 Pro',
+    })
 
     const db = hosted.deps.database.db
     await db

@@ -1,18 +1,18 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
-import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { admit, type UsageClaim } from './admission.ts'
 import { activeBranch, ancestorsOf } from './branch.ts'
 import type { HistoryExchange } from './history.ts'
+import { finishLapsed, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
 
 export type MessageRow = typeof messages.$inferSelect
 export type ThreadRow = typeof threads.$inferSelect
 
-/** A reply still 'streaming' this long after it started lost its generator (node restart). */
-export const STALE_STREAMING_MS = 6 * 60_000
 const HISTORY_ROWS = 200
 
 export async function findOwnedThread(db: Db, userId: string, threadId: string) {
@@ -48,20 +48,10 @@ export async function findByClientId(db: Db, userId: string, clientMessageId: st
 }
 
 /** A thread's messages oldest first; the Default thread also shows any thread-less message. */
-export async function listMessages(db: Db, userId: string, thread: ThreadRow, now: Date) {
-  await db
-    .update(messages)
-    .set({
-      status: 'interrupted',
-      errorMessage: 'The reply was cut off: the server restarted while writing it',
-    })
-    .where(
-      and(
-        eq(messages.userId, userId),
-        eq(messages.status, 'streaming'),
-        lt(messages.createdAt, new Date(now.getTime() - STALE_STREAMING_MS)),
-      ),
-    )
+export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
+  // The sweep does this every few seconds; doing it here too means a list never shows a reply
+  // as still being written by a node that is gone.
+  await finishLapsed(db, { userId })
   const inThread = thread.isDefault
     ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
     : eq(messages.threadId, thread.id)
@@ -115,14 +105,38 @@ export async function activeLeafId(db: Db, userId: string, thread: ThreadRow): P
   return activeBranch(rows).at(-1)?.row.id ?? null
 }
 
-/** Shows this version of its turn (and, below it, the versions last chosen there). */
+/**
+ * Shows this version of its turn (and, below it, the versions last chosen there). Its ancestors
+ * are selected with it: a version on a branch not shown (a search match) brings its whole branch;
+ * for a version of a shown turn they are on the shown branch already, so nothing else changes.
+ */
 export async function selectVersion(db: Db, userId: string, id: string, now: Date) {
-  const [row] = await db
-    .update(messages)
-    .set({ selectedAt: now })
-    .where(and(eq(messages.id, id), eq(messages.userId, userId)))
-    .returning()
-  return row
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ threadId: messages.threadId, parentId: messages.parentId })
+      .from(messages)
+      .where(and(eq(messages.id, id), eq(messages.userId, userId)))
+    if (!row) return undefined
+    const sameThread = row.threadId
+      ? or(eq(messages.threadId, row.threadId), isNull(messages.threadId))
+      : isNull(messages.threadId)
+    const rows = await tx
+      .select({
+        id: messages.id,
+        parentId: messages.parentId,
+        selectedAt: messages.selectedAt,
+        createdAt: messages.createdAt,
+      })
+      .from(messages)
+      .where(and(eq(messages.userId, userId), sameThread))
+    const chain = [id, ...ancestorsOf(rows, row.parentId, rows.length).map((r) => r.id)]
+    await tx
+      .update(messages)
+      .set({ selectedAt: now })
+      .where(and(eq(messages.userId, userId), inArray(messages.id, chain)))
+    const [selected] = await tx.select().from(messages).where(eq(messages.id, id))
+    return selected
+  })
 }
 
 /** Starts a new usage period when 30 days have passed; returns the user as it now stands. */
@@ -169,9 +183,12 @@ class DuplicateSend extends Error {}
 export async function storeUserMessage(
   db: Db,
   v: NewMessage,
+  claim: UsageClaim,
 ): Promise<{ row: MessageRow; createdThread: boolean } | null> {
   try {
     return await db.transaction(async (tx) => {
+      // Checks and reserves in this transaction: a refusal or a duplicate rolls the reservation back.
+      await admit(tx, v.userId, claim)
       let threadId = v.threadId
       if (!threadId) {
         const [thread] = await tx
@@ -196,6 +213,8 @@ export async function storeUserMessage(
           mediaUrl: v.mediaUrl ?? null,
           mediaType: v.mediaType ?? null,
           uploadId: v.uploadId ?? null,
+          reservedChars: claim.chars,
+          nodeId: NODE_ID,
         })
         .onConflictDoNothing()
         .returning()
@@ -209,44 +228,81 @@ export async function storeUserMessage(
   }
 }
 
-/**
- * A retried send of a failed message generates again into the same row. createdAt moves to now:
- * the row is a fresh attempt, and the stale-streaming sweep measures from it.
- */
-export async function restartFailed(
-  db: Db,
-  id: string,
-  model: { chatModel: ChatModel; provider: string; modelId: string },
-  now: Date,
-) {
-  const [row] = await db
-    .update(messages)
-    .set({
-      ...model,
-      status: 'streaming',
-      response: '',
-      errorMessage: null,
-      createdAt: now,
-      completedAt: null,
-    })
-    .where(and(eq(messages.id, id), eq(messages.status, 'failed')))
-    .returning()
-  return row
+/** A stored send that a retry generates again: the model never answered, or its node died. */
+export function generatesAgain(row: Pick<MessageRow, 'status' | 'errorMessage'>): boolean {
+  return row.status === 'failed' || (row.status === 'interrupted' && row.errorMessage === LOST_NODE_MESSAGE)
 }
 
-/** Saves progress; false when the reply must stop (Stop pressed on any node, or row deleted). */
+/**
+ * A retried send of a failed (or lost) message generates again into the same row, admitted and
+ * reserved like a new send. createdAt moves to now: the row is a fresh attempt.
+ */
+export async function restartAttempt(
+  db: Db,
+  row: Pick<MessageRow, 'id' | 'userId'>,
+  model: { chatModel: ChatModel; provider: string; modelId: string },
+  now: Date,
+  claim: UsageClaim,
+) {
+  try {
+    return await db.transaction(async (tx) => {
+      await admit(tx, row.userId, claim)
+      const [restarted] = await tx
+        .update(messages)
+        .set({
+          ...model,
+          status: 'streaming',
+          response: '',
+          errorMessage: null,
+          createdAt: now,
+          completedAt: null,
+          reservedChars: claim.chars,
+          nodeId: NODE_ID,
+          heartbeatAt: sql`now()`,
+        })
+        .where(
+          and(
+            eq(messages.id, row.id),
+            or(
+              eq(messages.status, 'failed'),
+              and(eq(messages.status, 'interrupted'), eq(messages.errorMessage, LOST_NODE_MESSAGE)),
+            ),
+          ),
+        )
+        .returning()
+      // Another retry restarted it first: undo this reservation (the caller answers as a resend).
+      if (!restarted) throw new AlreadyRestarted()
+      return restarted
+    })
+  } catch (err) {
+    if (err instanceof AlreadyRestarted) return undefined
+    throw err
+  }
+}
+
+class AlreadyRestarted extends Error {}
+
+/**
+ * Saves progress and renews this node's lease; false when the reply must stop (Stop pressed on
+ * any node, the row deleted, or the lease taken over after this node stalled).
+ */
 export async function flushPartial(db: Db, id: string, response: string): Promise<boolean> {
   const rows = await db
     .update(messages)
-    .set({ response })
+    .set({ response, heartbeatAt: sql`now()` })
     .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
     .returning({ id: messages.id })
   return rows.length > 0
 }
 
-export async function isStillStreaming(db: Db, id: string): Promise<boolean> {
-  const [row] = await db.select({ status: messages.status }).from(messages).where(eq(messages.id, id))
-  return row?.status === 'streaming'
+/** Renews the lease with nothing new to save; false when the reply must stop (as above). */
+export async function renewLease(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .update(messages)
+    .set({ heartbeatAt: sql`now()` })
+    .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
+    .returning({ id: messages.id })
+  return rows.length > 0
 }
 
 /** The Stop flag every node sees: a streaming reply becomes interrupted; its generator notices. */

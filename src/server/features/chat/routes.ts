@@ -1,8 +1,9 @@
 import { Hono } from 'hono'
-import { ATTACHMENT_NOTICE_HEADER } from '#contract/attachments.ts'
+import { ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader } from '#contract/attachments.ts'
 import type { ChatModel } from '#contract/config.ts'
 import { messageIdParam, messagesQuery, type NextModel, nextModelQuery } from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
+import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { requireUser } from '#server/lib/session.ts'
@@ -39,13 +40,13 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
     db,
     log: deps.log,
     now: () => deps.now?.() ?? new Date(),
-    providers: createProviderRegistry(deps.env),
+    providers: createProviderRegistry(deps.env, ecoEngineFor(deps.env, deps.log)),
     generations: opts.generations ?? new GenerationRegistry(deps.background),
   }
   const auth = requireUser(deps)
   /** The thread as shown: the selected version of each turn, each naming its siblings. */
   const shownBranch = async (userId: string, thread: ThreadRow) => {
-    const rows = await listMessages(db, userId, thread, services.now())
+    const rows = await listMessages(db, userId, thread)
     return activeBranch(rows).map((e) => toMessageJson(e.row, e.versionIds))
   }
 
@@ -68,9 +69,11 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
         : user
       const tier = tierOf(fresh, now)
       const { mode } = c.req.valid('query')
+      // The client sends in the asked mode when it is served, else in the default mode (Gemini,
+      // then the eco model, then ChatGPT: availability.ts defaultChatModel).
       const order: ChatModel[] = [
         mode,
-        ...(['loris', 'gemini', 'chatgpt'] as const).filter((m) => m !== mode),
+        ...(['gemini', 'loris', 'chatgpt'] as const).filter((m) => m !== mode),
       ]
       const served = order.find((m) => services.providers.availability(m).available)
       if (!served) {
@@ -108,7 +111,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
       const input = await readSendInput(c, opts.attachments)
       try {
         const res = await sendMessage(services, c.get('user'), input, c.req.raw.signal)
-        if (input.notice) res.headers.set(ATTACHMENT_NOTICE_HEADER, input.notice)
+        if (input.notice) res.headers.set(ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader(input.notice))
         return res
       } finally {
         // The message is stored (or refused) by now: a file it did not keep is dropped.

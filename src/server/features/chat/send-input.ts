@@ -5,6 +5,7 @@ import type { ChatModel } from '#contract/config.ts'
 import { type SendMessageFields, sendMessageFields } from '#contract/messages.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { readFormBody, readJsonBody } from '#server/lib/read-body.ts'
 import type { PromptAttachment } from './history.ts'
 
 export interface SendInput {
@@ -63,9 +64,9 @@ export async function readSendInput(c: Context, readAttachment?: AttachmentReade
   const type = c.req.header('content-type') ?? ''
   let input: SendInput
   if (type.startsWith('application/json')) {
-    input = fromFields(await c.req.json())
+    input = fromFields(await readJsonBody(c))
   } else if (type.startsWith('multipart/form-data')) {
-    const form = await c.req.parseBody()
+    const form = await readFormBody(c)
     // The fields are checked first: a bad form never stores its file.
     input = fromFields(form)
     const file = FILE_FIELDS.map((f) => form[f]).find((v) => v instanceof File)

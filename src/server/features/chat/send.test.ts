@@ -11,8 +11,14 @@ let ai: AiStandIn
 let t: TestApp
 beforeAll(async () => {
   ai = await startAiStandIn()
-  // Gemini only: ChatGPT and the eco endpoint stay unconfigured in this app.
-  t = await createTestApp({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: ai.geminiBaseUrl })
+  // Gemini and an eco endpoint: ChatGPT stays unconfigured in this app.
+  t = await createTestApp({
+    GEMINI_API_KEY: 'test',
+    GEMINI_BASE_URL: ai.geminiBaseUrl,
+    ECO_BASE_URL: ai.openaiBaseUrl,
+    ECO_MODEL: 'loris-eco',
+    ECO_API_KEY: 'test',
+  })
 })
 afterAll(async () => {
   await t.close()
@@ -105,6 +111,8 @@ describe('POST /api/messages', () => {
       actual: expect.any(Number),
       standard: expect.any(Number),
       range: { saved: bounds, actual: bounds, standard: bounds },
+      energyWh: { min: expect.any(Number), max: expect.any(Number), mid: expect.any(Number) },
+      waterL: { min: expect.any(Number), max: expect.any(Number), mid: expect.any(Number) },
     }
     expect(listed.map((m) => [m.id, m.status, m.response, m.co2Impact])).toEqual([
       [id, 'complete', text, co2],
@@ -134,10 +142,12 @@ describe('POST /api/messages', () => {
       await send(cookie, { content: 'second', threadId: defaultId, isEcoMode: true }),
     )
     expect(replyText(events)).toBe('Echo: second\n(history: 3 messages, system: yes)')
-    const body = ai.requests.at(-1)?.body as { contents: { role: string; parts: { text: string }[] }[] }
-    expect(body.contents.map((c) => [c.role, c.parts[0]?.text.slice(0, 12)])).toEqual([
+    // The eco mode here is an OpenAI-compatible endpoint: the same history in its format.
+    const body = ai.requests.at(-1)?.body as { messages: { role: string; content: string }[] }
+    expect(body.messages.map((m) => [m.role, m.content.slice(0, 12)])).toEqual([
+      ['system', body.messages[0]?.content.slice(0, 12)],
       ['user', 'first'],
-      ['model', 'Echo: first\n'],
+      ['assistant', 'Echo: first\n'],
       ['user', 'second'],
     ])
     const [thread] = await db().select().from(threads).where(eq(threads.id, defaultId))
@@ -194,7 +204,7 @@ describe('POST /api/messages', () => {
     const events = await readEvents(res)
     expect(events).toEqual([
       {
-        error: 'ChatGPT is not configured on this server (set OPENAI_API_KEY)',
+        error: 'ChatGPT is not available on this server',
         code: 'service_unavailable:provider',
         status: 'failed',
       },

@@ -5,9 +5,11 @@ import { threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { spendSendBudget, type UsageClaim } from './admission.ts'
 import { countSentMessages } from './finalize.ts'
 import type { GenerationDeps, GenerationRegistry } from './generation.ts'
 import { buildPrompt, userText } from './history.ts'
+import { finishLapsed } from './lease.ts'
 import type { ProviderRegistry, ResolvedModel } from './providers/registry.ts'
 import {
   activeLeafId,
@@ -15,10 +17,11 @@ import {
   findDefaultThread,
   findOwnedMessage,
   findOwnedThread,
+  generatesAgain,
   loadHistory,
   type MessageRow,
   resetUsageIfDue,
-  restartFailed,
+  restartAttempt,
   storeUserMessage,
 } from './queries.ts'
 import type { SendInput } from './send-input.ts'
@@ -31,23 +34,33 @@ export interface ChatServices extends GenerationDeps {
   generations: GenerationRegistry
 }
 
-/** Refuses with 429 when the usage limit is reached (nothing stored); else the model to use. */
+/**
+ * Refuses with 429 when the usage limit is reached (nothing stored); else the model to use and
+ * the claim the store transaction makes on the user's usage (admission.ts), which decides for
+ * good: this early check only spares a refused send the work before it.
+ */
 async function checkUsageAndResolve(
   s: ChatServices,
   user: UserRow,
   input: SendInput,
-): Promise<ResolvedModel> {
+  /** The text the model is sent: a regeneration's is the revised exchange's, not the request's. */
+  content: string,
+): Promise<{ resolved: ResolvedModel; claim: UsageClaim }> {
   const now = s.now()
   const current = await resetUsageIfDue(s.db, user, now, resetIsDue(user.lastAiUsageReset, now))
   const tier = tierOf(current, now)
   // 429 rather than 402: the limit lifts with time (Retry-After), and paying does not lift the
   // premium one. The client must not retry `rate_limited:usage`.
-  if (tier.exceeded) {
-    throw new AppError('rate_limited:usage', limitMessage(tier.plan, current.lastAiUsageReset), {
+  const refusal = () =>
+    new AppError('rate_limited:usage', limitMessage(tier.plan, current.lastAiUsageReset), {
       headers: { 'Retry-After': String(secondsUntilReset(current.lastAiUsageReset, now)) },
     })
+  if (tier.exceeded) throw refusal()
+  const chars = inputCharsOf({ content, extractedText: input.attachment?.extractedText })
+  return {
+    resolved: s.providers.resolve(input.chatModel, tier.gemini),
+    claim: { chars, limit: tier.limit, refusal },
   }
-  return s.providers.resolve(input.chatModel, tier.gemini)
 }
 
 async function generate(
@@ -89,23 +102,31 @@ function unconfiguredResponse(s: ChatServices, input: SendInput, signal: AbortSi
 async function resend(
   s: ChatServices,
   user: UserRow,
-  row: MessageRow,
+  seen: MessageRow,
   input: SendInput,
   signal: AbortSignal,
 ) {
+  let row = seen
   const head = headOf(row, input.threadId)
   if (row.status === 'streaming') {
     const gen = s.generations.get(row.id)
-    return gen ? followGeneration(gen, head, signal) : followStored(s.db, row, head, signal)
+    if (gen) return followGeneration(gen, head, signal)
+    // Written by another node: follow it while that node holds its lease; once the lease has
+    // lapsed the node is gone, so finish the reply now and generate again below.
+    const [lost] = await finishLapsed(s.db, { messageId: row.id })
+    if (!lost) return followStored(s.db, row, head, signal)
+    const now = await findOwnedMessage(s.db, user.id, row.id)
+    if (!now) throw new AppError('not_found:message', 'This message was deleted')
+    row = now
   }
-  if (row.status !== 'failed')
-    return replayStored(row, head, signal, await countSentMessages(s.db, row.userId))
-  // The model never answered: try again into the same row.
+  if (!generatesAgain(row)) return replayStored(row, head, signal, await countSentMessages(s.db, row.userId))
+  // The model never answered, or the node writing the reply died: try again into the same row.
   const unconfigured = unconfiguredResponse(s, input, signal)
   if (unconfigured) return unconfigured
-  const resolved = await checkUsageAndResolve(s, user, input)
+  const { resolved, claim } = await checkUsageAndResolve(s, user, input, row.content)
+  await spendSendBudget(s.db, user.id)
   const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
-  const restarted = await restartFailed(s.db, row.id, model, s.now())
+  const restarted = await restartAttempt(s.db, row, model, s.now(), claim)
   if (!restarted) return sendMessage(s, user, input, signal)
   return generate(s, restarted, resolved, input, signal)
 }
@@ -144,26 +165,35 @@ export async function sendMessage(
   const unconfigured = unconfiguredResponse(s, input, signal)
   if (unconfigured) return unconfigured
   const place = await placeOf(db, user, input)
-  const resolved = await checkUsageAndResolve(s, user, input)
   const { target } = place
-  const stored = await storeUserMessage(db, {
-    userId: user.id,
-    threadId: place.threadId,
-    // A file sent alone names its thread.
-    title: threadTitleFrom(input.content || input.attachment?.filename || ''),
-    content: input.regenerateOf && target ? target.content : input.content,
-    clientMessageId: input.clientMessageId,
-    parentId: place.parentId,
-    origin: input.editOf ? 'edit' : input.regenerateOf ? 'regenerate' : 'sent',
-    now: s.now(),
-    chatModel: resolved.chatModel,
-    provider: resolved.provider,
-    modelId: resolved.modelId,
-    // A new version keeps the turn's file unless the edit brings another.
-    mediaUrl: input.media ? input.media.url : target?.mediaUrl,
-    mediaType: input.media ? input.media.type : target?.mediaType,
-    uploadId: input.media ? input.media.uploadId : target?.uploadId,
-  })
+  // A regeneration answers the revised exchange's text again; an edit brings its own.
+  const content = input.regenerateOf && target ? target.content : input.content
+  // A send over the usage limit hears that first (it does not lift in a minute). Edits and
+  // regenerations are sends: admitted, reserved and budgeted the same way.
+  const { resolved, claim } = await checkUsageAndResolve(s, user, input, content)
+  await spendSendBudget(db, user.id)
+  const stored = await storeUserMessage(
+    db,
+    {
+      userId: user.id,
+      threadId: place.threadId,
+      // A file sent alone names its thread.
+      title: threadTitleFrom(input.content || input.attachment?.filename || ''),
+      content,
+      clientMessageId: input.clientMessageId,
+      parentId: place.parentId,
+      origin: input.editOf ? 'edit' : input.regenerateOf ? 'regenerate' : 'sent',
+      now: s.now(),
+      chatModel: resolved.chatModel,
+      provider: resolved.provider,
+      modelId: resolved.modelId,
+      // A new version keeps the turn's file unless the edit brings another.
+      mediaUrl: input.media ? input.media.url : target?.mediaUrl,
+      mediaType: input.media ? input.media.type : target?.mediaType,
+      uploadId: input.media ? input.media.uploadId : target?.uploadId,
+    },
+    claim,
+  )
   if (!stored) {
     // Lost a race with the same clientMessageId: answer as a retry of the winner.
     const winner = input.clientMessageId

@@ -4,7 +4,8 @@ import { type ChatEvent, chatErrorCodes } from '#contract/chat-events.ts'
 import type { Db } from '#server/db/client.ts'
 import { countSentMessages } from './finalize.ts'
 import type { Generation, GenerationEnd } from './generation.ts'
-import { findOwnedMessage, type MessageRow, STALE_STREAMING_MS } from './queries.ts'
+import { finishLapsed, LEASE_MS } from './lease.ts'
+import { findOwnedMessage, type MessageRow } from './queries.ts'
 import { type SseSink, sseResponse } from './sse.ts'
 
 export type Head = Pick<ChatEvent, 'id' | 'threadId' | 'actualThreadId'>
@@ -50,11 +51,13 @@ export function followGeneration(gen: Generation, head: Head, signal: AbortSigna
     start(sink, head)
     const sub = gen.subscribe((e) => {
       if (e.type === 'text') sink.send({ id: head.id, text: e.text })
+      else if (e.type === 'wait') sink.send({ id: head.id, wait: e.wait })
       else {
         sink.send(endEvent(head, e.end))
         sink.close()
       }
     })
+    if (sub.wait) sink.send({ id: head.id, wait: sub.wait })
     if (sub.snapshot) sink.send({ id: head.id, text: sub.snapshot })
     if (sub.end) {
       sink.send(endEvent(head, sub.end))
@@ -86,7 +89,13 @@ export function followStored(db: Db, row: MessageRow, head: Head, signal: AbortS
     let sent = ''
     let timer: ReturnType<typeof setTimeout> | undefined
     const poll = async () => {
-      const now = await findOwnedMessage(db, row.userId, row.id)
+      let now = await findOwnedMessage(db, row.userId, row.id)
+      // The node writing it is gone once its lease lapses: finish it here (as the sweep would),
+      // so this ends with what was saved and the reason, and a retry generates again.
+      if (now?.status === 'streaming' && Date.now() - now.heartbeatAt.getTime() > LEASE_MS) {
+        await finishLapsed(db, { messageId: row.id })
+        now = await findOwnedMessage(db, row.userId, row.id)
+      }
       if (!now) {
         sink.send({ ...head, error: 'This message was deleted', code: 'not_found:message' })
         return sink.close()
@@ -96,8 +105,7 @@ export function followStored(db: Db, row: MessageRow, head: Head, signal: AbortS
         sink.send({ id: row.id, text: now.response.slice(sent.length) })
         sent = now.response
       }
-      const stale = Date.now() - now.createdAt.getTime() > STALE_STREAMING_MS
-      if (now.status !== 'streaming' || stale) {
+      if (now.status !== 'streaming') {
         const userMessageCount = await countSentMessages(db, row.userId)
         sink.send(endEvent(head, { ...storedEnd(now), userMessageCount }))
         return sink.close()

@@ -95,6 +95,29 @@ describe('editing a sent message', () => {
     expect(again.map((m) => m.id)).toEqual([a.id, edit.id])
   })
 
+  it('selecting an exchange on a branch not shown (a search match) shows its whole branch', async () => {
+    const { cookie, defaultId, plain, a, b, c } = await threeTurns()
+    const edit = await send(cookie, { ...plain, content: 'B2', editOf: b.id })
+    expect((await list(cookie, defaultId)).map((m) => m.id)).toEqual([a.id, edit.id])
+    // C follows B, which is not shown: selecting C brings B back with it.
+    expect((await select(cookie, c.id)).map((m) => m.id)).toEqual([a.id, b.id, c.id])
+    expect((await list(cookie, defaultId)).map((m) => m.id)).toEqual([a.id, b.id, c.id])
+  })
+
+  it('an edit and a regeneration are sends: admitted and reserved, then settled', async () => {
+    const { cookie, userId, plain, b } = await threeTurns()
+    const before = await userRow(userId)
+    const regen = await send(cookie, { ...plain, content: '', regenerateOf: b.id })
+    expect(regen.end).toMatchObject({ done: true, status: 'complete' })
+    const [row] = await db().select().from(messages).where(eq(messages.id, regen.id))
+    // Settled: nothing left reserved, and the reply's characters charged.
+    expect(row?.reservedChars).toBe(0)
+    const after = await userRow(userId)
+    expect(after.aiReservedChars).toBe(0)
+    expect(after.aiInputChars - before.aiInputChars).toBe('second'.length)
+    expect(after.aiOutputChars).toBeGreaterThan(before.aiOutputChars)
+  })
+
   it('a plain send follows the branch shown, and the model is sent that branch only', async () => {
     const { cookie, defaultId, plain, b } = await threeTurns()
     const edit = await send(cookie, { ...plain, content: 'B2', editOf: b.id })
@@ -251,7 +274,7 @@ describe('the migration of existing conversations', () => {
         })),
       )
       .returning()
-    const file = path.resolve(import.meta.dirname, '../../db/migrations/0002_message_versions_sql.sql')
+    const file = path.resolve(import.meta.dirname, '../../db/migrations/0006_message_versions_sql.sql')
     await db().execute(sql.raw(readFileSync(file, 'utf8')))
     const byContent = new Map(
       (await db().select().from(messages).where(eq(messages.userId, userId))).map((m) => [m.content, m]),

@@ -148,6 +148,11 @@ describe('GET /auth/google/callback', () => {
 
   it('links an existing password account when Google has verified the e-mail', async () => {
     const { user } = await t.signUp('linkme@example.com')
+    // Loris verified this address earlier (its link was opened), so the password is the owner's.
+    await t.deps.database.db
+      .update(users)
+      .set({ emailVerifiedAt: new Date() })
+      .where(eq(users.id, user.id as string))
     const g = googleUser({ email: 'LinkMe@example.com', email_verified: true })
     op.setNextUser(g)
     const { res, location } = await signInWithGoogle()
@@ -160,6 +165,19 @@ describe('GET /auth/google/callback', () => {
       json: { email: 'linkme@example.com', password: 'correct horse battery' },
     })
     expect(login.status).toBe(200)
+  })
+
+  it('joins an account whose address Loris never verified only after ending its password', async () => {
+    const { user } = await t.signUp('never.verified@example.com')
+    op.setNextUser(googleUser({ email: 'never.verified@example.com', email_verified: true }))
+    const { res } = await signInWithGoogle()
+    const me = await (await t.request('/api/user', { cookie: sessionCookie(res) })).json()
+    expect(me).toMatchObject({ id: user.id, emailVerified: true })
+    const login = await t.request('/api/login', {
+      method: 'POST',
+      json: { email: 'never.verified@example.com', password: 'correct horse battery' },
+    })
+    expect(login.status).toBe(401)
   })
 
   it('refuses to link when Google has not verified the e-mail, and tells the person to use their password', async () => {

@@ -1,8 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm'
 import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import type { Db } from '#server/db/client.ts'
-import { sessions, users } from '#server/db/schema/index.ts'
+import { accountTokens, sessions, users } from '#server/db/schema/index.ts'
 import type { AppDeps, UserRow } from '#server/lib/context.ts'
 import { hashToken, SESSION_COOKIE } from '#server/lib/session.ts'
 
@@ -26,16 +26,45 @@ export async function unlessTaken<T>(write: Promise<T>): Promise<T | undefined> 
   }
 }
 
-/** Links only an account that has no Google identity yet; undefined when that race was lost. */
-export async function linkGoogleId(db: Db, userId: string, googleId: string): Promise<UserRow | undefined> {
-  const rows = await unlessTaken(
-    db
-      .update(users)
-      .set({ googleId })
-      .where(and(eq(users.id, userId), isNull(users.googleId)))
-      .returning(),
+/**
+ * Links only an account that has no Google identity yet; undefined when that race was lost.
+ * Google vouches for the address, so it becomes verified. When it was not verified before,
+ * whoever typed that address may not be its owner (pre-hijacking, decision 010): in the same
+ * transaction the password stops working, every session ends and every mailed link dies.
+ */
+export async function linkGoogleId(
+  db: Db,
+  user: Pick<UserRow, 'id' | 'email' | 'emailVerifiedAt'>,
+  googleId: string,
+): Promise<UserRow | undefined> {
+  const takeOver = user.emailVerifiedAt === null
+  return unlessTaken(
+    db.transaction(async (tx) => {
+      const [linked] = await tx
+        .update(users)
+        .set(takeOver ? { googleId, passwordHash: null, emailVerifiedAt: sql`now()` } : { googleId })
+        .where(
+          and(
+            eq(users.id, user.id),
+            // Still the address Google vouched for (not changed in the meantime).
+            eq(users.email, user.email),
+            isNull(users.googleId),
+            // The state we decided on: a concurrent verification makes this a lost race, retried.
+            takeOver ? isNull(users.emailVerifiedAt) : isNotNull(users.emailVerifiedAt),
+          ),
+        )
+        .returning()
+      if (!linked) return undefined
+      if (takeOver) {
+        await tx.delete(sessions).where(eq(sessions.userId, user.id))
+        await tx
+          .update(accountTokens)
+          .set({ usedAt: sql`now()` })
+          .where(and(eq(accountTokens.userId, user.id), isNull(accountTokens.usedAt)))
+      }
+      return linked
+    }),
   )
-  return rows?.[0]
 }
 
 /**

@@ -11,14 +11,15 @@ export interface GoogleIdentity {
 }
 
 export type Resolution =
-  | { ok: true; user: UserRow; outcome: 'returning' | 'linked' | 'created' }
+  | { ok: true; user: UserRow; outcome: 'returning' | 'linked' | 'taken_over' | 'created' }
   | { ok: false; error: GoogleAuthError }
 
 /**
  * Decision 005: the Google subject is the identity. An existing Loris account is linked by
  * e-mail only when Google vouches for that address (email_verified), since otherwise anyone
  * could claim someone else's account; for the same reason no account is created for an
- * unverified address.
+ * unverified address. An existing account whose address Loris never verified is joined only
+ * after every other way in is closed (linkGoogleId, decision 010).
  */
 export async function resolveGoogleAccount(db: Db, id: GoogleIdentity): Promise<Resolution> {
   const known = await findUserByGoogleId(db, id.sub)
@@ -36,10 +37,13 @@ export async function resolveGoogleAccount(db: Db, id: GoogleIdentity): Promise<
           ? { ok: true, user: existing, outcome: 'returning' }
           : { ok: false, error: 'linked_elsewhere' }
       }
-      const linked = await linkGoogleId(db, existing.id, id.sub)
-      if (linked) return { ok: true, user: linked, outcome: 'linked' }
+      const linked = await linkGoogleId(db, existing, id.sub)
+      if (linked)
+        return { ok: true, user: linked, outcome: existing.emailVerifiedAt ? 'linked' : 'taken_over' }
     } else {
-      const created = await unlessTaken(createAccount(db, { email, googleId: id.sub }))
+      const created = await unlessTaken(
+        createAccount(db, { email, googleId: id.sub, emailVerifiedAt: new Date() }),
+      )
       if (created) return { ok: true, user: created, outcome: 'created' }
     }
     const raced = await findUserByGoogleId(db, id.sub)

@@ -1,6 +1,13 @@
-import type { ProviderId, Range } from '#contract/impact.ts'
+import { MAX_MODEL_NAME_CHARS, type ProviderId, type Range } from '#contract/impact.ts'
+import { closestNames } from './closest-names.ts'
 import { ELECTRICITY_MIXES } from './electricity-mixes.ts'
-import { KNOWN_MODELS, type ModelProfile, PROVIDERS, type ProviderProfile } from './methodology-data.ts'
+import {
+  KNOWN_MODELS,
+  type ModelProfile,
+  PROVIDERS,
+  type ProviderProfile,
+  providerIdOf,
+} from './methodology-data.ts'
 
 // Checking what callers pass to the estimator: every bad input is an ImpactInputError naming the
 // valid choices (shared/impact-methodology.md: "a clear error, never a silent zero").
@@ -27,20 +34,58 @@ export class ImpactInputError extends Error {
   }
 }
 
-/** The catalogued model of that name, whatever its provider; names as the provider APIs spell them. */
+// Every name and alias of the catalogue: names are unique across providers (ecologits-data.ts
+// checks it at start-up), so a name alone finds its model.
+const BY_NAME: ReadonlyMap<string, ModelProfile> = new Map(
+  KNOWN_MODELS.flatMap((m) => [m.name, ...m.aliases].map((name) => [name.toLowerCase(), m] as const)),
+)
+const ALL_NAMES: readonly string[] = KNOWN_MODELS.flatMap((m) => [m.name, ...m.aliases])
+
+/** The catalogued model of that name or alias, whatever its provider; names as provider APIs spell them. */
 export function findModel(name: string): ModelProfile | undefined {
-  const wanted = normalizeModelName(name)
-  return KNOWN_MODELS.find((m) => m.name === wanted)
+  return BY_NAME.get(normalizeModelName(name))
+}
+
+/** The known names nearest to a mistyped one (closest first), for error messages. */
+export function suggestModels(name: string, count = 5): string[] {
+  return closestNames(normalizeModelName(name).slice(0, MAX_MODEL_NAME_CHARS), ALL_NAMES, count)
 }
 
 /** For requests that name only a model (the estimate endpoint): the provider that serves it. */
 export function providerForModel(name: string): ProviderId {
   const found = findModel(name)
   if (found) return found.provider
-  throw new ImpactInputError(
-    'model',
-    `Unknown model "${name}". Known models: ${KNOWN_MODELS.map((m) => m.name).join(', ')}.`,
-  )
+  throw new ImpactInputError('model', unknownModelMessage(name))
+}
+
+function unknownModelMessage(name: string, provider?: ProviderId): string {
+  const where = provider ? ` for provider ${provider}` : ''
+  return `Unknown model "${name.slice(0, MAX_MODEL_NAME_CHARS)}"${where}. Closest known models: ${suggestModels(name).join(', ')}. GET /api/impact/models lists all ${KNOWN_MODELS.length}.`
+}
+
+/**
+ * The provider a request names, Loris' id or EcoLogits' ('google' or 'google_genai'), checked
+ * against the model's own; absent: the model's.
+ */
+export function providerForRequest(model: string, provider: string | undefined): ProviderId {
+  const served = providerForModel(model)
+  if (provider === undefined) return served
+  const id = providerIdOf(provider)
+  if (!id || id === 'self') {
+    throw new ImpactInputError(
+      'provider',
+      `Unknown provider ${JSON.stringify(provider)}. Catalogued providers: ${Object.keys(PROVIDERS)
+        .filter((p) => p !== 'self')
+        .join(', ')}.`,
+    )
+  }
+  if (id !== served) {
+    throw new ImpactInputError(
+      'provider',
+      `Model "${findModel(model)?.name}" is served by ${served}, not ${id}.`,
+    )
+  }
+  return id
 }
 
 function normalizeModelName(name: string): string {
@@ -79,14 +124,9 @@ export function resolveModel(provider: ProviderProfile, model: string | CustomMo
   if (provider.id === 'self') {
     throw new ImpactInputError('model', `Provider "self" runs our own models: ${custom}.`)
   }
-  const own = KNOWN_MODELS.filter((m) => m.provider === provider.id).map((m) => m.name)
-  const choices =
-    own.length > 0
-      ? `Known ${provider.id} models: ${own.join(', ')}.`
-      : `No ${provider.id} models are catalogued.`
   throw new ImpactInputError(
     'model',
-    `Unknown model "${model}" for provider ${provider.id}. ${choices} For another model, ${custom}.`,
+    `${unknownModelMessage(model, provider.id)} For another model, ${custom}.`,
   )
 }
 
@@ -110,7 +150,15 @@ function customModel(provider: ProviderId, model: CustomModel): ModelProfile {
     )
   }
   const isDense = totalB.min === activeB.min && totalB.max === activeB.max
-  return { name, provider, architecture: isDense ? 'dense' : 'moe', totalB, activeB }
+  return {
+    name,
+    provider,
+    architecture: isDense ? 'dense' : 'moe',
+    totalB,
+    activeB,
+    warnings: [],
+    aliases: [],
+  }
 }
 
 function toRange(value: number | Range | undefined): Range | null {
@@ -129,10 +177,11 @@ function toRange(value: number | Range | undefined): Range | null {
 export function resolveZone(
   zone: string | null | undefined,
   fallback: string,
-): { code: string; kgCo2eqPerKwh: number } {
+): { code: string; kgCo2eqPerKwh: number; peMjPerKwh: number; wueLPerKwh: number } {
   const code = zone == null ? fallback : String(zone).trim().toUpperCase()
   const mix = Object.hasOwn(ELECTRICITY_MIXES, code) ? ELECTRICITY_MIXES[code] : undefined
-  if (mix) return { code, kgCo2eqPerKwh: mix.kgCo2eqPerKwh }
+  if (mix)
+    return { code, kgCo2eqPerKwh: mix.kgCo2eqPerKwh, peMjPerKwh: mix.peMjPerKwh, wueLPerKwh: mix.wueLPerKwh }
   throw new ImpactInputError(
     'zone',
     `Unknown electricity zone ${JSON.stringify(zone)}. Use WOR (world mix) or an ISO 3166 alpha-3 code from EcoLogits' table: ${KNOWN_ZONES.join(', ')}.`,

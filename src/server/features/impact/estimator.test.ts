@@ -89,7 +89,10 @@ describe('worked example of the methodology page', () => {
       latencySeconds: null,
       zone: 'WOR',
       mix: 0.47301,
+      zonePe: 2.5871,
+      zoneWue: 3.908,
       pue: { min: 1.09, max: 1.09 },
+      wue: { min: 0.999, max: 0.999 },
       totalParamsB: { min: 8, max: 28 },
       activeParamsB: { min: 8, max: 28 },
     })
@@ -317,7 +320,7 @@ describe('bad input is an error that names the choices', () => {
       name: 'unknown model',
       input: { provider: 'google', model: 'gemini-9-ultra', outputTokens: 10 },
       field: 'model',
-      mentions: ['gemini-9-ultra', 'gemini-2.5-pro', 'gemini-2.0-flash-lite', '{ name, totalB, activeB }'],
+      mentions: ['gemini-9-ultra', 'Closest known models: gemini-2.5-pro', '{ name, totalB, activeB }'],
     },
     {
       name: 'model of another provider',
@@ -326,10 +329,10 @@ describe('bad input is an error that names the choices', () => {
       mentions: ['served by openai, not google'],
     },
     {
-      name: 'provider without catalogued models',
+      name: 'unknown model, suggesting the family',
       input: { provider: 'mistral', model: 'mistral-large', outputTokens: 10 },
       field: 'model',
-      mentions: ['No mistral models are catalogued', 'totalB'],
+      mentions: ['mistral-large-2411', 'mistral-large-latest', 'totalB'],
     },
     {
       name: 'self without parameter counts',
@@ -347,7 +350,7 @@ describe('bad input is an error that names the choices', () => {
       name: 'unknown provider',
       input: { provider: 'acme' as ImpactInput['provider'], model: 'gpt-4o', outputTokens: 10 },
       field: 'provider',
-      mentions: ['"acme"', 'openai, google, anthropic, mistral, self'],
+      mentions: ['"acme"', 'anthropic, cohere, google, huggingface_hub, mistral, openai, self'],
     },
     {
       name: 'unknown zone',
@@ -393,7 +396,7 @@ describe('bad input is an error that names the choices', () => {
 
   it('fails the same way through estimateMessageImpact', () => {
     const error = inputError(() =>
-      estimateMessageImpact({ provider: 'openai', model: 'gpt-5', outputTokens: 1 }),
+      estimateMessageImpact({ provider: 'openai', model: 'gpt-9', outputTokens: 1 }),
     )
     expect(error.field).toBe('model')
   })
@@ -401,7 +404,7 @@ describe('bad input is an error that names the choices', () => {
   it('finds the provider of a model named alone, as API model ids spell it', () => {
     expect(providerForModel('models/Gemini-2.5-Flash')).toBe('google')
     expect(providerForModel('gpt-4o-mini')).toBe('openai')
-    expect(inputError(() => providerForModel('llama')).message).toContain('gpt-3.5-turbo')
+    expect(inputError(() => providerForModel('llama')).message).toContain('meta-llama/')
   })
 })
 
@@ -411,7 +414,13 @@ describe('contract', () => {
     expect(impactEstimateResponse.parse(impact)).toEqual(impact)
     const catalog = impactCatalogResponse.parse(impactCatalog())
     expect(catalog.models.map((m) => m.name)).toContain('gemini-2.5-flash-lite')
-    expect(catalog.zones).toContainEqual({ code: 'SWE', label: 'Sweden', kgCo2eqPerKwh: 0.03582 })
+    expect(catalog.zones).toContainEqual({
+      code: 'SWE',
+      label: 'Sweden',
+      kgCo2eqPerKwh: 0.03582,
+      peMjPerKwh: 4.7301,
+      wueLPerKwh: 6.0315,
+    })
   })
 
   it('coerces the query string and rejects what the method cannot price', () => {

@@ -3,10 +3,11 @@ import type {
   ImpactCatalogResponse,
   ImpactEstimate,
   ImpactEstimateResponse,
+  ImpactModelsResponse,
   ProviderId,
   Range,
 } from '#contract/impact.ts'
-import { IMPACT_METHOD_VERSION } from '#contract/impact.ts'
+import { ECOLOGITS_DATA_VERSION, IMPACT_METHOD_VERSION } from '#contract/impact.ts'
 import { ELECTRICITY_MIXES } from './electricity-mixes.ts'
 import {
   type CustomModel,
@@ -23,7 +24,14 @@ import { ECOLOGITS, KNOWN_MODELS, PROVIDERS, STANDARD } from './methodology-data
 // Input checking lives in estimator-inputs.ts.
 
 export type { CustomModel, ImpactInputField } from './estimator-inputs.ts'
-export { findModel, ImpactInputError, KNOWN_ZONES, providerForModel } from './estimator-inputs.ts'
+export {
+  findModel,
+  ImpactInputError,
+  KNOWN_ZONES,
+  providerForModel,
+  providerForRequest,
+  suggestModels,
+} from './estimator-inputs.ts'
 export type { ImpactEstimate, ProviderId, Range }
 export { KNOWN_MODELS, PROVIDERS }
 
@@ -53,9 +61,28 @@ export function estimateImpact(input: ImpactInput): ImpactEstimate {
 
   // The min run takes every lower bound (active and total parameters, PUE), the max run every
   // upper bound, exactly as llm.py compute_llm_impacts pairs them.
-  const common = { outputTokens, latencySeconds, mix: zone.kgCo2eqPerKwh }
-  const low = run({ ...common, activeB: model.activeB.min, totalB: model.totalB.min, pue: provider.pue.min })
-  const high = run({ ...common, activeB: model.activeB.max, totalB: model.totalB.max, pue: provider.pue.max })
+  // The WUE range pairs the same way as the PUE (EcoLogits' RangeValue arithmetic).
+  const common = {
+    outputTokens,
+    latencySeconds,
+    mix: zone.kgCo2eqPerKwh,
+    zonePe: zone.peMjPerKwh,
+    zoneWue: zone.wueLPerKwh,
+  }
+  const low = run({
+    ...common,
+    activeB: model.activeB.min,
+    totalB: model.totalB.min,
+    pue: provider.pue.min,
+    wue: provider.wue.min,
+  })
+  const high = run({
+    ...common,
+    activeB: model.activeB.max,
+    totalB: model.totalB.max,
+    pue: provider.pue.max,
+    wue: provider.wue.max,
+  })
   const span = (pick: (r: Run) => number, scale = 1): Range => ({
     min: pick(low) * scale,
     max: pick(high) * scale,
@@ -63,9 +90,12 @@ export function estimateImpact(input: ImpactInput): ImpactEstimate {
 
   return {
     energyWh: span((r) => r.energyKwh, 1000),
+    primaryEnergyMj: span((r) => r.primaryEnergyMj),
+    waterL: span((r) => r.waterL),
     gco2eq: span((r) => r.usageKg + r.embodiedKg, 1000),
     usageGco2eq: span((r) => r.usageKg, 1000),
     embodiedGco2eq: span((r) => r.embodiedKg, 1000),
+    warnings: [...model.warnings],
     inputs: {
       provider: provider.id,
       model: model.name,
@@ -73,7 +103,10 @@ export function estimateImpact(input: ImpactInput): ImpactEstimate {
       latencySeconds,
       zone: zone.code,
       mix: zone.kgCo2eqPerKwh,
+      zonePe: zone.peMjPerKwh,
+      zoneWue: zone.wueLPerKwh,
       pue: { ...provider.pue },
+      wue: { ...provider.wue },
       totalParamsB: { ...model.totalB },
       activeParamsB: { ...model.activeB },
     },
@@ -106,6 +139,8 @@ export function toCo2Impact(impact: MessageImpact, measured?: boolean): Co2Impac
     saved: withMid(impact.saved),
     actual: withMid(impact.actual.gco2eq),
     standard: withMid(impact.standard.gco2eq),
+    energyWh: withMid(impact.actual.energyWh),
+    waterL: withMid(impact.actual.waterL),
     inputs: {
       provider,
       model,
@@ -136,7 +171,32 @@ export function impactCatalog(): ImpactCatalogResponse {
       totalParamsB: { ...m.totalB },
       activeParamsB: { ...m.activeB },
     })),
-    zones: Object.entries(ELECTRICITY_MIXES).map(([code, mix]) => ({ code, ...mix })),
+    zones: Object.entries(ELECTRICITY_MIXES).map(([code, mix]) => ({
+      code,
+      label: mix.label,
+      kgCo2eqPerKwh: mix.kgCo2eqPerKwh,
+      peMjPerKwh: mix.peMjPerKwh,
+      wueLPerKwh: mix.wueLPerKwh,
+    })),
+  }
+}
+
+/** The whole EcoLogits catalogue for the calculator's model picker (GET /api/impact/models). */
+export function impactModels(): ImpactModelsResponse {
+  return {
+    dataVersion: ECOLOGITS_DATA_VERSION,
+    providers: Object.values(PROVIDERS)
+      .filter((p) => p.id !== 'self')
+      .map(({ id, label, pue, wue, zone }) => ({ id, label, pue: { ...pue }, wue: { ...wue }, zone })),
+    models: KNOWN_MODELS.map((m) => ({
+      name: m.name,
+      provider: m.provider,
+      architecture: m.architecture,
+      totalParamsB: { ...m.totalB },
+      activeParamsB: { ...m.activeB },
+      warnings: [...m.warnings],
+      aliases: [...m.aliases],
+    })),
   }
 }
 
@@ -146,6 +206,8 @@ interface Run {
   energyPerGpuKwh: number
   serverEnergyKwh: number
   energyKwh: number
+  primaryEnergyMj: number
+  waterL: number
   usageKg: number
   embodiedKg: number
 }
@@ -154,14 +216,32 @@ interface RunInput {
   activeB: number
   totalB: number
   pue: number
+  /** On-site water of the provider, L/kWh. */
+  wue: number
   outputTokens: number
   latencySeconds: number | null
   mix: number
+  /** Primary energy factor of the zone, MJ/kWh. */
+  zonePe: number
+  /** Water behind the zone's electricity, L/kWh. */
+  zoneWue: number
 }
 
 // Steps 1 to 8 of the methodology page. Operations keep llm.py's order so results match the
-// library to the last digit, including where the GPU count's ceil falls.
-function run({ activeB, totalB, pue, outputTokens: n, latencySeconds, mix }: RunInput): Run {
+// library to the last digit, including where the GPU count's ceil falls. Primary energy and
+// water use the request energy E of step 6 (kWh), as EcoLogits 0.9.1's request_usage_pe and
+// request_usage_wcf do: E x pe_zone, and E x (WUE_provider + PUE x WUE_zone).
+function run({
+  activeB,
+  totalB,
+  pue,
+  wue,
+  outputTokens: n,
+  latencySeconds,
+  mix,
+  zonePe,
+  zoneWue,
+}: RunInput): Run {
   const c = ECOLOGITS
   const energyPerTokenKwh =
     (c.gpuEnergyAlpha * Math.exp(c.gpuEnergyBeta * c.batchSize) * activeB + c.gpuEnergyGamma) / 1000
@@ -181,6 +261,8 @@ function run({ activeB, totalB, pue, outputTokens: n, latencySeconds, mix }: Run
     energyPerGpuKwh,
     serverEnergyKwh,
     energyKwh,
+    primaryEnergyMj: energyKwh * zonePe,
+    waterL: energyKwh * (wue + pue * zoneWue),
     usageKg: energyKwh * mix,
     embodiedKg,
   }

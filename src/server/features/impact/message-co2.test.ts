@@ -57,11 +57,11 @@ const userRow = async (t: TestApp, id: string) =>
 describe('CO2 of a streamed reply', () => {
   it("stores actual, standard and saved with the inputs used, and adds the saved midpoint to the user's total", async () => {
     const { cookie, userId, threadId } = await signedIn(gemini)
-    // Eco mode without an eco endpoint answers with Gemini 2.5 Flash-Lite (decision 002).
+    // A free account past its premium share answers with Gemini 2.5 Flash-Lite (usage.ts).
+    await gemini.deps.database.db.update(users).set({ aiInputChars: 20_000 }).where(eq(users.id, userId))
     const row = await sendAndSettle(gemini, cookie, {
       content: 'How do trees store carbon?',
       threadId,
-      isEcoMode: true,
     })
     expect(row.status).toBe('complete')
     expect(row.outputTokens).toBeGreaterThan(0)
@@ -98,7 +98,6 @@ describe('CO2 of a streamed reply', () => {
     const second = await sendAndSettle(gemini, cookie, {
       content: 'And grasslands?',
       threadId,
-      isEcoMode: true,
     })
     const stored2 = co2ImpactSchema.parse(second.co2Impact)
     user = await userRow(gemini, userId)
@@ -121,7 +120,12 @@ describe('CO2 of a streamed reply', () => {
         actual: bounds(stored.actual),
         standard: bounds(stored.standard),
       },
+      energyWh: stored.energyWh,
+      waterL: stored.waterL,
     })
+    // Energy and water of the reply, beside its CO2: the method's own for those inputs.
+    expect(stored.energyWh!.mid).toBeGreaterThan(0)
+    expect(stored.waterL!.min).toBeLessThanOrEqual(stored.waterL!.max)
 
     const history = co2HistoryResponse.parse(
       await (await gemini.request('/api/metrics/co2/history?days=7', { cookie })).json(),
@@ -129,6 +133,8 @@ describe('CO2 of a streamed reply', () => {
     expect(history.days.at(-1)).toMatchObject({ messages: 2 })
     expect(history.days.at(-1)!.saved).toBeCloseTo(user.co2Saved, 12)
     expect(history.days.at(-1)!.actual).toBeCloseTo(stored.actual.mid + stored2.actual.mid, 12)
+    expect(history.days.at(-1)!.energyWh).toBeCloseTo(stored.energyWh!.mid + stored2.energyWh!.mid, 12)
+    expect(history.totals.waterL.max).toBeCloseTo(stored.waterL!.max + stored2.waterL!.max, 12)
   })
 
   it('saves nothing, never a negative amount, when the model is larger than the standard one', async () => {
@@ -145,7 +151,7 @@ describe('CO2 of a streamed reply', () => {
   it('stores no impact and adds nothing when the model produced nothing', async () => {
     const { cookie, userId, threadId } = await signedIn(gemini)
     ai.setScenario('upstream-error')
-    const row = await sendAndSettle(gemini, cookie, { content: 'Hello', threadId, isEcoMode: true })
+    const row = await sendAndSettle(gemini, cookie, { content: 'Hello', threadId })
     expect(row.status).toBe('failed')
     expect(row.co2Impact).toBeNull()
     expect((await userRow(gemini, userId)).co2Saved).toBe(0)

@@ -86,19 +86,24 @@ describe('messageImpact', () => {
 
 describe('catalogueName', () => {
   it.each([
-    ['gemini-2.0-flash-001', 'gemini-2.0-flash'],
+    // Snapshots EcoLogits 0.9.1 lists under their own name keep it.
+    ['gemini-2.0-flash-001', 'gemini-2.0-flash-001'],
     ['models/gemini-2.5-pro', 'gemini-2.5-pro'],
-    ['gemini-2.5-flash-lite-preview-06-17', 'gemini-2.5-flash-lite'],
-    ['gpt-4o-2024-08-06', 'gpt-4o'],
-    ['gpt-4o-mini-2024-07-18', 'gpt-4o-mini'],
-    ['gpt-3.5-turbo-0125', 'gpt-3.5-turbo'],
+    ['gemini-2.5-flash-lite-preview-06-17', 'gemini-2.5-flash-lite-preview-06-17'],
+    ['gpt-4o-2024-08-06', 'gpt-4o-2024-08-06'],
+    ['gpt-3.5-turbo-0125', 'gpt-3.5-turbo-0125'],
+    // Others drop their suffix down to the catalogued family.
+    ['gemini-2.5-pro-preview-99-99', 'gemini-2.5-pro'],
+    ['gpt-4o-mini-2099-01-01', 'gpt-4o-mini'],
     ['GPT-4o', 'gpt-4o'],
+    // An alias answers with the model it names.
+    ['claude-sonnet-4-0', 'claude-sonnet-4-20250514'],
   ])('reads %s as %s', (id, name) => {
     expect(catalogueName(id)).toBe(name)
   })
 
   it('does not guess across model families', () => {
-    expect(catalogueName('gpt-4.1')).toBeNull()
+    expect(catalogueName('gpt-4.7')).toBeNull()
     expect(catalogueName('gemini-2.5-flash-8b')).toBeNull()
   })
 })

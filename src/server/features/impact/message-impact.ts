@@ -1,7 +1,18 @@
 import type { Co2Impact, ProviderId } from '#contract/impact.ts'
-import { providerIdSchema } from '#contract/impact.ts'
+import { IMPACT_METHOD_VERSION, providerIdSchema } from '#contract/impact.ts'
 import type { Env } from '#server/env.ts'
-import { estimateMessageImpact, findModel, ImpactInputError, toCo2Impact } from './estimator.ts'
+import { ELECTRICITY_MIXES } from './electricity-mixes.ts'
+import {
+  estimateImpact,
+  estimateMessageImpact,
+  findModel,
+  ImpactInputError,
+  midpoint,
+  toCo2Impact,
+} from './estimator.ts'
+import { PROVIDERS, STANDARD } from './methodology-data.ts'
+
+const JOULES_PER_KWH = 3_600_000
 
 // The CO2 of one finished reply, as stored in messages.co2_impact (docs/decisions/003).
 
@@ -86,4 +97,57 @@ export function catalogueName(modelId: string): string | null {
     name = shorter
   }
   return null
+}
+
+/** Energy an in-process reply used on this machine (eco-engine/energy.ts). */
+export interface MeasuredEnergy {
+  joules: number
+  /** RAPL counters ('measured') or CPU seconds x TDP per logical CPU ('estimated'). */
+  method: 'measured' | 'estimated'
+}
+
+export interface MeasuredReply {
+  modelId: string
+  outputTokens: number
+  latencyMs: number | null
+  zone: string | null
+  energy: MeasuredEnergy
+}
+
+/**
+ * The CO2 of a reply computed on our own CPU (shared/impact-methodology.md, "actual"): its
+ * measured energy times the facility overhead (the self provider's PUE range) times the zone's
+ * mix. `standard` stays the method's gpt-4o estimate for as many tokens; `saved` is the gap.
+ */
+export function measuredMessageImpact(reply: MeasuredReply): Co2Impact {
+  const zone = reply.zone && ELECTRICITY_MIXES[reply.zone] ? reply.zone : PROVIDERS.self.zone
+  const mix = ELECTRICITY_MIXES[zone]?.kgCo2eqPerKwh ?? 0
+  const kwh = reply.energy.joules / JOULES_PER_KWH
+  const pue = PROVIDERS.self.pue
+  const actual = { min: kwh * pue.min * mix * 1000, max: kwh * pue.max * mix * 1000 }
+  const standard = estimateImpact({
+    provider: STANDARD.provider,
+    model: STANDARD.model,
+    outputTokens: reply.outputTokens,
+    zone: STANDARD.zone,
+  }).gco2eq
+  const low = Math.max(0, standard.min - actual.min)
+  const high = Math.max(0, standard.max - actual.max)
+  const mid = (r: { min: number; max: number }) => ({ ...r, mid: midpoint(r) })
+  return {
+    saved: mid({ min: Math.min(low, high), max: Math.max(low, high) }),
+    actual: mid(actual),
+    standard: mid(standard),
+    inputs: {
+      provider: 'self',
+      model: reply.modelId,
+      outputTokens: reply.outputTokens,
+      latencySeconds: reply.latencyMs && reply.latencyMs > 0 ? reply.latencyMs / 1000 : null,
+      zone,
+      methodVersion: IMPACT_METHOD_VERSION,
+      measured: true,
+      energyMethod: reply.energy.method,
+      energyKwh: kwh,
+    },
+  }
 }

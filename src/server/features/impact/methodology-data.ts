@@ -1,4 +1,5 @@
-import type { ProviderId, Range } from '#contract/impact.ts'
+import type { ModelWarning, ProviderId, Range } from '#contract/impact.ts'
+import { ECOLOGITS_DATA } from './ecologits-data.ts'
 
 // Every constant of the method, each with its source. The method is EcoLogits 0.9.1
 // (github genai-impact/ecologits), restated for Loris in shared/impact-methodology.md; where the
@@ -35,51 +36,72 @@ export interface ProviderProfile {
   label: string
   /** Power usage effectiveness of its data centres; a range uses min in the min run, max in the max. */
   pue: Range
+  /** Water usage effectiveness on site, L per kWh; same pairing as the PUE. */
+  wue: Range
   /** Default electricity zone when the caller names none (ISO 3166 alpha-3 or WOR). */
   zone: string
   source: string
 }
 
-const ECOLOGITS_PROVIDERS = 'EcoLogits 0.9.1 ecologits/tracers/utils.py PROVIDER_CONFIG_MAP'
+// EcoLogits' provider names for the ones Loris already stored under its own ids.
+const LORIS_PROVIDER_ID: Readonly<Record<string, ProviderId>> = {
+  openai: 'openai',
+  google_genai: 'google',
+  anthropic: 'anthropic',
+  mistralai: 'mistral',
+  cohere: 'cohere',
+  huggingface_hub: 'huggingface_hub',
+}
+
+const LABELS: Readonly<Record<ProviderId, string>> = {
+  openai: 'OpenAI',
+  google: 'Google',
+  anthropic: 'Anthropic',
+  mistral: 'Mistral AI',
+  cohere: 'Cohere',
+  huggingface_hub: 'Hugging Face',
+  self: 'Loris (self-hosted)',
+}
+
+function lorisProviderId(ecologitsName: string): ProviderId {
+  const id = LORIS_PROVIDER_ID[ecologitsName]
+  if (!id) throw new Error(`EcoLogits provider ${ecologitsName} has no Loris id (methodology-data.ts)`)
+  return id
+}
+
+/** A provider id as Loris or EcoLogits spells it ('google' or 'google_genai'), or undefined. */
+export function providerIdOf(name: string): ProviderId | undefined {
+  const key = name.trim().toLowerCase()
+  if (Object.hasOwn(LABELS, key)) return key as ProviderId
+  return Object.hasOwn(LORIS_PROVIDER_ID, key) ? LORIS_PROVIDER_ID[key] : undefined
+}
+
+const { catalogue } = ECOLOGITS_DATA
+const ECOLOGITS_PROVIDERS = `EcoLogits ${catalogue.version} ecologits/tracers/utils.py PROVIDER_CONFIG_MAP`
 
 export const PROVIDERS: Readonly<Record<ProviderId, ProviderProfile>> = {
-  openai: {
-    id: 'openai',
-    label: 'OpenAI',
-    pue: { min: 1.2, max: 1.2 },
-    zone: 'USA',
-    source: ECOLOGITS_PROVIDERS,
-  },
-  google: {
-    id: 'google',
-    label: 'Google',
-    pue: { min: 1.09, max: 1.09 },
-    zone: 'USA',
-    source: ECOLOGITS_PROVIDERS,
-  },
-  anthropic: {
-    id: 'anthropic',
-    label: 'Anthropic',
-    pue: { min: 1.09, max: 1.14 },
-    zone: 'USA',
-    source: ECOLOGITS_PROVIDERS,
-  },
-  mistral: {
-    id: 'mistral',
-    label: 'Mistral AI',
-    pue: { min: 1.16, max: 1.16 },
-    zone: 'SWE',
-    source: ECOLOGITS_PROVIDERS,
-  },
+  ...(Object.fromEntries(
+    Object.entries(catalogue.providers).map(([name, p]) => {
+      const id = lorisProviderId(name)
+      return [
+        id,
+        { id, label: LABELS[id], pue: p.pue, wue: p.wue, zone: p.zone, source: ECOLOGITS_PROVIDERS },
+      ]
+    }),
+  ) as Record<Exclude<ProviderId, 'self'>, ProviderProfile>),
   // Our own eco model. Where it runs decides the overhead: 1.0 is a machine with no facility
   // overhead, 1.56 the industry-average data centre (Uptime Institute Global Data Center Survey
-  // 2024, average annual PUE). The caller passes the zone it runs in; the world mix until it does.
+  // 2024, average annual PUE). Water on site: none for an air-cooled machine, up to 1.8 L/kWh,
+  // the industry average The Green Grid's WUE work reports (docs/decisions/011). The caller
+  // passes the zone it runs in; the world mix until it does.
   self: {
     id: 'self',
-    label: 'Loris (self-hosted)',
+    label: LABELS.self,
     pue: { min: 1.0, max: 1.56 },
+    wue: { min: 0, max: 1.8 },
     zone: 'WOR',
-    source: 'Loris: PUE 1.0 to 1.56 (Uptime Institute 2024 average), zone from the deployment',
+    source:
+      'Loris: PUE 1.0 to 1.56 (Uptime Institute 2024 average), WUE 0 to 1.8 L/kWh, zone from the deployment',
   },
 }
 
@@ -90,37 +112,23 @@ export interface ModelProfile {
   /** Billions of parameters. Dense models: total = active, often a range for undisclosed sizes. */
   totalB: Range
   activeB: Range
+  warnings: readonly ModelWarning[]
+  /** Other names of this model (EcoLogits' aliases). */
+  aliases: readonly string[]
 }
 
-const dense = (name: string, provider: ProviderId, min: number, max: number): ModelProfile => ({
-  name,
-  provider,
-  architecture: 'dense',
-  totalB: { min, max },
-  activeB: { min, max },
-})
-
-const moe = (name: string, provider: ProviderId, total: number, min: number, max: number): ModelProfile => ({
-  name,
-  provider,
-  architecture: 'moe',
-  totalB: { min: total, max: total },
-  activeB: { min, max },
-})
-
-// shared/impact-methodology.md "Models" (from EcoLogits ecologits/data/models.json). The copy of
-// models.json we could read (commit 0ae6821b) predates gemini-2.5 and gives gpt-4o 55-220 B
-// active and gemini-2.0-flash dense 20-70 B; the methodology page's numbers are the ones we use.
-export const KNOWN_MODELS: readonly ModelProfile[] = [
-  moe('gemini-2.5-pro', 'google', 2000, 200, 600),
-  moe('gemini-2.5-flash', 'google', 440, 44, 132),
-  moe('gemini-2.0-flash', 'google', 440, 44, 132),
-  dense('gemini-2.5-flash-lite', 'google', 8, 28),
-  dense('gemini-2.0-flash-lite', 'google', 8, 28),
-  moe('gpt-4o', 'openai', 440, 44, 132),
-  dense('gpt-4o-mini', 'openai', 8, 28),
-  dense('gpt-3.5-turbo', 'openai', 20, 70),
-]
+// Every model of EcoLogits' ecologits/data/models.json (dataset/ecologits-0.9.1/catalogue.json),
+// in the file's order; the eight Loris calls itself are among them with the figures of
+// shared/impact-methodology.md "Models".
+export const KNOWN_MODELS: readonly ModelProfile[] = catalogue.models.map((m) => ({
+  name: m.name,
+  provider: lorisProviderId(m.provider),
+  architecture: m.architecture,
+  totalB: m.totalParamsB,
+  activeB: m.activeParamsB,
+  warnings: m.warnings,
+  aliases: catalogue.aliases.filter((a) => a.alias === m.name).map((a) => a.name),
+}))
 
 /** The one reference every reply is compared with (shared/impact-methodology.md "standard"). */
 export const STANDARD = { provider: 'openai', model: 'gpt-4o', zone: 'WOR' } as const satisfies {

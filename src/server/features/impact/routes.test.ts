@@ -42,10 +42,10 @@ describe('GET /api/impact/estimate', () => {
   it.each([
     [
       'an unknown model',
-      'model=gpt-5&outputTokens=10',
-      /Unknown model "gpt-5"\. Known models: gemini-2\.5-pro,/,
+      'model=gpt-9&outputTokens=10',
+      /Unknown model "gpt-9"\. Closest known models: gpt-4, gpt-5, .*GET \/api\/impact\/models lists all 361/,
     ],
-    ['no model', 'outputTokens=10', /model is required\. Known models: .*gpt-4o/],
+    ['no model', 'outputTokens=10', /model is required, at most 120 characters: .*gpt-4o/],
     [
       'negative tokens',
       'model=gpt-4o&outputTokens=-5',

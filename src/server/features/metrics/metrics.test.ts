@@ -16,12 +16,15 @@ afterAll(() => t.close())
 
 const db = () => t.deps.database.db
 
-function co2(saved: number, actual: number): Co2Impact {
-  const g = (mid: number) => ({ min: mid * 0.5, max: mid * 1.5, mid })
+const g = (mid: number) => ({ min: mid * 0.5, max: mid * 1.5, mid })
+
+/** A stored impact; without energy and water it is a row stored before they were counted. */
+function co2(saved: number, actual: number, use?: { energyWh: number; waterL: number }): Co2Impact {
   return {
     saved: g(saved),
     actual: g(actual),
     standard: g(saved + actual),
+    ...(use ? { energyWh: g(use.energyWh), waterL: g(use.waterL) } : {}),
     inputs: {
       provider: 'google',
       model: 'gemini-2.5-flash-lite',
@@ -76,9 +79,9 @@ describe('GET /api/metrics/co2/history', () => {
     const { cookie, user } = await t.signUp()
     const other = await t.signUp()
     const id = user.id as string
-    await addMessage(id, '2026-03-10T23:10:00Z', co2(1, 0.25))
-    await addMessage(id, '2026-03-10T00:00:00Z', co2(2, 0.5))
-    await addMessage(id, '2026-03-09T23:59:59Z', co2(4, 1))
+    await addMessage(id, '2026-03-10T23:10:00Z', co2(1, 0.25, { energyWh: 0.5, waterL: 0.002 }))
+    await addMessage(id, '2026-03-10T00:00:00Z', co2(2, 0.5, { energyWh: 1, waterL: 0.004 }))
+    await addMessage(id, '2026-03-09T23:59:59Z', co2(4, 1, { energyWh: 2, waterL: 0.01 }))
     await addMessage(id, '2026-03-04T12:00:00Z', co2(8, 2))
     // Outside a 7-day window, without an estimate, or someone else's: not counted.
     await addMessage(id, '2026-03-03T23:59:59Z', co2(100, 100))
@@ -87,7 +90,7 @@ describe('GET /api/metrics/co2/history', () => {
 
     const res = await t.request('/api/metrics/co2/history?days=7', { cookie })
     expect(res.status).toBe(200)
-    const { days } = co2HistoryResponse.parse(await res.json())
+    const { days, totals } = co2HistoryResponse.parse(await res.json())
     expect(days.map((d) => d.date)).toEqual([
       '2026-03-04',
       '2026-03-05',
@@ -97,10 +100,27 @@ describe('GET /api/metrics/co2/history', () => {
       '2026-03-09',
       '2026-03-10',
     ])
-    expect(days[0]).toEqual({ date: '2026-03-04', saved: 8, actual: 2, messages: 1 })
-    expect(days[1]).toEqual({ date: '2026-03-05', saved: 0, actual: 0, messages: 0 })
-    expect(days[5]).toEqual({ date: '2026-03-09', saved: 4, actual: 1, messages: 1 })
-    expect(days[6]).toEqual({ date: '2026-03-10', saved: 3, actual: 0.75, messages: 2 })
+    // 03-04's row predates energy and water: it counts in CO2 and adds nothing to them.
+    const none = { energyWh: 0, waterL: 0 }
+    expect(days[0]).toEqual({ date: '2026-03-04', saved: 8, actual: 2, ...none, messages: 1 })
+    expect(days[1]).toEqual({ date: '2026-03-05', saved: 0, actual: 0, ...none, messages: 0 })
+    expect(days[5]).toEqual({
+      date: '2026-03-09',
+      saved: 4,
+      actual: 1,
+      energyWh: 2,
+      waterL: 0.01,
+      messages: 1,
+    })
+    expect(days[6]?.energyWh).toBeCloseTo(1.5, 12)
+    expect(days[6]?.waterL).toBeCloseTo(0.006, 12)
+    expect(days[6]).toMatchObject({ date: '2026-03-10', saved: 3, actual: 0.75, messages: 2 })
+    // Window totals: bounds summed min to min, max to max.
+    expect(totals.actual).toEqual({ min: 1.875, mid: 3.75, max: 5.625 })
+    expect(totals.energyWh.min).toBeCloseTo(1.75, 12)
+    expect(totals.energyWh.mid).toBeCloseTo(3.5, 12)
+    expect(totals.energyWh.max).toBeCloseTo(5.25, 12)
+    expect(totals.waterL.mid).toBeCloseTo(0.016, 12)
   })
 
   it('defaults to 30 days and accepts 1 to 365', async () => {
@@ -110,7 +130,7 @@ describe('GET /api/metrics/co2/history', () => {
     expect(fallback.days).toHaveLength(30)
     expect(fallback.days[0]?.date).toBe('2026-02-09')
     expect(co2HistoryResponse.parse(await (await get('?days=1')).json()).days).toEqual([
-      { date: '2026-03-10', saved: 0, actual: 0, messages: 0 },
+      { date: '2026-03-10', saved: 0, actual: 0, energyWh: 0, waterL: 0, messages: 0 },
     ])
     expect(co2HistoryResponse.parse(await (await get('?days=365')).json()).days).toHaveLength(365)
     for (const bad of ['0', '366', '2.5', 'week']) {

@@ -1,5 +1,5 @@
 import { and, eq, gte, isNotNull, ne, sql } from 'drizzle-orm'
-import type { Co2HistoryDay } from '#contract/impact.ts'
+import type { Co2HistoryDay, Co2HistoryResponse } from '#contract/impact.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages } from '#server/db/schema/index.ts'
 
@@ -11,18 +11,37 @@ export function historyStart(now: Date, days: number): Date {
   return new Date(today - (days - 1) * DAY_MS)
 }
 
+// The sum of one number of messages.co2_impact over the group; 0 for none, and rows stored
+// before energy and water were counted (no such key) add nothing.
+const total = (key: 'saved' | 'actual' | 'energyWh' | 'waterL', bound: 'min' | 'mid' | 'max') =>
+  sql<number>`coalesce(sum((${messages.co2Impact} -> ${sql.raw(`'${key}'`)} ->> ${sql.raw(`'${bound}'`)})::float8), 0)`
+
 /**
  * Per UTC day, the midpoints of the user's replies (messages.co2_impact, written by the impact
- * feature): `days` entries, oldest first, days without replies as zeros.
+ * feature): `days` entries, oldest first, days without replies as zeros; and the window's totals
+ * with their bounds.
  */
-export async function co2History(db: Db, userId: string, now: Date, days: number): Promise<Co2HistoryDay[]> {
+export async function co2History(
+  db: Db,
+  userId: string,
+  now: Date,
+  days: number,
+): Promise<Co2HistoryResponse> {
   const from = historyStart(now, days)
   const day = sql<string>`to_char(${messages.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`
   const rows = await db
     .select({
       day,
-      saved: sql<number>`coalesce(sum((${messages.co2Impact} -> 'saved' ->> 'mid')::float8), 0)`,
-      actual: sql<number>`coalesce(sum((${messages.co2Impact} -> 'actual' ->> 'mid')::float8), 0)`,
+      saved: total('saved', 'mid'),
+      actual: total('actual', 'mid'),
+      energyWh: total('energyWh', 'mid'),
+      waterL: total('waterL', 'mid'),
+      actualMin: total('actual', 'min'),
+      actualMax: total('actual', 'max'),
+      energyWhMin: total('energyWh', 'min'),
+      energyWhMax: total('energyWh', 'max'),
+      waterLMin: total('waterL', 'min'),
+      waterLMax: total('waterL', 'max'),
       messages: sql<number>`count(*)::int`,
     })
     .from(messages)
@@ -37,14 +56,29 @@ export async function co2History(db: Db, userId: string, now: Date, days: number
     )
     .groupBy(day)
   const byDay = new Map(rows.map((r) => [r.day, r]))
-  return Array.from({ length: days }, (_, i) => {
+  const list: Co2HistoryDay[] = Array.from({ length: days }, (_, i) => {
     const date = new Date(from.getTime() + i * DAY_MS).toISOString().slice(0, 10)
     const r = byDay.get(date)
     return {
       date,
       saved: Number(r?.saved ?? 0),
       actual: Number(r?.actual ?? 0),
+      energyWh: Number(r?.energyWh ?? 0),
+      waterL: Number(r?.waterL ?? 0),
       messages: Number(r?.messages ?? 0),
     }
   })
+  const sum = (pick: (r: (typeof rows)[number]) => number) => rows.reduce((t, r) => t + Number(pick(r)), 0)
+  return {
+    days: list,
+    totals: {
+      actual: { min: sum((r) => r.actualMin), mid: sum((r) => r.actual), max: sum((r) => r.actualMax) },
+      energyWh: {
+        min: sum((r) => r.energyWhMin),
+        mid: sum((r) => r.energyWh),
+        max: sum((r) => r.energyWhMax),
+      },
+      waterL: { min: sum((r) => r.waterLMin), mid: sum((r) => r.waterL), max: sum((r) => r.waterLMax) },
+    },
+  }
 }

@@ -19,6 +19,6 @@ export function metricsRoutes(deps: AppDeps) {
     .get('/metrics/co2/history', auth, validate('query', co2HistoryQuery), async (c) => {
       const { days } = c.req.valid('query')
       const now = deps.now?.() ?? new Date()
-      return c.json({ days: await co2History(db, c.get('user').id, now, days) }, 200)
+      return c.json(await co2History(db, c.get('user').id, now, days), 200)
     })
 }

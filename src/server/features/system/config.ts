@@ -1,9 +1,11 @@
 import type { AppConfig } from '#contract/config.ts'
 import type { Env } from '#server/env.ts'
 // The chat feature's provider registry refuses exactly what this reports unavailable.
-import { allModes } from '#server/features/chat/providers/availability.ts'
+import { allModes, defaultChatModel } from '#server/features/chat/providers/availability.ts'
+import type { EcoEngine } from '#server/features/eco-engine/engine.ts'
 // POST /api/transcribe answers 503 with the same reason.
 import { chooseEngine } from '#server/features/voice/engines.ts'
+import { VOICE_UNAVAILABLE } from '#server/features/voice/transcriber.ts'
 
 const on = { available: true, reason: null }
 const off = (reason: string) => ({ available: false, reason })
@@ -14,16 +16,29 @@ function transcription(env: Env): AppConfig['transcription'] {
   let state = engines.get(env)
   if (!state) {
     const choice = chooseEngine(env)
-    state = choice.id ? on : off(choice.reason)
+    // The cause (choice.reason) names settings: it goes to the start-up table, not to people.
+    state = choice.id ? on : off(VOICE_UNAVAILABLE)
     engines.set(env, state)
   }
   return state
 }
 
-/** What this deployment can do, derived from its environment (and, for voice, the programs installed). */
-export function buildConfig(env: Env): AppConfig {
+/**
+ * What this deployment can do, derived from its environment (for voice, the programs installed;
+ * for the eco mode, the in-process engine's state).
+ */
+export function buildConfig(env: Env, engine: EcoEngine | null = null): AppConfig {
+  const status = engine?.status() ?? null
+  const modes = allModes(env, status)
   return {
-    modes: allModes(env),
+    modes,
+    defaultChatModel: defaultChatModel(modes),
+    ecoEngine: status && {
+      state: status.state,
+      bytes: status.bytes,
+      totalBytes: status.totalBytes,
+      percent: status.percent,
+    },
     payments: env.STRIPE_SECRET_KEY ? on : off('Payments are not configured on this server'),
     googleSignIn:
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET

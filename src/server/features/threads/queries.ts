@@ -75,6 +75,9 @@ export async function createThreadFromMessage(db: Db, userId: string, messageId:
       origin: 'copy',
       selectedAt: now,
       status: source.status === 'streaming' ? 'interrupted' : source.status,
+      // The source's reservation and lease stay with the source (docs/decisions/009).
+      reservedChars: 0,
+      nodeId: null,
     })
     return thread
   })

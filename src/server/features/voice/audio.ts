@@ -6,12 +6,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MAX_RECORDING_SECONDS } from '#contract/transcription.ts'
 import { AppError } from '#server/lib/app-error.ts'
+import { mediaTools } from '#server/lib/media-tools.ts'
 
 export const SAMPLE_RATE = 16_000
 const BYTES_PER_SECOND = SAMPLE_RATE * 2
 // Shorter than this is a click of the button, not speech.
 const MIN_SECONDS = 0.2
 const TOOL_TIMEOUT_MS = 120_000
+// Decoding runs in ffmpeg's own process, never on the server's thread. Two minutes of audio
+// decode in about a second; a file still decoding after this long is refused as undecodable.
+const DECODE_TIMEOUT_MS = 20_000
 
 export interface DecodedAudio {
   /** The WAV file (16 kHz, mono, s16le). */
@@ -27,12 +31,17 @@ export interface RunResult {
 }
 
 /** Runs a program; rejects with `code: 'ENOENT'` when it is not installed. */
-export function run(file: string, args: string[], signal?: AbortSignal): Promise<RunResult> {
+export function run(
+  file: string,
+  args: string[],
+  signal?: AbortSignal,
+  timeout = TOOL_TIMEOUT_MS,
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     execFile(
       file,
       args,
-      { timeout: TOOL_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024, signal, killSignal: 'SIGKILL' },
+      { timeout, maxBuffer: 8 * 1024 * 1024, signal, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
         if (error) reject(Object.assign(error, { stdout, stderr }))
         else resolve({ stdout, stderr })
@@ -81,8 +90,13 @@ export async function withDecodedAudio<T>(
       const limit = String(maxSeconds + 2)
       const out = ['-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', wavPath]
       const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-t', limit]
-      await run(opts.ffmpeg ?? 'ffmpeg', [...args, ...out], opts.signal)
+      // -fs caps the WAV written at the longest allowed recording: nothing can make it grow further.
+      const maxWav = String((maxSeconds + 3) * BYTES_PER_SECOND + 1024)
+      await mediaTools.run(() =>
+        run(opts.ffmpeg ?? 'ffmpeg', [...args, '-fs', maxWav, ...out], opts.signal, DECODE_TIMEOUT_MS),
+      )
     } catch (err) {
+      if (err instanceof AppError) throw err
       if (isMissingBinary(err))
         throw new AppError(
           'service_unavailable:transcription',

@@ -3,12 +3,10 @@ import { limitText, UPLOAD_LIMITS } from '#contract/attachments.ts'
 import type { Transcription } from '#contract/transcription.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
-import { enforceRateLimit } from '#server/lib/rate-limit.ts'
+import { readFormBody } from '#server/lib/read-body.ts'
 import { requireUser } from '#server/lib/session.ts'
+import { spendTranscription } from './budget.ts'
 import type { Transcriber } from './transcriber.ts'
-
-// Each recording costs an engine call (or seconds of CPU offline); a person talks far less often.
-const TRANSCRIBE_LIMIT = { limit: 30, windowSeconds: 600 }
 
 export function voiceRoutes(deps: AppDeps, transcriber: Transcriber) {
   const { db } = deps.database
@@ -19,16 +17,14 @@ export function voiceRoutes(deps: AppDeps, transcriber: Transcriber) {
         'unsupported_media_type:body',
         'Send the recording as a multipart form field `audio`',
       )
-    const form = await c.req.parseBody()
+    const form = await readFormBody(c)
     const audio = form.audio
     if (!(audio instanceof File))
       throw new AppError('bad_request:input', 'Attach the recording in the form field `audio`')
     if (audio.size > UPLOAD_LIMITS.audio)
       throw new AppError('payload_too_large:audio', `Audio files can be at most ${limitText('audio')}.`)
-    await enforceRateLimit(db, `transcribe:${user.id}`, {
-      ...TRANSCRIBE_LIMIT,
-      message: 'Too many recordings in a short time. Please wait a few minutes and try again.',
-    })
+    // The same budget as audio attachments sent with a message (budget.ts).
+    await spendTranscription(db, user.id)
     const transcription = await transcriber.transcribe(
       new Uint8Array(await audio.arrayBuffer()),
       c.req.raw.signal,

@@ -12,6 +12,9 @@ import {
   type VoiceTools,
 } from './engines.ts'
 
+/** What people read when this server has no way to transcribe (no environment variable names). */
+export const VOICE_UNAVAILABLE = 'Voice input is not available on this server'
+
 export interface Transcriber {
   availability(): { available: boolean; reason: string | null }
   /** The words in the recording; AppError 413/422/502/503 with a message a person can act on. */
@@ -62,13 +65,10 @@ export function createTranscriber(env: Env, opts: TranscriberOptions): Transcrib
   }
 
   return {
-    availability: () => ({ available: Boolean(engine), reason: choice.reason }),
+    // People read the plain words; the operator finds the cause (choice.reason) in the start-up table.
+    availability: () => ({ available: Boolean(engine), reason: engine ? null : VOICE_UNAVAILABLE }),
     async transcribe(bytes, signal) {
-      if (!engine)
-        throw new AppError(
-          'service_unavailable:transcription',
-          choice.reason ?? 'Voice input is not available',
-        )
+      if (!engine) throw new AppError('service_unavailable:transcription', VOICE_UNAVAILABLE)
       if (bytes.length === 0) throw new AppError('unprocessable:audio', 'The recording is empty.')
       const text = (
         engine.id === 'pocketsphinx'

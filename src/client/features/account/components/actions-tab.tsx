@@ -2,6 +2,8 @@ import { LogOut } from 'lucide-react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { useLogout } from '#client/features/auth/api/logout.ts'
+import { DownloadDataCard } from '#client/features/portability/components/download-data-card.tsx'
+import { ImportCard } from '#client/features/portability/components/import-card.tsx'
 import { DeleteAccountDialog } from './delete-account-dialog.tsx'
 
 export function ActionsTab({ isPremium }: { isPremium: boolean }) {
@@ -22,6 +24,8 @@ export function ActionsTab({ isPremium }: { isPremium: boolean }) {
           </Button>
         </CardContent>
       </Card>
+      <DownloadDataCard />
+      <ImportCard />
       <Card className="border-destructive/60">
         <CardHeader>
           <CardTitle className="text-destructive">Danger Zone</CardTitle>

@@ -1,10 +1,16 @@
-import { Leaf, TreePine } from 'lucide-react'
+import { Droplet, Leaf, TreePine, Zap } from 'lucide-react'
 import { type ReactNode, useState } from 'react'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
+import { useCo2History } from '#client/features/impact/api/get-co2-history.ts'
 import { useCo2Range } from '#client/features/impact/api/get-co2-range.ts'
 import { useCo2Saved } from '#client/features/impact/api/get-co2-saved.ts'
 import { Co2HistoryChart } from '#client/features/impact/components/co2-history-chart.tsx'
-import { formatGrams } from '#client/features/impact/lib/format.ts'
+import {
+  formatEnergy,
+  formatGrams,
+  formatRangeWith,
+  formatWater,
+} from '#client/features/impact/lib/format.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { User } from '#contract/user.ts'
 import { useNextModel } from '../api/get-next-model.ts'
@@ -32,13 +38,14 @@ export function ConsumptionTab({ user }: { user: User }) {
       <ImpactCard user={user} />
       <Card>
         <CardHeader>
-          <CardTitle>CO2 over the last 30 days</CardTitle>
+          <CardTitle>Your footprint over the last 30 days</CardTitle>
           <CardDescription>
-            Saved compared with a standard model, and emitted by the model that answered
+            CO2 saved compared with a standard model and emitted by the model that answered, or the energy and
+            water your replies used
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <Co2HistoryChart days={30} />
+          <Co2HistoryChart days={HISTORY_DAYS} />
         </CardContent>
       </Card>
       <Card>
@@ -97,6 +104,8 @@ function ChatEngine({ flags }: { flags: ModeFlags }) {
 function ImpactCard({ user }: { user: User }) {
   const saved = useCo2Saved(true)
   const range = useCo2Range(true)
+  const history = useCo2History(HISTORY_DAYS)
+  const totals = history.data?.totals
   const grams = saved.data ?? user.co2Saved
   return (
     <Card>
@@ -129,8 +138,56 @@ function ImpactCard({ user }: { user: User }) {
             <p className="text-xs text-muted-foreground">One for every second message you send</p>
           </div>
         </div>
+        <UseStat
+          icon={<Zap className="mt-1 size-5 text-yellow-400" aria-hidden="true" />}
+          label={`Energy used, last ${HISTORY_DAYS} days`}
+          testId="energy-total"
+          total={totals?.energyWh}
+          format={formatEnergy}
+        />
+        <UseStat
+          icon={<Droplet className="mt-1 size-5 text-sky-400" aria-hidden="true" />}
+          label={`Water used, last ${HISTORY_DAYS} days`}
+          testId="water-total"
+          total={totals?.waterL}
+          format={formatWater}
+        />
       </CardContent>
     </Card>
+  )
+}
+
+const HISTORY_DAYS = 30
+
+/** A 30-day total with its low-to-high range (replies stored before energy and water add nothing). */
+function UseStat({
+  icon,
+  label,
+  testId,
+  total,
+  format,
+}: {
+  icon: ReactNode
+  label: string
+  testId: string
+  total: { min: number; max: number; mid: number } | undefined
+  format: (x: number) => string
+}) {
+  return (
+    <div className="flex items-start gap-3">
+      {icon}
+      <div>
+        <p className="text-sm text-muted-foreground">{label}</p>
+        <p className="text-2xl font-semibold tabular-nums" data-testid={testId}>
+          {total ? format(total.mid) : '…'}
+        </p>
+        {total && total.max > 0 ? (
+          <p className="text-xs text-muted-foreground" data-testid={`${testId}-range`}>
+            Estimated range {formatRangeWith(total, format)}
+          </p>
+        ) : null}
+      </div>
+    </div>
   )
 }
 

@@ -3,7 +3,7 @@
 // answer is handed back as a fetch Response whose body streams the event lines as they arrive,
 // so the chat's stream reader reads it like any other.
 import { toast } from '#client/hooks/use-toast.ts'
-import { ATTACHMENT_NOTICE_HEADER, attachmentFieldFor } from '#contract/attachments.ts'
+import { ATTACHMENT_NOTICE_HEADER, attachmentFieldFor, decodeNoticeHeader } from '#contract/attachments.ts'
 import { setUploadProgress } from '../hooks/use-attachment-draft.ts'
 
 export interface MessageFormFields {
@@ -100,7 +100,7 @@ export async function postMessageForm(
       signal,
       onUploadProgress: progress,
     })
-    const notice = res.headers.get(ATTACHMENT_NOTICE_HEADER)
+    const notice = decodeNoticeHeader(res.headers.get(ATTACHMENT_NOTICE_HEADER))
     if (notice) toast({ title: 'Only part of the file was read', description: notice })
     return res
   } finally {

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react'
+import { type FormEvent, type ReactNode, useId, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Input } from '#client/components/ui/input.tsx'
 import { Label } from '#client/components/ui/label.tsx'
@@ -10,12 +10,15 @@ export function CredentialsForm({
   autoCompletePassword,
   pending,
   onSubmit,
+  footer,
 }: {
   submitLabel: string
   pendingLabel: string
   autoCompletePassword: 'current-password' | 'new-password'
   pending: boolean
   onSubmit: (values: { email: string; password: string }) => void
+  /** Below the submit button, e.g. "Forgot password?". */
+  footer?: ReactNode
 }) {
   const id = useId()
   const [email, setEmail] = useState('')
@@ -49,6 +52,7 @@ export function CredentialsForm({
       <Button type="submit" disabled={pending}>
         {pending ? pendingLabel : submitLabel}
       </Button>
+      {footer}
     </form>
   )
 }

@@ -1,13 +1,17 @@
+import { useState } from 'react'
+import { Button } from '#client/components/ui/button.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx'
 import { useLogin } from '../api/login.ts'
 import { useRegister } from '../api/register.ts'
 import { CredentialsForm } from './credentials-form.tsx'
+import { ForgotPasswordForm } from './forgot-password-form.tsx'
 import { GoogleButton } from './google-button.tsx'
 
 /** The body of 'Welcome to Loris': the Google button, then Sign in / Sign up tabs. */
 export function SignInPanel() {
   const login = useLogin()
   const register = useRegister()
+  const [forgot, setForgot] = useState(false)
   return (
     <div className="grid gap-4">
       <GoogleButton />
@@ -22,13 +26,27 @@ export function SignInPanel() {
           <TabsTrigger value="signup">Sign up</TabsTrigger>
         </TabsList>
         <TabsContent value="signin" className="pt-2">
-          <CredentialsForm
-            submitLabel="Sign in"
-            pendingLabel="Signing in..."
-            autoCompletePassword="current-password"
-            pending={login.isPending}
-            onSubmit={(v) => login.mutate(v)}
-          />
+          {forgot ? (
+            <ForgotPasswordForm onBack={() => setForgot(false)} />
+          ) : (
+            <CredentialsForm
+              submitLabel="Sign in"
+              pendingLabel="Signing in..."
+              autoCompletePassword="current-password"
+              pending={login.isPending}
+              onSubmit={(v) => login.mutate(v)}
+              footer={
+                <Button
+                  type="button"
+                  variant="link"
+                  className="h-auto justify-self-center p-0"
+                  onClick={() => setForgot(true)}
+                >
+                  Forgot password?
+                </Button>
+              }
+            />
+          )}
         </TabsContent>
         <TabsContent value="signup" className="pt-2">
           <CredentialsForm

@@ -12,7 +12,7 @@ export const subscriptionStatusQueryOptions = queryOptions<SubscriptionStatus>({
   retry: (failures, err) => failures < 3 && !(err instanceof ApiError && err.status === 401),
 })
 
-/** Asked only for a signed-in user on a server that takes payments (else it answers 503). */
+/** Asked only for a signed-in user on a server that takes payments (without, it is always "not subscribed"). */
 export function useSubscriptionStatus() {
   const { user } = useUser()
   const payments = useAppConfig()?.payments.available ?? false

@@ -14,6 +14,7 @@ import {
 import { useObjectUrl } from '#client/features/attachments/hooks/use-object-url.ts'
 import { mediaTypeOfFile } from '#client/features/attachments/lib/file-kinds.ts'
 import { useUser } from '#client/features/auth/api/get-user.ts'
+import { useAppConfig } from '#client/features/config/api/get-config.ts'
 import { useCreateThreadFromMessage } from '#client/features/threads/api/create-from-message.ts'
 import { useThreads } from '#client/features/threads/api/get-threads.ts'
 import { VoiceButton, voicePlaceholder } from '#client/features/voice/components/voice-button.tsx'
@@ -21,21 +22,35 @@ import { useVoiceRecorder } from '#client/features/voice/hooks/use-voice-recorde
 import { useMessages } from '../api/get-messages.ts'
 import { useSelectVersion } from '../api/select-version.ts'
 import { useStopMessage } from '../api/stop-message.ts'
-import { getModeFlags } from '../hooks/use-chat-mode.ts'
+import { getModeFlags, useChatMode } from '../hooks/use-chat-mode.ts'
+import { useDefaultMode } from '../hooks/use-default-mode.ts'
 import { usePendingDraft } from '../hooks/use-pending-draft.ts'
 import { useSendFlow } from '../hooks/use-send-flow.ts'
 import { selectThread, useSelection } from '../hooks/use-thread-selection.ts'
-import { flagsFromModel, type ModeFlags } from '../lib/chat-mode.ts'
+import {
+  flagsFromModel,
+  type ModeFlags,
+  modelFromFlags,
+  resolveMode,
+  sendBlockedReason,
+} from '../lib/chat-mode.ts'
 import { Composer } from './composer.tsx'
 import { Conversation, type ConversationItem } from './conversation.tsx'
 import { type ExchangeActions, ExchangeActionsContext } from './exchange-actions.tsx'
+import { NoModeNotice } from './no-mode-notice.tsx'
 import { VisitorEmptyState } from './visitor-empty-state.tsx'
 
-function SignedInEmpty() {
+function SignedInEmpty({ noMode }: { noMode: boolean }) {
   return (
     <div className="flex min-h-0 flex-1 flex-col items-center justify-center px-4 text-center">
-      <h2 className="text-2xl font-semibold">Loris is ready to help</h2>
-      <p className="mt-2 text-muted-foreground">Ask away and start making a positive impact</p>
+      {noMode ? (
+        <NoModeNotice />
+      ) : (
+        <>
+          <h2 className="text-2xl font-semibold">Loris is ready to help</h2>
+          <p className="mt-2 text-muted-foreground">Ask away and start making a positive impact</p>
+        </>
+      )}
     </div>
   )
 }
@@ -70,6 +85,11 @@ export function ChatView() {
   const threads = useThreads(Boolean(user))
   const createThread = useCreateThreadFromMessage({ onCreated: selectThread })
   const selectVersion = useSelectVersion(threadId)
+  const config = useAppConfig()
+  const { model } = useChatMode()
+  useDefaultMode()
+  const unavailableReason = sendBlockedReason(model, config)
+  const noMode = config?.defaultChatModel === null
 
   const send = useCallback(
     (content: string, flags: ModeFlags, fromDraft = false) => {
@@ -85,8 +105,10 @@ export function ChatView() {
     [flow.send],
   )
   usePendingDraft({
-    ready: Boolean(user) && selection.kind !== 'auto' && !pending,
+    // The config decides the mode the draft goes in: its own if available, else the default.
+    ready: Boolean(user) && selection.kind !== 'auto' && !pending && Boolean(config),
     send: (content, flags) => send(content, flags, true),
+    resolveFlags: (flags) => flagsFromModel(resolveMode(modelFromFlags(flags), config)),
   })
 
   const pendingFileUrl = useObjectUrl(pending?.file)
@@ -120,6 +142,7 @@ export function ChatView() {
       createdAt: pending.createdAt,
       co2Impact: null,
       pending: true,
+      wait: pending.wait,
     }
     // A new version takes the place of the turn it revises; what followed belongs to the old one.
     const at = pending.revises ? stored.findIndex((i) => i.exchange.id === pending.revises) : -1
@@ -149,7 +172,7 @@ export function ChatView() {
     threads.data?.find((t) => t.id === threadId)?.title ??
     (selection.kind === 'new' ? 'New conversation' : 'Chat')
   let main: React.ReactNode
-  if (!user) main = <VisitorEmptyState />
+  if (!user) main = <VisitorEmptyState noMode={noMode} />
   // Until the threads load nothing is chosen yet: wait rather than flash the empty state.
   // A thread made by this send is shown while its first reply arrives: keep showing that reply.
   else if ((messages.isLoading && !items.length) || selection.kind === 'auto')
@@ -163,7 +186,7 @@ export function ChatView() {
         </Button>
       </div>
     )
-  else if (!items.length) main = <SignedInEmpty />
+  else if (!items.length) main = <SignedInEmpty noMode={noMode} />
   else
     main = (
       <Conversation
@@ -193,6 +216,7 @@ export function ChatView() {
         onSend={() => send(text.trim(), getModeFlags())}
         onStop={streamingId ? () => stop.mutate(streamingId) : undefined}
         hasFile={Boolean(draft)}
+        unavailableReason={unavailableReason}
         blocked={voice.state !== 'idle'}
         placeholder={voicePlaceholder(voice)}
         attachment={<AttachmentChip />}

@@ -24,13 +24,27 @@ export interface ComposerProps {
   attachment?: ReactNode
   /** Beside the mode menu (attach and voice buttons). */
   tools?: ReactNode
+  /** Why nothing can be sent in the chosen mode (shown, and the send button disabled); null: it can. */
+  unavailableReason?: string | null
 }
 
 export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer(
-  { value, onChange, onSend, busy, onStop, hasFile = false, blocked = false, placeholder, attachment, tools },
+  {
+    value,
+    onChange,
+    onSend,
+    busy,
+    onStop,
+    hasFile = false,
+    blocked = false,
+    placeholder,
+    attachment,
+    tools,
+    unavailableReason = null,
+  },
   ref,
 ) {
-  const canSend = (value.trim().length > 0 || hasFile) && !busy && !blocked
+  const canSend = (value.trim().length > 0 || hasFile) && !busy && !blocked && !unavailableReason
   return (
     <form
       className="mx-auto w-full max-w-5xl shrink-0 px-3 pb-2 pt-1 sm:px-4 sm:pb-3 sm:pt-2"
@@ -70,9 +84,27 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
               <Square className="fill-current" aria-hidden="true" />
             </Button>
           ) : (
-            <Button type="submit" size="icon" aria-label="Send message" disabled={!canSend}>
-              <ArrowUp aria-hidden="true" />
-            </Button>
+            <span className="flex items-center gap-2">
+              {unavailableReason && (
+                <span
+                  id="send-unavailable"
+                  className="text-right text-xs text-muted-foreground"
+                  role="status"
+                >
+                  {unavailableReason}
+                </span>
+              )}
+              <Button
+                type="submit"
+                size="icon"
+                aria-label="Send message"
+                disabled={!canSend}
+                aria-describedby={unavailableReason ? 'send-unavailable' : undefined}
+                title={unavailableReason ?? undefined}
+              >
+                <ArrowUp aria-hidden="true" />
+              </Button>
+            </span>
           )}
         </div>
       </div>

@@ -2,7 +2,9 @@
 // thousand exchanges stays fast, scrolled smoothly to the bottom 100 ms after the messages or the
 // loading state change (500 ms after a pending sign-in send).
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useLayoutEffect, useRef } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { cn } from '#client/lib/cn.ts'
+import { clearFocusedMessage, pendingFocus, useFocusedMessage } from '../hooks/use-focus-message.ts'
 import { Exchange, type ExchangeView } from './exchange.tsx'
 
 export interface ConversationItem {
@@ -37,7 +39,7 @@ export function Conversation({
   // Another thread: start at its last exchange without animation.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the shown thread changes
   useLayoutEffect(() => {
-    if (items.length) virtualizer.scrollToIndex(items.length - 1, { align: 'end' })
+    if (items.length && !pendingFocus()) virtualizer.scrollToIndex(items.length - 1, { align: 'end' })
   }, [resetKey])
 
   // Whether the view keeps to the bottom as its content grows: until the reader scrolls up.
@@ -51,10 +53,35 @@ export function Conversation({
     lastTopRef.current = el.scrollTop
   }
 
+  // A search match was chosen: bring its exchange into view (once its thread's messages are in)
+  // and mark it for a moment.
+  const focused = useFocusedMessage()
+  const [marked, setMarked] = useState<string | null>(null)
+  const markedRef = useRef<string | null>(null)
+  markedRef.current = marked
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the virtualizer is stable
+  useEffect(() => {
+    if (!focused) return
+    const index = items.findIndex((item) => item.exchange.id === focused)
+    if (index < 0) return
+    virtualizer.scrollToIndex(index, { align: 'start' })
+    // Stay on the match: neither the list's growth nor the late scroll pulls it to the bottom.
+    stickRef.current = false
+    markedRef.current = focused
+    setMarked(focused)
+    clearFocusedMessage()
+  }, [focused, items])
+  useEffect(() => {
+    if (!marked) return
+    const timer = setTimeout(() => setMarked(null), 2500)
+    return () => clearTimeout(timer)
+  }, [marked])
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: the count and loading state are the triggers
   useEffect(() => {
-    stickRef.current = true
+    if (!pendingFocus() && !markedRef.current) stickRef.current = true
     const timer = setTimeout(() => {
+      if (pendingFocus() || markedRef.current) return
       const el = scrollRef.current
       el?.scrollTo({ top: el.scrollHeight, behavior: 'smooth' })
     }, scrollDelayMs)
@@ -102,7 +129,17 @@ export function Conversation({
             const item = items[row.index]
             if (!item) return null
             return (
-              <div key={row.key} data-index={row.index} ref={virtualizer.measureElement}>
+              <div
+                key={row.key}
+                data-index={row.index}
+                data-message-id={item.exchange.id ?? undefined}
+                data-focused={item.exchange.id === marked || undefined}
+                ref={virtualizer.measureElement}
+                className={cn(
+                  'rounded-lg transition-shadow',
+                  item.exchange.id === marked && 'ring-2 ring-primary/60',
+                )}
+              >
                 <Exchange exchange={item.exchange} />
               </div>
             )

@@ -6,6 +6,7 @@ import { Button } from '#client/components/ui/button.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import { Textarea } from '#client/components/ui/textarea.tsx'
 import { cn } from '#client/lib/cn.ts'
+import type { ChatWait } from '#contract/chat-events.ts'
 import type { Message } from '#contract/messages.ts'
 import { borderClassFor } from '../lib/chat-mode.ts'
 import { useExchangeActions } from './exchange-actions.tsx'
@@ -31,6 +32,20 @@ export type ExchangeView = Pick<
   id: string | null
   /** True while this reply is arriving. */
   pending: boolean
+  /** Why a pending reply has not started (eco model: in line, or being prepared). */
+  wait?: ChatWait | null
+}
+
+/** What a reply that has not started says: its place in line, or the eco model's preparation. */
+export function waitText(wait: ChatWait | null | undefined): string {
+  if (!wait) return 'Thinking...'
+  if (wait.kind === 'queued')
+    return wait.position === 1
+      ? 'Waiting in line: your reply is next...'
+      : `Waiting in line: ${wait.position - 1} replies ahead of yours...`
+  return wait.percent === null
+    ? 'The Loris eco model is being prepared on this server...'
+    : `The Loris eco model is being prepared on this server (${wait.percent}%)...`
 }
 
 function Attachment({ url, type }: { url: string | null; type: 'image' | 'document' }) {
@@ -190,7 +205,7 @@ export const Exchange = memo(function Exchange({ exchange }: { exchange: Exchang
       >
         {thinking ? (
           <p className="flex items-center gap-2 text-muted-foreground">
-            <Spinner className="size-4" label="Reply pending" /> Thinking...
+            <Spinner className="size-4" label="Reply pending" /> {waitText(exchange.wait)}
           </p>
         ) : status === 'failed' && !response ? (
           <ReplyNote status={status} errorMessage={exchange.errorMessage} />

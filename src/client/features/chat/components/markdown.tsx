@@ -1,11 +1,13 @@
 // Markdown for both sides of an exchange (spec section 2 'Reply rendering'): GFM, no raw HTML,
-// links limited by safeUrl, images that hide themselves when they fail, copy on tables and code.
-// Code fences that name their language are highlighted and math is typeset (issue 13), with
-// code loaded only when a text needs it (lib/rich-markdown.ts).
+// links limited by safeUrl, images that hide themselves when they fail, remote images only when the
+// person asks, copy on tables and code. Code fences that name their language are highlighted and
+// math is typeset (issue 13), with code loaded only when a text needs it (lib/rich-markdown.ts).
+import { ImageOff } from 'lucide-react'
 import { Children, isValidElement, memo, useEffect, useMemo, useRef, useState } from 'react'
 import ReactMarkdown, { type Components } from 'react-markdown'
 import remarkGfm from 'remark-gfm'
 import { cn } from '#client/lib/cn.ts'
+import { imageSource } from '../lib/image-source.ts'
 import { needsHighlight, needsMath } from '../lib/rich-needs.ts'
 import { safeUrl } from '../lib/safe-url.ts'
 import { rowsToTsv, tableRows } from '../lib/table-tsv.ts'
@@ -14,6 +16,9 @@ import { CopyButton } from './copy-button.tsx'
 function ReplyImage({ src, alt }: { src?: string | Blob; alt?: string }) {
   const [failed, setFailed] = useState(false)
   if (failed || typeof src !== 'string' || !src) return null
+  const source = imageSource(src, window.location.href)
+  if (!source) return null
+  if (source.kind === 'remote') return <RemoteImage src={source.src} host={source.host} alt={alt} />
   const generated = Boolean(alt?.includes('Image'))
   return (
     <span className="my-2 block">
@@ -28,6 +33,33 @@ function ReplyImage({ src, alt }: { src?: string | Blob; alt?: string }) {
         }}
       />
       {generated && <span className="mt-1 block text-xs text-muted-foreground">AI-generated image</span>}
+    </span>
+  )
+}
+
+/**
+ * An image from another site is not fetched: fetching it could hand that site whatever a reply put
+ * in its address. The person sees where it is from and may open it, in a new tab with no referrer
+ * (the page's CSP keeps remote images out of the chat itself).
+ */
+function RemoteImage({ src, host, alt }: { src: string; host: string; alt?: string }) {
+  return (
+    <span
+      data-testid="remote-image"
+      className="my-2 flex flex-wrap items-center gap-2 rounded-md border border-dashed px-3 py-2 text-sm text-muted-foreground"
+    >
+      <ImageOff aria-hidden className="size-4 shrink-0" />
+      <span>
+        Image from <strong className="font-medium text-foreground">{host}</strong> not loaded
+        {alt ? <span className="italic">: {alt}</span> : null}
+      </span>
+      <button
+        type="button"
+        className="rounded border bg-background px-2 py-0.5 text-xs font-medium text-foreground hover:bg-muted"
+        onClick={() => window.open(src, '_blank', 'noopener,noreferrer')}
+      >
+        Load image<span className="sr-only"> from {host} in a new tab</span>
+      </button>
     </span>
   )
 }

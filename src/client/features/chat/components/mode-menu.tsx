@@ -1,5 +1,6 @@
 // The chat mode menu on the composer (spec section 4): Gemini, Loris eco, ChatGPT. A mode this
-// server cannot serve (GET /api/config) is shown disabled with the reason.
+// server cannot serve (GET /api/config) is shown disabled with the reason; the Loris eco model,
+// on its first use, says it is being prepared with a progress bar.
 import { ChevronDown, Leaf, MessageSquare, Sparkles } from 'lucide-react'
 import { Button } from '#client/components/ui/button.tsx'
 import {
@@ -11,13 +12,48 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '#client/components/ui/dropdown-menu.tsx'
-import { useAppConfig } from '#client/features/config/api/get-config.ts'
-import { type ChatModel, chatModelSchema } from '#contract/config.ts'
+import { isEcoPreparing, useAppConfig } from '#client/features/config/api/get-config.ts'
+import { type AppConfig, type ChatModel, chatModelSchema } from '#contract/config.ts'
 import { setChatModel, useChatMode } from '../hooks/use-chat-mode.ts'
 import { modeLabels } from '../lib/chat-mode.ts'
 
 const icons: Record<ChatModel, typeof Leaf> = { gemini: Sparkles, loris: Leaf, chatgpt: MessageSquare }
 const order: ChatModel[] = ['gemini', 'loris', 'chatgpt']
+
+const megabytes = (bytes: number) => `${Math.round(bytes / 1_000_000)} MB`
+
+/** The eco model's first preparation: download progress, then loading. */
+export function EcoPreparing({ status }: { status: NonNullable<AppConfig['ecoEngine']> }) {
+  const downloading = status.state === 'downloading'
+  const label =
+    downloading && status.bytes !== null && status.totalBytes
+      ? `Being prepared: ${status.percent ?? 0}% of ${megabytes(status.totalBytes)}`
+      : downloading
+        ? 'Being prepared: downloading the model'
+        : 'Being prepared: starting the model'
+  return (
+    <span className="mt-1 flex w-full flex-col gap-1" data-testid="eco-preparing">
+      <span className="text-xs text-muted-foreground">{label}</span>
+      <span
+        role="progressbar"
+        aria-label="Loris eco model preparation"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={downloading ? (status.percent ?? undefined) : undefined}
+        className="block h-1.5 w-full overflow-hidden rounded-full bg-muted"
+      >
+        <span
+          className={
+            downloading
+              ? 'block h-full bg-primary transition-[width]'
+              : 'block h-full w-1/3 animate-pulse bg-primary'
+          }
+          style={downloading ? { width: `${status.percent ?? 0}%` } : undefined}
+        />
+      </span>
+    </span>
+  )
+}
 
 export function ModeMenu() {
   const { model } = useChatMode()
@@ -46,16 +82,18 @@ export function ModeMenu() {
             const availability = config?.modes[m]
             const unavailable = availability ? !availability.available : false
             const ModeIcon = icons[m]
+            const preparing = m === 'loris' && isEcoPreparing(config) && config?.ecoEngine
             return (
               <DropdownMenuRadioItem key={m} value={m} disabled={unavailable} className="items-start">
                 <ModeIcon className="mt-0.5 shrink-0" aria-hidden="true" />
-                <span className="flex flex-col">
+                <span className="flex min-w-0 flex-1 flex-col">
                   <span>{modeLabels[m]}</span>
                   {unavailable && (
                     <span className="text-xs text-muted-foreground">
                       {availability?.reason ?? 'Not available on this server'}
                     </span>
                   )}
+                  {preparing && <EcoPreparing status={preparing} />}
                 </span>
               </DropdownMenuRadioItem>
             )

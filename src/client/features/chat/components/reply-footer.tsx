@@ -12,7 +12,12 @@ import {
 } from '#client/components/ui/dropdown-menu.tsx'
 import { Tooltip, TooltipContent, TooltipTrigger } from '#client/components/ui/tooltip.tsx'
 import { useAppConfig } from '#client/features/config/api/get-config.ts'
-import { formatSmall } from '#client/features/impact/lib/format.ts'
+import {
+  formatEnergy,
+  formatRangeWith,
+  formatSmall,
+  formatWater,
+} from '#client/features/impact/lib/format.ts'
 import { cn } from '#client/lib/cn.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message, MessageCo2Impact } from '#contract/messages.ts'
@@ -136,21 +141,46 @@ function RegenerateMenu({ of, model }: { of: RevisedExchange; model: ChatModel }
 
 const grams = (g: number) => `${formatSmall(g)} g`
 
-function Co2Figures({ co2 }: { co2: MessageCo2Impact }) {
-  // A small list of figures: energy and water can join it later.
-  const rows: { label: string; mid: number; range?: { min: number; max: number } }[] = [
-    { label: 'CO2 of this reply', mid: co2.actual, range: co2.range?.actual },
-    { label: 'CO2 saved', mid: co2.saved, range: co2.range?.saved },
-    { label: 'A standard model', mid: co2.standard, range: co2.range?.standard },
+interface Figure {
+  label: string
+  mid: string
+  range?: string
+}
+
+/** The reply's footprint (issues 13 and 16): CO2 with its bounds, then energy and water when counted. */
+export function footprintFigures(co2: MessageCo2Impact): Figure[] {
+  const gramsRange = (r?: { min: number; max: number }) =>
+    r && `${formatSmall(r.min)} to ${formatSmall(r.max)} g`
+  const rows: Figure[] = [
+    { label: 'CO2 of this reply', mid: grams(co2.actual), range: gramsRange(co2.range?.actual) },
+    { label: 'CO2 saved', mid: grams(co2.saved), range: gramsRange(co2.range?.saved) },
+    { label: 'A standard model', mid: grams(co2.standard), range: gramsRange(co2.range?.standard) },
   ]
+  // Replies stored before energy and water were counted have neither.
+  if (co2.energyWh)
+    rows.push({
+      label: 'Energy',
+      mid: formatEnergy(co2.energyWh.mid),
+      range: formatRangeWith(co2.energyWh, formatEnergy),
+    })
+  if (co2.waterL)
+    rows.push({
+      label: 'Water',
+      mid: formatWater(co2.waterL.mid),
+      range: formatRangeWith(co2.waterL, formatWater),
+    })
+  return rows
+}
+
+function Co2Figures({ co2 }: { co2: MessageCo2Impact }) {
   return (
-    <dl className="grid grid-cols-[auto_auto] gap-x-3 gap-y-0.5 text-xs">
-      {rows.map((r) => (
+    <dl className="grid grid-cols-[auto_auto] gap-x-3 gap-y-0.5 text-xs" data-testid="reply-footprint">
+      {footprintFigures(co2).map((r) => (
         <div key={r.label} className="contents">
           <dt>{r.label}</dt>
           <dd className="tabular-nums">
-            {grams(r.mid)}
-            {r.range && ` (${formatSmall(r.range.min)} to ${formatSmall(r.range.max)} g)`}
+            {r.mid}
+            {r.range && ` (${r.range})`}
           </dd>
         </div>
       ))}

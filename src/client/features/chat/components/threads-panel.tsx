@@ -1,14 +1,26 @@
 // The thread list wired to the selection (spec section 4): picking a thread shows it and takes
-// its mode; deleting the shown one goes back to Default.
+// its mode; deleting the shown one goes back to Default. While searching, matches inside
+// messages open their thread at that exchange (issue 14).
 
+import { useQueryClient } from '@tanstack/react-query'
+import { MessageMatches } from '#client/features/search/components/message-matches.tsx'
 import { useThreads } from '#client/features/threads/api/get-threads.ts'
 import { ThreadList } from '#client/features/threads/components/thread-list.tsx'
 import type { Thread } from '#contract/threads.ts'
-import { clearSelection, selectThread, startNewThread, useSelection } from '../hooks/use-thread-selection.ts'
+import { showBranchOf } from '../api/select-version.ts'
+import { focusMessage } from '../hooks/use-focus-message.ts'
+import {
+  clearSelection,
+  selectThread,
+  showThread,
+  startNewThread,
+  useSelection,
+} from '../hooks/use-thread-selection.ts'
 
 export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
   const threads = useThreads(true)
   const selection = useSelection()
+  const queryClient = useQueryClient()
   return (
     <ThreadList
       threads={threads.data}
@@ -27,6 +39,21 @@ export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
       onDeleted={(id) => {
         if (selection.kind === 'thread' && selection.id === id) clearSelection()
       }}
+      renderSearchExtra={(search) => (
+        <MessageMatches
+          search={search}
+          onOpen={(match) => {
+            focusMessage(match.messageId)
+            onPicked?.()
+            // The match may be in a version not shown: its branch is selected, then the thread opens.
+            void showBranchOf(queryClient, match.messageId, match.threadId).then(() => {
+              const thread = threads.data?.find((t) => t.id === match.threadId)
+              if (thread) selectThread(thread)
+              else showThread(match.threadId)
+            })
+          }}
+        />
+      )}
     />
   )
 }

@@ -2,8 +2,9 @@
 // with the two lines of text. Reduced motion keeps it still on its poster.
 import { useEffect, useRef } from 'react'
 import { MOBILE_QUERY, useMediaQuery } from '../hooks/use-media-query.ts'
+import { NoModeNotice } from './no-mode-notice.tsx'
 
-export function VisitorEmptyState() {
+export function VisitorEmptyState({ noMode = false }: { noMode?: boolean }) {
   const portrait = useMediaQuery(MOBILE_QUERY)
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)')
   const videoRef = useRef<HTMLVideoElement>(null)
@@ -36,8 +37,14 @@ export function VisitorEmptyState() {
         </video>
       </div>
       <div className="absolute inset-0 -z-10 bg-gradient-to-b from-background/30 via-background/50 to-background" />
-      <h1 className="text-3xl font-semibold sm:text-4xl">Loris is ready to help</h1>
-      <p className="mt-2 text-muted-foreground">Ask away and start making a positive impact</p>
+      {noMode ? (
+        <NoModeNotice heading="h1" />
+      ) : (
+        <>
+          <h1 className="text-3xl font-semibold sm:text-4xl">Loris is ready to help</h1>
+          <p className="mt-2 text-muted-foreground">Ask away and start making a positive impact</p>
+        </>
+      )}
     </div>
   )
 }

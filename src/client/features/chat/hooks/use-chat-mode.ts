@@ -42,6 +42,15 @@ export function setChatModel(model: ChatModel) {
   setModeFlags(flagsFromModel(model))
 }
 
+/** Whether this browser has a mode stored (a person who never chose one gets the server's default). */
+export function hasStoredMode(): boolean {
+  try {
+    return localStorage.getItem(ECO_MODE_KEY) !== null || localStorage.getItem(USE_OPENAI_KEY) !== null
+  } catch {
+    return false
+  }
+}
+
 export function getModeFlags(): ModeFlags {
   return read()
 }

@@ -4,7 +4,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
-import type { ChatEvent } from '#contract/chat-events.ts'
+import type { ChatEvent, ChatWait } from '#contract/chat-events.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message } from '#contract/messages.ts'
 import { type Thread, threadTitleFrom } from '#contract/threads.ts'
@@ -30,6 +30,8 @@ export interface PendingExchange {
   revises: string | null
   /** A regeneration shows the turn's stored file. */
   media: Pick<Message, 'mediaUrl' | 'mediaType'> | null
+  /** Why the reply has not started yet (in line, or the eco model being prepared). */
+  wait: ChatWait | null
 }
 
 export interface SendOptions {
@@ -180,6 +182,7 @@ export function useChatStream(callbacks: StreamCallbacks) {
         file: options.file ?? null,
         revises: options.editOf ?? options.regenerateOf ?? null,
         media: options.media ?? null,
+        wait: null,
       }
       update(current)
       const onEvent = (event: ChatEvent) => {
@@ -200,7 +203,9 @@ export function useChatStream(callbacks: StreamCallbacks) {
             return
           }
         } else if (event.text) {
-          current = { ...current, response: current.response + event.text }
+          current = { ...current, response: current.response + event.text, wait: null }
+        } else if (event.wait !== undefined) {
+          current = { ...current, wait: event.wait }
         } else return
         update(current)
       }

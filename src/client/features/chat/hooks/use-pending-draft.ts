@@ -10,21 +10,26 @@ const SEND_DELAY_MS = 100
 export function usePendingDraft({
   ready,
   send,
+  resolveFlags = (flags) => flags,
 }: {
-  /** Signed in, a thread chosen, nothing streaming. */
+  /** Signed in, a thread chosen, nothing streaming, the server's modes known. */
   ready: boolean
   send: (text: string, flags: ModeFlags) => void
+  /** The draft's mode when this server serves it, else the server's default. */
+  resolveFlags?: (flags: ModeFlags) => ModeFlags
 }) {
   // Taken from storage once; kept here so a re-run effect (Strict Mode) still sends it.
   const draftRef = useRef<PendingDraft | null>(null)
   const sendRef = useRef(send)
   sendRef.current = send
+  const resolveRef = useRef(resolveFlags)
+  resolveRef.current = resolveFlags
   useEffect(() => {
     if (!ready) return
     draftRef.current ??= takePendingDraft()
     const draft = draftRef.current
     if (!draft) return
-    const flags = { isEcoMode: draft.isEcoMode, useOpenAI: draft.useOpenAI }
+    const flags = resolveRef.current({ isEcoMode: draft.isEcoMode, useOpenAI: draft.useOpenAI })
     setModeFlags(flags)
     const timer = setTimeout(() => {
       draftRef.current = null

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { borderClassFor, flagsFromModel, modelFromFlags, parseStoredFlag } from './chat-mode.ts'
+import {
+  borderClassFor,
+  flagsFromModel,
+  modelFromFlags,
+  NO_MODE_REASON,
+  parseStoredFlag,
+  resolveMode,
+  sendBlockedReason,
+} from './chat-mode.ts'
 
 describe('chat mode mapping', () => {
   it('gives chatgpt whenever the OpenAI option is on, then loris for eco, else gemini', () => {
@@ -34,5 +42,33 @@ describe('chat mode mapping', () => {
     expect(borderClassFor('chatgpt')).toContain('#000000')
     expect(borderClassFor('loris')).toContain('#22c55e')
     expect(borderClassFor('gemini')).toContain('#ffffff')
+  })
+})
+
+describe('the mode a send uses (issue 12)', () => {
+  const on = { available: true, reason: null }
+  const off = (what: string) => ({ available: false, reason: `${what} is not available on this server` })
+  const ecoOnly = {
+    modes: { gemini: off('Gemini'), loris: on, chatgpt: off('ChatGPT') },
+    defaultChatModel: 'loris' as const,
+  }
+  const none = {
+    modes: { gemini: off('Gemini'), loris: off('The Loris eco model'), chatgpt: off('ChatGPT') },
+    defaultChatModel: null,
+  }
+
+  it('keeps a stored mode the server serves, else takes the default; none stored takes the default', () => {
+    expect(resolveMode('loris', ecoOnly)).toBe('loris')
+    expect(resolveMode('gemini', ecoOnly)).toBe('loris')
+    expect(resolveMode(null, ecoOnly)).toBe('loris')
+    expect(resolveMode('chatgpt', none)).toBe('chatgpt')
+    expect(resolveMode(null, undefined)).toBe('gemini')
+  })
+
+  it('blocks a send with the reason, in plain words, when the mode is unavailable', () => {
+    expect(sendBlockedReason('loris', ecoOnly)).toBeNull()
+    expect(sendBlockedReason('gemini', ecoOnly)).toBe('Gemini is not available on this server')
+    expect(sendBlockedReason('gemini', none)).toBe(NO_MODE_REASON)
+    expect(sendBlockedReason('gemini', undefined)).toBeNull()
   })
 })

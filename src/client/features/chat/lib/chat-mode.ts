@@ -1,6 +1,6 @@
 // Chat modes (spec sections 1 and 4): the two stored flags, the mode they mean and the chatModel
 // a reply carries. Pure, so the mapping is tested once and used everywhere.
-import type { ChatModel } from '#contract/config.ts'
+import type { AppConfig, ChatModel } from '#contract/config.ts'
 
 export interface ModeFlags {
   isEcoMode: boolean
@@ -48,4 +48,33 @@ export function borderClassFor(model: string | null | undefined): string {
   if (model === 'chatgpt') return 'border-l-[#000000] shadow-[-1px_0_0_0_#a1a1aa,inset_1px_0_0_0_#a1a1aa]'
   if (model === 'loris') return 'border-l-[#22c55e]'
   return 'border-l-[#ffffff]'
+}
+
+/**
+ * The mode a send uses: the stored one when this server can serve it; otherwise (or with none
+ * stored) the server's default; the stored one again when there is no default (sending is then
+ * disabled with the reason). Before the config arrives, the stored mode.
+ */
+export function resolveMode(
+  stored: ChatModel | null,
+  config: Pick<AppConfig, 'modes' | 'defaultChatModel'> | undefined,
+): ChatModel {
+  const fallback = stored ?? 'gemini'
+  if (!config) return fallback
+  if (stored && config.modes[stored]?.available) return stored
+  return config.defaultChatModel ?? fallback
+}
+
+export const NO_MODE_REASON = 'No chat mode is available on this server yet'
+
+/** Why a send in `model` cannot go now, in plain words; null when it can. */
+export function sendBlockedReason(
+  model: ChatModel,
+  config: Pick<AppConfig, 'modes' | 'defaultChatModel'> | undefined,
+): string | null {
+  if (!config) return null
+  const availability = config.modes[model]
+  if (availability?.available) return null
+  if (config.defaultChatModel === null) return NO_MODE_REASON
+  return availability?.reason ?? `${modeLabels[model]} is not available on this server`
 }

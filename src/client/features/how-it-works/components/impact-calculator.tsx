@@ -3,9 +3,15 @@ import { Input } from '#client/components/ui/input.tsx'
 import { Label } from '#client/components/ui/label.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import { useImpactCatalog } from '#client/features/impact/api/get-impact-catalog.ts'
+import { useImpactModels } from '#client/features/impact/api/get-impact-models.ts'
 import { errorText } from '#client/lib/api.ts'
 import { MAX_ESTIMATE_TOKENS } from '#contract/impact.ts'
 import { EstimatesTable } from './estimates-table.tsx'
+import { ModelPicker } from './model-picker.tsx'
+
+// The models Loris answers with (Gemini 2.5 Pro by default, Flash-Lite in eco mode without the
+// eco engine, GPT-4o for ChatGPT mode); GPT-4o is also the standard reference.
+const DEFAULT_MODELS = ['gemini-2.5-pro', 'gemini-2.5-flash-lite', 'gpt-4o']
 
 const DEFAULT_TOKENS = 500
 const PRESETS = [100, 500, 2000] as const
@@ -15,6 +21,8 @@ const SETTLE_MS = 300
 /** 'What does a 500-token answer cost on each model?', priced by GET /api/impact/estimate. */
 export function ImpactCalculator() {
   const catalog = useImpactCatalog()
+  const models = useImpactModels()
+  const [chosen, setChosen] = useState<string[]>(DEFAULT_MODELS)
   const [tokensText, setTokensText] = useState(String(DEFAULT_TOKENS))
   const [zone, setZone] = useState('')
   const tokens = parseTokens(tokensText)
@@ -79,25 +87,31 @@ export function ImpactCalculator() {
             ))}
           </select>
           <p className="text-xs text-muted-foreground">
-            By default each model runs where its provider's data centres are (Google and OpenAI: USA).
+            By default each model runs where its provider's data centres are (most in the USA, Mistral AI in
+            Sweden).
           </p>
         </div>
       </div>
-      {catalog.isPending ? (
+      {catalog.isPending || models.isPending ? (
         <div className="flex justify-center py-8">
           <Spinner label="Loading the models" />
         </div>
-      ) : catalog.isError ? (
+      ) : catalog.isError || models.isError ? (
         <p role="alert" className="text-sm text-red-400">
-          {errorText(catalog.error, 'Failed to load the models')}
+          {errorText(catalog.error ?? models.error, 'Failed to load the models')}
         </p>
       ) : (
-        <EstimatesTable
-          models={catalog.data.models.map((m) => m.name)}
-          standardModel={catalog.data.standard.model}
-          outputTokens={settled ?? DEFAULT_TOKENS}
-          zone={zone || undefined}
-        />
+        <>
+          <ModelPicker catalogue={models.data} chosen={chosen} onChange={setChosen} />
+          <EstimatesTable
+            models={chosen}
+            catalogue={models.data.models}
+            zones={catalog.data.zones}
+            standardModel={catalog.data.standard.model}
+            outputTokens={settled ?? DEFAULT_TOKENS}
+            zone={zone || undefined}
+          />
+        </>
       )}
     </div>
   )

@@ -16,6 +16,15 @@ export function MethodSources() {
         provider does not publish a model's size, EcoLogits uses a range, so every number has a low and a high
         estimate; we show the middle and keep both.
       </p>
+      <p data-testid="data-version">
+        <strong className="text-foreground">Data version: EcoLogits 0.9.1.</strong> The model sizes, each
+        provider's data-centre efficiency (PUE) and water use (WUE), and the electricity mixes of 50 zones
+        come unchanged from the data files of the EcoLogits 0.9.1 release (Mozilla Public License 2.0). Beside
+        CO2, every estimate gives the request's energy, its primary energy (energy x the zone's primary energy
+        factor) and its usage water footprint: energy x (the provider's on-site WUE + PUE x the water behind
+        the zone's electricity). Where EcoLogits has no published architecture for a model, its parameters are
+        estimated, and the calculator says so.
+      </p>
       <div className="rounded-lg border bg-card p-4">
         <h3 className="font-semibold text-foreground">The standard reference</h3>
         <p className="mt-1">

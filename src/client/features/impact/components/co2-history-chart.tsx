@@ -1,20 +1,31 @@
+import { useState } from 'react'
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import { errorText } from '#client/lib/api.ts'
 import type { Co2HistoryDay } from '#contract/impact.ts'
 import { useCo2History } from '../api/get-co2-history.ts'
-import { formatGrams, formatSmall } from '../lib/format.ts'
-import { dayLabel, historySummary } from '../lib/history-summary.ts'
+import { formatEnergy, formatGrams, formatSmall, formatWater } from '../lib/format.ts'
+import { dayLabel, type HistoryMetric, historySummary } from '../lib/history-summary.ts'
 
 const SAVED = '#10b981'
 const EMITTED = '#f59e0b'
+const ENERGY = '#eab308'
+const WATER = '#38bdf8'
+
+const METRICS: { id: HistoryMetric; label: string }[] = [
+  { id: 'co2', label: 'CO2' },
+  { id: 'energy', label: 'Energy' },
+  { id: 'water', label: 'Water' },
+]
 
 /**
- * Daily grams saved vs emitted. The drawing is one image to assistive tech (role img + a one-line
- * summary); the numbers themselves are in a visually hidden table after it.
+ * Daily grams saved vs emitted, or energy, or water, one at a time (a switch above the chart).
+ * The drawing is one image to assistive tech (role img + a one-line summary); the numbers
+ * themselves are in a visually hidden table after it.
  */
 export function Co2HistoryChart({ days = 30 }: { days?: number }) {
   const history = useCo2History(days)
+  const [metric, setMetric] = useState<HistoryMetric>('co2')
   if (history.isPending) {
     return (
       <div className="flex h-60 items-center justify-center">
@@ -30,10 +41,30 @@ export function Co2HistoryChart({ days = 30 }: { days?: number }) {
     )
   }
   const data = history.data.days
-  const summary = historySummary(data)
+  const summary = historySummary(data, metric)
   const empty = data.every((d) => d.messages === 0)
+  const format = { co2: formatGrams, energy: formatEnergy, water: formatWater }[metric]
+  const axis = {
+    co2: (g: number) => `${formatSmall(g)} g`,
+    energy: (wh: number) => `${formatSmall(wh)} Wh`,
+    water: (l: number) => `${formatSmall(l * 1000)} mL`,
+  }[metric]
   return (
     <figure className="grid gap-3" data-testid="co2-history">
+      <fieldset className="flex gap-1 justify-self-start rounded-md border p-0.5">
+        <legend className="sr-only">Chart shows</legend>
+        {METRICS.map((m) => (
+          <button
+            key={m.id}
+            type="button"
+            aria-pressed={metric === m.id}
+            onClick={() => setMetric(m.id)}
+            className="rounded px-3 py-1 text-xs hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring aria-pressed:bg-secondary aria-pressed:text-foreground"
+          >
+            {m.label}
+          </button>
+        ))}
+      </fieldset>
       <div role="img" aria-label={summary} className="relative h-60 w-full">
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={data} accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
@@ -46,7 +77,7 @@ export function Co2HistoryChart({ days = 30 }: { days?: number }) {
               minTickGap={24}
             />
             <YAxis
-              tickFormatter={(g: number) => `${formatSmall(g)} g`}
+              tickFormatter={axis}
               tick={{ fill: '#a1a1aa', fontSize: 12 }}
               stroke="#3f3f46"
               width={64}
@@ -56,11 +87,19 @@ export function Co2HistoryChart({ days = 30 }: { days?: number }) {
               contentStyle={{ background: '#111113', border: '1px solid #27272a', borderRadius: 8 }}
               labelStyle={{ color: '#fafafa' }}
               labelFormatter={(label) => dayLabel(String(label))}
-              formatter={(value) => formatGrams(Number(value))}
+              formatter={(value) => format(Number(value))}
             />
             <Legend wrapperStyle={{ color: '#a1a1aa', fontSize: 12 }} />
-            <Bar dataKey="saved" name="CO2 saved" fill={SAVED} radius={[3, 3, 0, 0]} />
-            <Bar dataKey="actual" name="CO2 emitted" fill={EMITTED} radius={[3, 3, 0, 0]} />
+            {metric === 'co2' ? (
+              <>
+                <Bar dataKey="saved" name="CO2 saved" fill={SAVED} radius={[3, 3, 0, 0]} />
+                <Bar dataKey="actual" name="CO2 emitted" fill={EMITTED} radius={[3, 3, 0, 0]} />
+              </>
+            ) : metric === 'energy' ? (
+              <Bar dataKey="energyWh" name="Energy used" fill={ENERGY} radius={[3, 3, 0, 0]} />
+            ) : (
+              <Bar dataKey="waterL" name="Water used" fill={WATER} radius={[3, 3, 0, 0]} />
+            )}
           </BarChart>
         </ResponsiveContainer>
         {empty ? (
@@ -70,10 +109,55 @@ export function Co2HistoryChart({ days = 30 }: { days?: number }) {
         ) : null}
       </div>
       <figcaption className="text-xs text-muted-foreground">
-        Grams of CO2e per day (UTC), midpoints of each reply's estimate.
+        {
+          {
+            co2: "Grams of CO2e per day (UTC), midpoints of each reply's estimate.",
+            energy:
+              "Watt-hours per day (UTC), midpoints of each reply's estimate, data-centre overhead included.",
+            water:
+              'Millilitres of water per day (UTC): cooling plus the water behind the electricity, midpoints.',
+          }[metric]
+        }
       </figcaption>
-      <HistoryTable days={data} />
+      {metric === 'co2' ? (
+        <HistoryTable days={data} />
+      ) : (
+        <UseTable days={data} metric={metric} format={format} />
+      )}
     </figure>
+  )
+}
+
+function UseTable({
+  days,
+  metric,
+  format,
+}: {
+  days: readonly Co2HistoryDay[]
+  metric: 'energy' | 'water'
+  format: (x: number) => string
+}) {
+  const name = metric === 'energy' ? 'Energy used' : 'Water used'
+  return (
+    <table className="sr-only">
+      <caption>{`Daily ${metric} used`}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Day</th>
+          <th scope="col">{name}</th>
+          <th scope="col">Replies</th>
+        </tr>
+      </thead>
+      <tbody>
+        {days.map((d) => (
+          <tr key={d.date}>
+            <th scope="row">{dayLabel(d.date)}</th>
+            <td>{format(metric === 'energy' ? d.energyWh : d.waterL)}</td>
+            <td>{d.messages}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   )
 }
 

@@ -26,3 +26,31 @@ export function formatRange(r: { min: number; max: number }, unit: string): stri
 function trim(fixed: string): string {
   return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed
 }
+
+/** Watt-hours as people read them: 0.0405 Wh, 12.3 Wh, 1.25 kWh. */
+export function formatEnergy(wh: number): string {
+  if (!Number.isFinite(wh) || wh <= 0) return '0 Wh'
+  if (wh < 1000) return `${formatSmall(wh)} Wh`
+  return `${formatSmall(wh / 1000)} kWh`
+}
+
+/** Litres of water: a reply is millilitres (1.23 mL), a month can be litres (2.5 L). */
+export function formatWater(litres: number): string {
+  if (!Number.isFinite(litres) || litres <= 0) return '0 mL'
+  if (litres < 1) return `${formatSmall(litres * 1000)} mL`
+  return `${formatSmall(litres)} L`
+}
+
+/** A range in one unit chosen by its upper bound: "0.0405 to 0.0515 Wh", "0.85 to 1.7 mL". */
+export function formatRangeWith(r: { min: number; max: number }, format: (x: number) => string): string {
+  const max = format(r.max)
+  const unit = max.slice(max.lastIndexOf(' '))
+  const min = format(r.min)
+  // Same unit: say it once; different units (a range across 1 L): say both.
+  if (min.endsWith(unit)) {
+    const low = min.slice(0, -unit.length)
+    const high = max.slice(0, -unit.length)
+    return low === high ? max : `${low} to ${high}${unit}`
+  }
+  return `${min} to ${max}`
+}

@@ -1,6 +1,6 @@
-// The actions of one thread (spec section 2): favorite, rename, delete. The same items serve the
-// context menu (right-click, 700 ms long press) and the visible '…' menu.
-import { MoreHorizontal, Pencil, Star, StarOff, Trash2 } from 'lucide-react'
+// The actions of one thread (spec section 2): favorite, rename, share, export, delete. The same
+// items serve the context menu (right-click, 700 ms long press) and the visible '…' menu.
+import { FileDown, FileJson, MoreHorizontal, Pencil, Share2, Star, StarOff, Trash2 } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import {
@@ -23,6 +23,17 @@ export interface ThreadActionHandlers {
   onFavorite: (thread: Thread) => void
   onRename: (thread: Thread) => void
   onDelete: (thread: Thread) => void
+  onShare: (thread: Thread) => void
+}
+
+/** Downloads the thread as a file (GET /api/threads/:id/export answers as an attachment). */
+function download(thread: Thread, format: 'markdown' | 'json') {
+  const a = document.createElement('a')
+  a.href = `/api/threads/${thread.id}/export?format=${format}`
+  a.download = ''
+  document.body.append(a)
+  a.click()
+  a.remove()
 }
 
 function useItems(thread: Thread, h: ThreadActionHandlers) {
@@ -34,6 +45,14 @@ function useItems(thread: Thread, h: ThreadActionHandlers) {
       run: () => h.onFavorite(thread),
     },
     { key: 'rename', label: 'Rename', icon: Pencil, run: () => h.onRename(thread) },
+    { key: 'share', label: 'Share', icon: Share2, run: () => h.onShare(thread) },
+    {
+      key: 'export-md',
+      label: 'Export as Markdown',
+      icon: FileDown,
+      run: () => download(thread, 'markdown'),
+    },
+    { key: 'export-json', label: 'Export as JSON', icon: FileJson, run: () => download(thread, 'json') },
     { key: 'delete', label: 'Delete', icon: Trash2, run: () => h.onDelete(thread), destructive: true },
   ]
 }

@@ -2,7 +2,7 @@
 // with its actions; virtualized so hundreds of threads stay fast.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { Plus, Search } from 'lucide-react'
-import { useMemo, useRef, useState } from 'react'
+import { type ReactNode, useMemo, useRef, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Input } from '#client/components/ui/input.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
@@ -11,6 +11,7 @@ import { useFavoriteThread } from '../api/favorite-thread.ts'
 import { groupThreads } from '../lib/group-threads.ts'
 import { DeleteThreadDialog } from './delete-thread-dialog.tsx'
 import { RenameThreadDialog } from './rename-thread-dialog.tsx'
+import { ShareThreadDialog } from './share-thread-dialog.tsx'
 import type { ThreadActionHandlers } from './thread-actions.tsx'
 import { ThreadRow } from './thread-row.tsx'
 
@@ -34,6 +35,8 @@ export interface ThreadListProps {
   onSelect: (thread: Thread) => void
   onNewThread: () => void
   onDeleted: (id: string) => void
+  /** Shown below the title matches while searching (matches inside messages, composed by the chat). */
+  renderSearchExtra?: (search: string) => ReactNode
 }
 
 export function ThreadList(props: ThreadListProps) {
@@ -41,12 +44,14 @@ export function ThreadList(props: ThreadListProps) {
   const [search, setSearch] = useState('')
   const [renaming, setRenaming] = useState<Thread | null>(null)
   const [deleting, setDeleting] = useState<Thread | null>(null)
+  const [sharing, setSharing] = useState<Thread | null>(null)
   const favorite = useFavoriteThread()
   const handlers = useMemo<ThreadActionHandlers>(
     () => ({
       onFavorite: (t) => favorite.mutate({ id: t.id, isFavorite: !t.isFavorite }),
       onRename: setRenaming,
       onDelete: setDeleting,
+      onShare: setSharing,
     }),
     [favorite.mutate],
   )
@@ -134,8 +139,10 @@ export function ThreadList(props: ThreadListProps) {
       </div>
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto pb-3">
         {body}
+        {search.trim() && props.renderSearchExtra?.(search)}
       </div>
       <RenameThreadDialog thread={renaming} onClose={() => setRenaming(null)} />
+      <ShareThreadDialog thread={sharing} onClose={() => setSharing(null)} />
       <DeleteThreadDialog thread={deleting} onClose={() => setDeleting(null)} onDeleted={props.onDeleted} />
     </nav>
   )

@@ -3,7 +3,7 @@ import { parseEnv } from '#server/env.ts'
 import { readEvents, replyText } from '../../../../../tests/helpers/chat.ts'
 import { createTestApp, type TestApp } from '../../../../../tests/helpers/test-app.ts'
 import { type AiStandIn, startAiStandIn } from '../../../../../tests/stand-ins/ai-providers.ts'
-import { allModes } from './availability.ts'
+import { allModes, defaultChatModel } from './availability.ts'
 import { createProviderRegistry } from './registry.ts'
 
 let ai: AiStandIn
@@ -69,42 +69,76 @@ describe('Gemini only', () => {
   })
   afterAll(() => t.close())
 
-  it('loris falls back to the smallest Gemini model', async () => {
+  // docs/decisions/020: the eco mode is our own model, never a smaller Gemini in disguise.
+  it('loris is not available and never falls back to Gemini', async () => {
     const events = await sendOnce(t, { isEcoMode: true })
-    expect(events.at(-1)?.done).toBe(true)
-    expect(ai.requests.map((r) => r.model)).toEqual(['gemini-2.5-flash-lite'])
+    expect(events).toEqual([
+      {
+        error: 'The Loris eco model is not available on this server',
+        code: 'service_unavailable:provider',
+        status: 'failed',
+      },
+    ])
+    expect(ai.requests).toEqual([])
   })
 })
 
 describe('availability', () => {
   const env = (vars: Record<string, string>) => parseEnv({ NODE_ENV: 'test', ...vars })
+  const ENV_NAME = /\b[A-Z][A-Z0-9]+_[A-Z0-9_]+\b/
 
-  it('names the variable to set for each missing provider', () => {
-    expect(allModes(env({}))).toEqual({
-      gemini: { available: false, reason: 'Gemini is not configured on this server (set GEMINI_API_KEY)' },
-      loris: {
-        available: false,
-        reason: 'The Loris eco model is not configured (set ECO_BASE_URL and ECO_MODEL, or GEMINI_API_KEY)',
-      },
-      chatgpt: { available: false, reason: 'ChatGPT is not configured on this server (set OPENAI_API_KEY)' },
+  it('says in plain words what this server lacks, never a variable name', () => {
+    const modes = allModes(env({ ECO_ENGINE: 'off' }))
+    expect(modes).toEqual({
+      gemini: { available: false, reason: 'Gemini is not available on this server' },
+      loris: { available: false, reason: 'The Loris eco model is not available on this server' },
+      chatgpt: { available: false, reason: 'ChatGPT is not available on this server' },
     })
+    expect(JSON.stringify(modes)).not.toMatch(ENV_NAME)
+    expect(defaultChatModel(modes)).toBeNull()
   })
 
-  it('refuses a half-configured eco endpoint rather than silently using Gemini', () => {
+  it('the eco mode runs in process unless the engine is off; a failed preparation makes it unavailable', () => {
+    expect(allModes(env({})).loris).toEqual({ available: true, reason: null })
+    expect(allModes(env({ ECO_MODEL_FILE: '/srv/models/eco.gguf' })).loris.available).toBe(true)
+    const failed = {
+      state: 'failed',
+      bytes: null,
+      totalBytes: null,
+      percent: null,
+      failure: 'offline',
+    } as const
+    const loris = allModes(env({}), failed).loris
+    expect(loris.available).toBe(false)
+    expect(loris.reason).toContain('cannot reach the internet')
+    expect(loris.reason).not.toMatch(ENV_NAME)
+  })
+
+  it('refuses a half-configured eco endpoint rather than running another model', () => {
     const modes = allModes(env({ GEMINI_API_KEY: 'k', ECO_BASE_URL: 'http://127.0.0.1:11434/v1' }))
     expect(modes.loris).toEqual({
       available: false,
-      reason:
-        'The Loris eco model is half configured (set both ECO_BASE_URL and ECO_MODEL; ECO_MODEL is missing)',
+      reason: 'The Loris eco model is not available on this server',
     })
   })
 
+  it('the default mode: gemini, else loris, else chatgpt, else none', () => {
+    const def = (vars: Record<string, string>) => defaultChatModel(allModes(env(vars)))
+    expect(def({ GEMINI_API_KEY: 'k', OPENAI_API_KEY: 'k' })).toBe('gemini')
+    expect(def({ OPENAI_API_KEY: 'k' })).toBe('loris')
+    expect(def({ OPENAI_API_KEY: 'k', ECO_ENGINE: 'off' })).toBe('chatgpt')
+    expect(
+      def({ ECO_BASE_URL: 'http://127.0.0.1:11434/v1', ECO_MODEL: 'qwen2.5:0.5b', ECO_ENGINE: 'off' }),
+    ).toBe('loris')
+    expect(def({ ECO_ENGINE: 'off' })).toBeNull()
+  })
+
   it('resolves exactly the available modes', () => {
-    const registry = createProviderRegistry(env({ OPENAI_API_KEY: 'k' }))
+    const registry = createProviderRegistry(env({ OPENAI_API_KEY: 'k', ECO_ENGINE: 'off' }))
     expect(registry.resolve('chatgpt', 'pro')).toMatchObject({ provider: 'openai', modelId: 'gpt-3.5-turbo' })
-    expect(() => registry.resolve('gemini', 'pro')).toThrow('set GEMINI_API_KEY')
+    expect(() => registry.resolve('gemini', 'pro')).toThrow('Gemini is not available on this server')
     expect(() => registry.resolve('loris', 'pro')).toThrow(
-      'set ECO_BASE_URL and ECO_MODEL, or GEMINI_API_KEY',
+      'The Loris eco model is not available on this server',
     )
   })
 })

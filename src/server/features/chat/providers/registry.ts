@@ -4,6 +4,8 @@ import type { LanguageModel } from 'ai'
 import type { ChatModel } from '#contract/config.ts'
 import type { ProviderId } from '#contract/impact.ts'
 import type { Env } from '#server/env.ts'
+import type { EcoEngine } from '#server/features/eco-engine/engine.ts'
+import { ecoLanguageModel } from '#server/features/eco-engine/language-model.ts'
 import { type ImpactSettings, impactSettings } from '#server/features/impact/message-impact.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { GeminiTier } from '../usage.ts'
@@ -22,11 +24,13 @@ export interface ResolvedModel {
   historyBudgetTokens: number
   /** Where the reply is computed and our own model's size, for its CO2 (docs/decisions/003). */
   impact: ImpactSettings
+  /** The in-process eco engine answering this reply (its energy is measured, decision 020). */
+  local?: EcoEngine
 }
 
 export interface ProviderRegistry {
   availability(mode: ChatModel): Availability
-  /** Throws `service_unavailable:provider` naming the variable to set when the mode is off. */
+  /** Throws `service_unavailable:provider` with the reason, in plain words, when the mode is off. */
   resolve(mode: ChatModel, gemini: GeminiTier): ResolvedModel
 }
 
@@ -35,7 +39,7 @@ export interface ProviderRegistry {
 const HOSTED_HISTORY_TOKENS = 8_000
 const ECO_HISTORY_TOKENS = 2_000
 
-export function createProviderRegistry(env: Env): ProviderRegistry {
+export function createProviderRegistry(env: Env, engine: EcoEngine | null = null): ProviderRegistry {
   const google = geminiFactory(env)
   const openai = openaiFactory(env)
   const eco = ecoFactory(env)
@@ -54,10 +58,12 @@ export function createProviderRegistry(env: Env): ProviderRegistry {
     impact,
   })
 
+  const availability = (mode: ChatModel) => modeAvailability(env, mode, engine?.status())
+
   return {
-    availability: (mode) => modeAvailability(env, mode),
+    availability,
     resolve(mode, tier) {
-      const state = modeAvailability(env, mode)
+      const state = availability(mode)
       if (state.available) {
         if (mode === 'chatgpt' && openai)
           return hosted(mode, 'openai', env.OPENAI_MODEL, openai(env.OPENAI_MODEL))
@@ -72,9 +78,21 @@ export function createProviderRegistry(env: Env): ProviderRegistry {
             impact,
           }
         }
-        // docs/decisions/002-loris-eco-model.md: without an endpoint, Gemini's smallest model.
-        const geminiId = mode === 'loris' ? env.GEMINI_MODEL_FLASH_LITE : geminiIds[tier]
-        if (mode !== 'chatgpt' && google) return hosted(mode, 'google', geminiId, google(geminiId))
+        // docs/decisions/020-eco-engine.md: without an endpoint, our own model in this process.
+        if (mode === 'loris' && engine) {
+          const modelId = engine.settings.modelFile.split(/[\\/]/).pop() ?? 'eco-model.gguf'
+          return {
+            chatModel: mode,
+            provider: 'self',
+            modelId,
+            model: ecoLanguageModel(engine, modelId),
+            historyBudgetTokens: ECO_HISTORY_TOKENS,
+            impact: { ...impact, selfParamsB: impact.selfParamsB ?? engine.settings.paramsB },
+            local: engine,
+          }
+        }
+        if (mode === 'gemini' && google)
+          return hosted(mode, 'google', geminiIds[tier], google(geminiIds[tier]))
       }
       throw new AppError('service_unavailable:provider', state.reason ?? 'This chat mode is not available')
     },

@@ -1,0 +1,95 @@
+// /share/:token (issue 14): a shared conversation, read-only, rendered with the chat's own
+// exchange and markdown components. Anyone may read it; a signed-in reader can continue it in a
+// thread of their own.
+import { useQueryClient } from '@tanstack/react-query'
+import { MessageSquarePlus } from 'lucide-react'
+import { useEffect } from 'react'
+import { Link, useLocation, useParams } from 'wouter'
+import { Button } from '#client/components/ui/button.tsx'
+import { Spinner } from '#client/components/ui/spinner.tsx'
+import { useUser } from '#client/features/auth/api/get-user.ts'
+import { SignInDialog } from '#client/features/auth/components/sign-in-dialog.tsx'
+import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
+import { Exchange } from '#client/features/chat/components/exchange.tsx'
+import { selectThread } from '#client/features/chat/hooks/use-thread-selection.ts'
+import { threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
+import { toast } from '#client/hooks/use-toast.ts'
+import { errorText } from '#client/lib/api.ts'
+import { useContinueShare, useSharedConversation } from './api/shares.ts'
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' })
+
+export default function SharePage() {
+  const { token = '' } = useParams<{ token: string }>()
+  const shared = useSharedConversation(token)
+  const { user } = useUser()
+  const [, navigate] = useLocation()
+  const queryClient = useQueryClient()
+  const continueShare = useContinueShare()
+  const title = shared.data?.title
+  useEffect(() => {
+    document.title = title ? `${title} | Shared on Loris` : 'Shared conversation | Loris'
+  }, [title])
+
+  const onContinue = () => {
+    if (!user) {
+      setSignInDialogOpen(true)
+      return
+    }
+    continueShare.mutate(token, {
+      onSuccess: async (thread) => {
+        await queryClient.invalidateQueries({ queryKey: threadsQueryKey })
+        selectThread(thread)
+        navigate(`/chat/${thread.id}`)
+      },
+      onError: (err) =>
+        toast({
+          title: 'Error',
+          description: errorText(err, 'The conversation could not be copied'),
+          variant: 'destructive',
+        }),
+    })
+  }
+
+  if (shared.isLoading)
+    return <Spinner className="mx-auto mt-24 block size-6" label="Loading the shared conversation" />
+  if (!shared.data)
+    return (
+      <main className="mx-auto max-w-xl px-4 py-24 text-center">
+        <h1 className="text-2xl font-bold">This link does not exist</h1>
+        <p className="mt-2 text-muted-foreground">It may have been revoked by the person who shared it.</p>
+        <Link href="/" className="mt-6 inline-block text-primary hover:underline">
+          Go to Loris
+        </Link>
+      </main>
+    )
+  const data = shared.data
+  return (
+    <main className="mx-auto w-full max-w-5xl px-4 py-8">
+      <header className="flex flex-wrap items-end justify-between gap-4 border-b pb-4">
+        <div>
+          <p className="text-xs uppercase tracking-wide text-muted-foreground">Shared conversation</p>
+          <h1 className="mt-1 text-2xl font-bold">{data.title}</h1>
+          <p className="mt-1 text-sm text-muted-foreground">
+            Shared on {dateFormat.format(new Date(data.sharedAt))} · a snapshot: later messages are not shown
+          </p>
+        </div>
+        <Button onClick={onContinue} disabled={continueShare.isPending}>
+          <MessageSquarePlus aria-hidden="true" /> Continue this conversation
+        </Button>
+      </header>
+      <section aria-label="Conversation">
+        {data.exchanges.map((e) => (
+          <Exchange key={e.id} exchange={{ ...e, pending: false }} />
+        ))}
+      </section>
+      <footer className="mt-8 border-t pt-4 text-center text-sm text-muted-foreground">
+        <Link href="/" className="text-primary hover:underline">
+          Loris
+        </Link>{' '}
+        · AI chat that cares for the planet
+      </footer>
+      {!user && <SignInDialog />}
+    </main>
+  )
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod'
+
+export const MB = 1024 * 1024
+
+/** Limits of POST /api/import: the file, what it unpacks to, and how long parsing may take. */
+export const IMPORT_LIMITS = {
+  maxFileBytes: 100 * MB,
+  maxUnzippedBytes: 500 * MB,
+  maxThreadBytes: 50 * MB,
+  /** A file inside a Loris export: the largest upload there is. */
+  maxFileBytesInZip: 25 * MB,
+  maxThreads: 10_000,
+  maxMessagesPerThread: 10_000,
+  timeoutMs: 60_000,
+} as const
+
+/** What POST /api/import answers: what was created, and what was left out and why. */
+export const importReportSchema = z.object({
+  source: z.enum(['chatgpt', 'loris']),
+  threadsImported: z.number().int(),
+  messagesImported: z.number().int(),
+  skipped: z.array(z.object({ title: z.string(), reason: z.string() })),
+  /** Things kept out of imported threads (pictures, other branches), said in plain words. */
+  notes: z.array(z.string()),
+})
+export type ImportReport = z.infer<typeof importReportSchema>

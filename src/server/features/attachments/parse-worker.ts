@@ -1,0 +1,50 @@
+// The parse worker's entry (a worker thread started by parse-pool.ts). It reads one file at a time
+// and answers with what inspectFile found, or the error to show. It shares no memory with the
+// server: whatever a crafted file does here (prototype pollution through xlsx, CVE-2023-30533; a
+// runaway parser) stays here, and the pool ends the thread when it runs out of time or memory.
+import { setPriority } from 'node:os'
+import { parentPort } from 'node:worker_threads'
+import { AppError } from '#server/lib/app-error.ts'
+import { inspectFile } from './inspect.ts'
+
+export interface ParseRequest {
+  id: number
+  bytes: Uint8Array
+  fileName: string
+}
+
+export type ParseResponse =
+  | { id: number; ok: true; result: Awaited<ReturnType<typeof inspectFile>> }
+  | { id: number; ok: false; error: { code: string; message: string } }
+
+// On Linux a thread has its own nice value: this worker yields the CPU to the server's main thread
+// (answering requests) and to other processes, so reading a heavy file slows only itself.
+try {
+  setPriority(10)
+} catch {
+  // Not permitted or not supported here: the worker runs at normal priority.
+}
+
+const port = parentPort
+if (!port) throw new Error('parse-worker.ts runs as a worker thread (see parse-pool.ts)')
+
+port.on('message', async ({ id, bytes, fileName }: ParseRequest) => {
+  let answer: ParseResponse
+  try {
+    answer = { id, ok: true, result: await inspectFile(bytes, fileName) }
+  } catch (err) {
+    answer =
+      err instanceof AppError
+        ? { id, ok: false, error: { code: err.code, message: err.message } }
+        : {
+            id,
+            ok: false,
+            error: {
+              code: 'unprocessable:attachment',
+              message: 'This file could not be read. It may be damaged or password-protected.',
+            },
+          }
+  }
+  port.postMessage(answer)
+})
+port.postMessage({ ready: true })

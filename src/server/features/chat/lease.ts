@@ -1,0 +1,142 @@
+// Leases on replies being generated. The node writing a reply renews the row's heartbeat at every
+// progress save (generation.ts); a reply whose heartbeat is older than LEASE_MS lost its node (a
+// crash, kill -9, a lost host) and is finished here: interrupted with the text it had, its usage
+// settled. Every node sweeps at start-up and every SWEEP_MS. docs/decisions/009-limits-and-leases.md
+import { randomUUID } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import type { Logger } from 'pino'
+import type { Db } from '#server/db/client.ts'
+
+/** A heartbeat older than this means the generating node is gone. */
+export const LEASE_MS = 15_000
+/** How often each node looks for lapsed leases. */
+export const SWEEP_MS = 5_000
+/** This process, named on the rows it generates (for the logs: which node lost which replies). */
+export const NODE_ID = randomUUID()
+
+/** Stored on a reply whose node died; a retry of such a send generates again. */
+export const LOST_NODE_MESSAGE = 'The reply was cut off: the server stopped while writing it'
+
+export interface LapsedReply {
+  id: string
+  userId: string
+  nodeId: string | null
+  status: string
+}
+
+/**
+ * Finishes every reply whose lease lapsed (or only `only`'s, or one user's) in one statement:
+ * a streaming reply becomes interrupted keeping its text (failed when it had none, which charges
+ * nothing, as a live failure would); one stopped but never stored keeps its status. The user's
+ * reservation is released and what was used is charged, exactly once: rows already settled
+ * (completed_at set) are never touched, and rows another sweep holds are skipped.
+ */
+export async function finishLapsed(
+  db: Db,
+  only: { messageId?: string; userId?: string } = {},
+): Promise<LapsedReply[]> {
+  const byId = only.messageId ? sql`and id = ${only.messageId}` : sql``
+  const byUser = only.userId ? sql`and user_id = ${only.userId}` : sql``
+  const result = (await db.execute(sql`
+    with lapsed as (
+      select id, user_id, reserved_chars, status, response = '' as empty
+      from messages
+      where completed_at is null
+        -- Streaming, or stopped and never stored; rows from before leases (ended without a
+        -- completed_at, nothing reserved) were settled then and are left alone.
+        and (status = 'streaming' or reserved_chars > 0)
+        and heartbeat_at < now() - make_interval(secs => ${LEASE_MS / 1000})
+        ${byId} ${byUser}
+      for update skip locked
+    ), finished as (
+      update messages m set
+        status = case when lapsed.status <> 'streaming' then lapsed.status
+                      when lapsed.empty then 'failed' else 'interrupted' end,
+        error_message = case when lapsed.status <> 'streaming' then m.error_message
+                             else ${LOST_NODE_MESSAGE} end,
+        completed_at = now(),
+        reserved_chars = 0
+      from lapsed
+      where m.id = lapsed.id
+      returning m.id, m.user_id, m.node_id, m.status, lapsed.reserved_chars, length(m.response) as out_chars
+    ), per_user as (
+      select user_id,
+        sum(case when status = 'failed' then 0 else reserved_chars end) as input,
+        sum(case when status = 'failed' then 0 else out_chars end) as output,
+        sum(reserved_chars) as released
+      from finished group by user_id
+    ), charged as (
+      update users u set
+        ai_input_chars = u.ai_input_chars + per_user.input,
+        ai_output_chars = u.ai_output_chars + per_user.output,
+        ai_reserved_chars = greatest(0, u.ai_reserved_chars - per_user.released)
+      from per_user
+      where u.id = per_user.user_id
+      returning u.id
+    )
+    select id, user_id, node_id, status from finished
+  `)) as unknown as { rows: { id: string; user_id: string; node_id: string | null; status: string }[] }
+  return result.rows.map((r) => ({ id: r.id, userId: r.user_id, nodeId: r.node_id, status: r.status }))
+}
+
+/**
+ * Sets each user's reservation back to what their unsettled sends hold. A reply deleted while its
+ * node was down took its row (and its reservation record) with it; this frees what it held.
+ * Users are locked first, so the sum, read by the next statement, sees every send admitted before.
+ */
+export async function reconcileReservations(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    const locked = (await tx.execute(sql`
+      select id from users where ai_reserved_chars > 0 for update skip locked
+    `)) as unknown as { rows: { id: string }[] }
+    if (locked.rows.length === 0) return
+    const ids = locked.rows.map((r) => r.id)
+    await tx.execute(sql`
+      update users u set ai_reserved_chars = coalesce((
+        select sum(m.reserved_chars) from messages m
+        where m.user_id = u.id and m.completed_at is null
+      ), 0)
+      where u.id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})
+    `)
+  })
+}
+
+/** One sweep: lapsed replies finished, then reservations nothing holds any more released. */
+export async function sweepLeases(db: Db, log: Logger): Promise<LapsedReply[]> {
+  const finished = await finishLapsed(db)
+  if (finished.length > 0)
+    log.warn(
+      { replies: finished.map((r) => ({ id: r.id, nodeId: r.nodeId, status: r.status })) },
+      'finished replies whose node stopped renewing its lease',
+    )
+  await reconcileReservations(db)
+  return finished
+}
+
+/** Sweeps now and every `everyMs` (unref'd: it never keeps the process alive). */
+export function startLeaseSweeper(db: Db, log: Logger, everyMs = SWEEP_MS): { stop(): Promise<void> } {
+  let running: Promise<unknown> | null = null
+  let stopped = false
+  const sweep = () => {
+    // A slow database must not pile sweeps up.
+    if (running || stopped) return
+    running = sweepLeases(db, log)
+      .catch((err) => log.warn({ err }, 'lease sweep failed'))
+      .finally(() => {
+        running = null
+      })
+  }
+  sweep()
+  const timer = setInterval(sweep, everyMs)
+  timer.unref()
+  return {
+    async stop() {
+      stopped = true
+      clearInterval(timer)
+      await running
+    },
+  }
+}

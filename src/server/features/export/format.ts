@@ -1,0 +1,141 @@
+// A thread as Loris's JSON export format and as Markdown a person can read anywhere.
+import { EXPORT_FORMAT, EXPORT_VERSION, type ExportedAccount, type ExportedThread } from '#contract/export.ts'
+import { activeBranch, childrenByParent } from '#server/features/chat/branch.ts'
+import type { UserRow } from '#server/lib/context.ts'
+import type { ExportMessageRow, ExportThreadRow } from './queries.ts'
+
+const MODEL_NAMES = { gemini: 'Gemini', chatgpt: 'ChatGPT', loris: 'Loris eco model' } as const
+
+/** files/<upload id>-<name>: unique, and still recognisable in a file manager. */
+export function filePath(upload: { id: string; fileName: string }): string {
+  const safe = upload.fileName.replace(/[^\p{L}\p{N}._ -]/gu, '_').slice(0, 100) || 'file'
+  return `files/${upload.id}-${safe}`
+}
+
+export function toExportedThread(
+  thread: ExportThreadRow,
+  rows: ExportMessageRow[],
+  now: Date,
+  opts: { withFilePaths: boolean },
+): ExportedThread {
+  // Every version is exported; the tree helpers say where each stands (decision 012).
+  const ids = new Set(rows.map((m) => m.id))
+  const versionOf = new Map<string, number>()
+  for (const versions of childrenByParent(rows).values()) {
+    for (const [i, m] of versions.entries()) versionOf.set(m.id, i + 1)
+  }
+  const shown = new Set(activeBranch(rows).map((e) => e.row.id))
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: now.toISOString(),
+    thread: {
+      id: thread.id,
+      title: thread.title,
+      chatModel: thread.chatModel,
+      isFavorite: thread.isFavorite,
+      isDefault: thread.isDefault,
+      createdAt: thread.createdAt.toISOString(),
+      lastMessageAt: thread.lastMessageAt.toISOString(),
+    },
+    messages: rows.map((m) => ({
+      id: m.id,
+      version: versionOf.get(m.id) ?? 1,
+      // A parent outside the thread (never expected) reads as the start, as in the app.
+      parentId: m.parentId && ids.has(m.parentId) ? m.parentId : null,
+      origin: m.origin,
+      selectedAt: m.selectedAt.toISOString(),
+      shown: shown.has(m.id),
+      content: m.content,
+      response: m.response,
+      status: m.status,
+      errorMessage: m.errorMessage,
+      chatModel: m.chatModel,
+      provider: m.provider,
+      modelId: m.modelId,
+      inputTokens: m.inputTokens,
+      outputTokens: m.outputTokens,
+      latencyMs: m.latencyMs,
+      co2Impact: m.co2Impact ?? null,
+      mediaType: m.mediaType,
+      attachment: m.upload
+        ? {
+            fileName: m.upload.fileName,
+            mimeType: m.upload.mimeType,
+            kind: m.upload.kind,
+            size: m.upload.size,
+            path: opts.withFilePaths ? filePath(m.upload) : null,
+          }
+        : null,
+      createdAt: m.createdAt.toISOString(),
+      completedAt: m.completedAt?.toISOString() ?? null,
+    })),
+  }
+}
+
+const when = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')
+
+/** The conversation as the thread shows it; a turn with other versions says so (they are in the JSON). */
+export function toMarkdown(t: ExportedThread): string {
+  const shown = t.messages.filter((m) => m.shown)
+  const versions = new Map<string, number>()
+  for (const m of t.messages) versions.set(m.parentId ?? '', (versions.get(m.parentId ?? '') ?? 0) + 1)
+  const out = [
+    `# ${t.thread.title}`,
+    '',
+    `*Exported from Loris on ${when(t.exportedAt)} · ${shown.length} exchanges*`,
+    '',
+  ]
+  for (const m of shown) {
+    const count = versions.get(m.parentId ?? '') ?? 1
+    out.push(`## You · ${when(m.createdAt)}`, '')
+    if (count > 1) out.push(`*Version ${m.version} of ${count}; the others are in the JSON export*`, '')
+    out.push(m.content || '*(no text)*', '')
+    if (m.attachment) {
+      const name = m.attachment.fileName
+      out.push(m.attachment.path ? `Attached: [${name}](../${m.attachment.path})` : `Attached: ${name}`, '')
+    }
+    const model = MODEL_NAMES[m.chatModel] + (m.modelId ? ` (${m.modelId})` : '')
+    out.push(
+      `## ${model}`,
+      '',
+      m.response || (m.status === 'failed' ? `*No reply: ${m.errorMessage ?? 'failed'}*` : ''),
+      '',
+    )
+    if (m.status === 'interrupted') out.push(`*${m.errorMessage ?? 'Reply stopped'}*`, '')
+  }
+  return out.join('\n')
+}
+
+export function toExportedAccount(u: UserRow): ExportedAccount {
+  return {
+    id: u.id,
+    email: u.email,
+    signsInWithGoogle: u.googleId !== null,
+    hasPassword: u.passwordHash !== null,
+    isPremium: u.isPremium,
+    subscriptionStatus: u.subscriptionStatus,
+    subscriptionStartDate: u.subscriptionStartDate?.toISOString() ?? null,
+    subscriptionEndDate: u.subscriptionEndDate?.toISOString() ?? null,
+    co2Saved: u.co2Saved,
+    co2SavedMin: u.co2SavedMin,
+    co2SavedMax: u.co2SavedMax,
+    treesPlanted: u.treesPlanted,
+    aiInputChars: u.aiInputChars,
+    aiOutputChars: u.aiOutputChars,
+    aiUsageStartDate: u.aiUsageStartDate.toISOString(),
+    createdAt: u.createdAt.toISOString(),
+  }
+}
+
+/** A file name from a title: letters, digits and dashes. */
+export function slug(title: string): string {
+  return (
+    title
+      .normalize('NFKD')
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60)
+      .toLowerCase() || 'thread'
+  )
+}

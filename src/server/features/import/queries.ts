@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto'
+import { and, eq, isNull, or } from 'drizzle-orm'
+import type { Db, Tx } from '#server/db/client.ts'
+import { messages, threads, uploads } from '#server/db/schema/index.ts'
+import { activeBranch } from '#server/features/chat/branch.ts'
+import type { ObjectStorage } from '#server/lib/storage.ts'
+import type { ImportedThread } from './parse.ts'
+
+// Files a Loris export may bring back: the types an upload may have (contract/attachments.ts).
+const FILE_TYPES: Record<'image' | 'document', Set<string>> = {
+  image: new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/svg+xml']),
+  document: new Set([
+    'application/pdf',
+    'application/msword',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    'text/plain',
+    'text/csv',
+    'application/vnd.ms-excel',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ]),
+}
+
+export interface ImportFiles {
+  bytes: Map<string, Uint8Array>
+  storage: ObjectStorage
+}
+
+const BATCH = 500
+
+export type StoreResult =
+  | { ok: true; messages: number; files: number; filesLeftOut: number }
+  | { ok: false; reason: string }
+
+/** The last exchange Default shows now: an import filling it follows it, so both stay shown. */
+async function defaultLeaf(tx: Tx, userId: string, threadId: string): Promise<string | null> {
+  const rows = await tx
+    .select({
+      id: messages.id,
+      parentId: messages.parentId,
+      selectedAt: messages.selectedAt,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .where(and(eq(messages.userId, userId), or(eq(messages.threadId, threadId), isNull(messages.threadId))))
+  return activeBranch(rows).at(-1)?.row.id ?? null
+}
+
+/**
+ * Where each imported message goes in the thread's tree (decision 012): a Loris export's versions
+ * keep their shape (each follows the exchange it followed there); anything else (ChatGPT, older
+ * Loris exports) becomes one chain, each message following the one before, so all are shown.
+ */
+export function importedTree(t: Pick<ImportedThread, 'messages'>, root: string | null) {
+  const ids = t.messages.map(() => randomUUID())
+  const versioned = t.messages.some((m) => m.selectedAt)
+  const byKey = new Map<string, string>()
+  if (versioned)
+    t.messages.forEach((m, i) => {
+      if (m.key) byKey.set(m.key, ids[i] as string)
+    })
+  const parents = t.messages.map((m, i) => {
+    if (!versioned) return i === 0 ? root : (ids[i - 1] as string)
+    return (m.parentKey ? byKey.get(m.parentKey) : undefined) ?? root
+  })
+  return { ids, parents }
+}
+
+/**
+ * Stores one imported thread with its messages, in one transaction. A thread whose source this
+ * user already imported is left alone (threads_import_source_idx), so a second import of the
+ * same file creates nothing. An exported Default thread fills the account's own Default thread
+ * the first time.
+ */
+export async function storeImportedThread(
+  db: Db,
+  userId: string,
+  t: ImportedThread,
+  files: ImportFiles,
+): Promise<StoreResult> {
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: threads.id })
+      .from(threads)
+      .where(and(eq(threads.userId, userId), eq(threads.importSource, t.source)))
+    if (existing) return { ok: false, reason: 'already imported' }
+
+    let threadId: string | undefined
+    // Where the import's first turn goes: after what the thread shows (an existing Default's own).
+    let root: string | null = null
+    if (t.isDefault) {
+      const [def] = await tx
+        .update(threads)
+        .set({ importSource: t.source, lastMessageAt: new Date(t.lastMessageAt), chatModel: t.chatModel })
+        .where(and(eq(threads.userId, userId), eq(threads.isDefault, true), isNull(threads.importSource)))
+        .returning({ id: threads.id })
+      // A Default already filled by another import: this one becomes a thread of its own.
+      threadId = def?.id
+      if (threadId) root = await defaultLeaf(tx, userId, threadId)
+    }
+    if (!threadId) {
+      const [row] = await tx
+        .insert(threads)
+        .values({
+          userId,
+          title: t.isDefault ? `${t.title} (imported)` : t.title,
+          chatModel: t.chatModel,
+          isFavorite: t.isFavorite,
+          createdAt: new Date(t.createdAt),
+          lastMessageAt: new Date(t.lastMessageAt),
+          importSource: t.source,
+        })
+        .onConflictDoNothing()
+        .returning({ id: threads.id })
+      if (!row) return { ok: false, reason: 'already imported' }
+      threadId = row.id
+    }
+    // A message's file comes back as an upload of this user when the export carried it.
+    let stored = 0
+    let leftOut = 0
+    const media = new Map<number, { uploadId: string; mediaType: 'image' | 'document' }>()
+    for (const [i, m] of t.messages.entries()) {
+      const a = m.attachment
+      if (!a) continue
+      const bytes = a.path ? files.bytes.get(a.path) : undefined
+      if (!bytes || a.kind === 'audio' || !FILE_TYPES[a.kind].has(a.mimeType)) {
+        leftOut++
+        continue
+      }
+      const storageKey = await files.storage.put(bytes)
+      const [upload] = await tx
+        .insert(uploads)
+        .values({
+          userId,
+          storageKey,
+          mimeType: a.mimeType,
+          kind: a.kind,
+          fileName: a.fileName,
+          size: bytes.length,
+        })
+        .returning({ id: uploads.id })
+      if (upload) {
+        media.set(i, { uploadId: upload.id, mediaType: a.kind })
+        stored++
+      }
+    }
+    const tree = importedTree(t, root)
+    for (let at = 0; at < t.messages.length; at += BATCH) {
+      await tx.insert(messages).values(
+        t.messages.slice(at, at + BATCH).map((m, j) => {
+          const file = media.get(at + j)
+          const createdAt = new Date(m.createdAt)
+          return {
+            id: tree.ids[at + j],
+            parentId: tree.parents[at + j] ?? null,
+            origin: m.origin ?? 'sent',
+            selectedAt: m.selectedAt ? new Date(m.selectedAt) : createdAt,
+            userId,
+            threadId,
+            content: m.content,
+            response: m.response,
+            chatModel: m.chatModel,
+            provider: m.provider,
+            modelId: m.modelId,
+            status: m.status,
+            errorMessage: m.errorMessage,
+            inputTokens: m.inputTokens,
+            outputTokens: m.outputTokens,
+            latencyMs: m.latencyMs,
+            co2Impact: m.co2Impact ?? null,
+            uploadId: file?.uploadId ?? null,
+            mediaType: file?.mediaType ?? null,
+            mediaUrl: file ? `/api/uploads/${file.uploadId}` : null,
+            createdAt,
+            completedAt: m.completedAt ? new Date(m.completedAt) : null,
+          }
+        }),
+      )
+    }
+    return { ok: true, messages: t.messages.length, files: stored, filesLeftOut: leftOut }
+  })
+}

@@ -1,0 +1,157 @@
+import { Hono } from 'hono'
+import { uploadIdParam } from '#contract/attachments.ts'
+import {
+  createShareBody,
+  type SharedConversation,
+  type ShareLink,
+  sharePath,
+  shareTokenParam,
+} from '#contract/sharing.ts'
+import { threadIdParam } from '#contract/threads.ts'
+import { publicOrigin } from '#server/env.ts'
+import { AppError } from '#server/lib/app-error.ts'
+import type { AppDeps, AppEnv } from '#server/lib/context.ts'
+import { requireUser } from '#server/lib/session.ts'
+import type { ObjectStorage } from '#server/lib/storage.ts'
+import { validate } from '#server/lib/validate.ts'
+import {
+  copyShareToThread,
+  deleteShare,
+  findOwnedThread,
+  findShare,
+  findSharedUpload,
+  insertShare,
+  listShares,
+  snapshotOf,
+} from './queries.ts'
+import { toSharedExchange } from './snapshot.ts'
+
+const INLINE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])
+const GONE = 'This shared link does not exist or was revoked'
+
+function disposition(type: 'inline' | 'attachment', fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
+}
+
+export function sharingRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
+  const { db } = deps.database
+  const auth = requireUser(deps)
+  const urlOf = (token: string) => `${publicOrigin(deps.env)}${sharePath(token)}`
+
+  async function liveShare(token: string) {
+    const share = await findShare(db, token)
+    if (!share) throw new AppError('not_found:share', GONE)
+    return share
+  }
+
+  return (
+    new Hono<AppEnv>()
+      .post(
+        '/threads/:id/share',
+        auth,
+        validate('param', threadIdParam),
+        validate('json', createShareBody),
+        async (c) => {
+          const userId = c.get('user').id
+          const thread = await findOwnedThread(db, userId, c.req.valid('param').id)
+          if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
+          const snapshot = await snapshotOf(db, userId, thread)
+          if (snapshot.length === 0)
+            throw new AppError('unprocessable:empty_thread', 'There is nothing to share in this thread yet')
+          const share = await insertShare(db, {
+            userId,
+            thread,
+            snapshot,
+            allowIndexing: c.req.valid('json').allowIndexing,
+          })
+          return c.json({ url: urlOf(share.token), token: share.token }, 201)
+        },
+      )
+      .get('/shares', auth, async (c) => {
+        const rows = await listShares(db, c.get('user').id)
+        const body: ShareLink[] = rows.map((r) => ({
+          ...r,
+          url: urlOf(r.token),
+          createdAt: r.createdAt.toISOString(),
+        }))
+        return c.json(body, 200)
+      })
+      .delete('/shares/:token', auth, validate('param', shareTokenParam), async (c) => {
+        const { token } = c.req.valid('param')
+        if (!(await deleteShare(db, c.get('user').id, token))) throw new AppError('not_found:share', GONE)
+        return c.json({ ok: true as const }, 200)
+      })
+      // Public: anyone with the link reads the snapshot.
+      .get('/shares/:token', validate('param', shareTokenParam), async (c) => {
+        const { token } = c.req.valid('param')
+        const share = await liveShare(token)
+        const body: SharedConversation = {
+          title: share.title,
+          sharedAt: share.createdAt.toISOString(),
+          allowIndexing: share.allowIndexing,
+          exchanges: share.exchanges.map((e) => toSharedExchange(token, e)),
+        }
+        c.header('Cache-Control', 'no-store')
+        if (!share.allowIndexing) c.header('X-Robots-Tag', 'noindex')
+        return c.json(body, 200)
+      })
+      // A file of the snapshot, only through its token: any other upload id answers 404.
+      .get(
+        '/shares/:token/files/:id',
+        validate('param', shareTokenParam.extend(uploadIdParam.shape)),
+        async (c) => {
+          const { token, id } = c.req.valid('param')
+          const share = await liveShare(token)
+          const inSnapshot = share.exchanges.some((e) => e.uploadId === id)
+          const row = inSnapshot ? await findSharedUpload(db, share.userId, id) : undefined
+          const bytes = row ? await opts.storage.get(row.storageKey) : null
+          if (!row || !bytes) throw new AppError('not_found:upload', 'This file does not exist')
+          return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+            'Content-Type': row.mimeType,
+            'Content-Length': String(bytes.length),
+            'Content-Disposition': disposition(
+              INLINE.has(row.mimeType) ? 'inline' : 'attachment',
+              row.fileName,
+            ),
+            // Revoking must take effect at once: nothing may keep a copy.
+            'Cache-Control': 'no-store',
+            'X-Robots-Tag': 'noindex',
+          })
+        },
+      )
+      .post('/shares/:token/continue', auth, validate('param', shareTokenParam), async (c) => {
+        const share = await liveShare(c.req.valid('param').token)
+        const thread = await copyShareToThread(db, c.get('user').id, share, deps.now?.() ?? new Date())
+        return c.json(
+          {
+            id: thread.id,
+            title: thread.title,
+            isFavorite: thread.isFavorite,
+            isDefault: thread.isDefault,
+            lastMessageAt: thread.lastMessageAt.toISOString(),
+            chatModel: thread.chatModel,
+            createdAt: thread.createdAt.toISOString(),
+          },
+          201,
+        )
+      })
+  )
+}
+
+/** Head tags for the server-rendered /share/:token shell (Open Graph card, robots). */
+export function shareHeadFor(deps: AppDeps) {
+  return async (token: string) => {
+    if (!shareTokenParam.safeParse({ token }).success) return null
+    const share = await findShare(deps.database.db, token)
+    if (!share) return null
+    const first = share.exchanges[0]
+    const description = (first?.content || first?.response || '').replace(/\s+/g, ' ').trim().slice(0, 200)
+    return {
+      title: `${share.title} | Shared on Loris`,
+      description: description || 'A conversation shared from Loris',
+      url: `${publicOrigin(deps.env)}${sharePath(token)}`,
+      noindex: !share.allowIndexing,
+    }
+  }
+}

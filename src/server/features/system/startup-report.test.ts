@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest'
+import { parseEnv } from '#server/env.ts'
+import { startupTable } from './startup-report.ts'
+
+const env = (vars: Record<string, string>) => parseEnv({ NODE_ENV: 'test', DATA_DIR: '/srv/loris', ...vars })
+
+describe('the start-up table', () => {
+  it('says what is configured and what each missing piece needs, naming the variables', () => {
+    const table = startupTable(env({ OPENAI_API_KEY: 'k' }))
+    expect(table.split('\n')[0]).toBe('Loris configuration:')
+    expect(table).toMatch(/Gemini\s+not configured\s+GEMINI_API_KEY/)
+    expect(table).toMatch(/ChatGPT\s+configured \(gpt-3\.5-turbo\)/)
+    expect(table).toMatch(
+      /Loris eco\s+in process, fetched on first use to \/srv\/loris\/models\/qwen2\.5-0\.5b-instruct-q4_k_m\.gguf\s+from https:\/\/huggingface\.co\/Qwen\/.*; run npm run eco:fetch ahead, or set ECO_MODEL_FILE/,
+    )
+    expect(table).toMatch(/Payments\s+not configured\s+STRIPE_SECRET_KEY/)
+    expect(table).toMatch(/Database\s+embedded PGlite in \/srv\/loris/)
+  })
+
+  it('names the eco sources: endpoint, half an endpoint, a file, off', () => {
+    expect(
+      startupTable(env({ ECO_BASE_URL: 'http://127.0.0.1:11434/v1', ECO_MODEL: 'qwen2.5:0.5b' })),
+    ).toMatch(/Loris eco\s+endpoint http:\/\/127\.0\.0\.1:11434\/v1 \(qwen2\.5:0\.5b\)/)
+    expect(startupTable(env({ ECO_MODEL: 'qwen2.5:0.5b' }))).toMatch(
+      /Loris eco\s+half configured\s+set both ECO_BASE_URL and ECO_MODEL \(ECO_BASE_URL is missing\)/,
+    )
+    expect(startupTable(env({ ECO_MODEL_FILE: '/m/eco.gguf', ECO_THREADS: '3' }))).toMatch(
+      /Loris eco\s+in process, \/m\/eco\.gguf\s+3 thread\(s\), 2 replies at once/,
+    )
+    expect(startupTable(env({ ECO_ENGINE: 'off' }))).toMatch(/Loris eco\s+off \(ECO_ENGINE=off\)/)
+  })
+})

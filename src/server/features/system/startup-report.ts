@@ -1,0 +1,98 @@
+// One table at start-up: what this deployment has configured and what each missing piece needs.
+// For the operator: environment variable names belong here, never on end users' screens.
+import type { Env } from '#server/env.ts'
+import { ecoEngineSettings, ecoSource } from '#server/features/eco-engine/settings.ts'
+import { chooseEngine } from '#server/features/voice/engines.ts'
+
+interface Row {
+  feature: string
+  state: string
+  needs: string
+}
+
+export function startupRows(env: Env): Row[] {
+  const rows: Row[] = []
+  const row = (feature: string, ok: boolean, okText: string, needs: string) =>
+    rows.push({ feature, state: ok ? okText : 'not configured', needs: ok ? '' : needs })
+
+  row('Gemini', Boolean(env.GEMINI_API_KEY), 'configured', 'GEMINI_API_KEY')
+  row('ChatGPT', Boolean(env.OPENAI_API_KEY), `configured (${env.OPENAI_MODEL})`, 'OPENAI_API_KEY')
+  const source = ecoSource(env)
+  const eco = source === 'file' || source === 'download' ? ecoEngineSettings(env) : null
+  switch (source) {
+    case 'endpoint':
+      rows.push({ feature: 'Loris eco', state: `endpoint ${env.ECO_BASE_URL} (${env.ECO_MODEL})`, needs: '' })
+      break
+    case 'partial':
+      rows.push({
+        feature: 'Loris eco',
+        state: 'half configured',
+        needs: `set both ECO_BASE_URL and ECO_MODEL (${env.ECO_BASE_URL ? 'ECO_MODEL' : 'ECO_BASE_URL'} is missing)`,
+      })
+      break
+    case 'file':
+      rows.push({
+        feature: 'Loris eco',
+        state: `in process, ${eco?.modelFile}`,
+        needs: `${eco?.threads} thread(s), ${eco?.parallel} replies at once (ECO_THREADS, ECO_PARALLEL)`,
+      })
+      break
+    case 'download':
+      rows.push({
+        feature: 'Loris eco',
+        state: `in process, fetched on first use to ${eco?.modelFile}`,
+        needs: `from ${env.ECO_MODEL_URL}; run npm run eco:fetch ahead, or set ECO_MODEL_FILE`,
+      })
+      break
+    default:
+      rows.push({
+        feature: 'Loris eco',
+        state: 'off (ECO_ENGINE=off)',
+        needs: 'ECO_BASE_URL and ECO_MODEL, or ECO_ENGINE=on',
+      })
+  }
+  row(
+    'Payments',
+    Boolean(env.STRIPE_SECRET_KEY),
+    'configured',
+    'STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID',
+  )
+  row(
+    'Google sign-in',
+    Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),
+    'configured',
+    'GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET',
+  )
+  const voice = chooseEngine(env)
+  rows.push({
+    feature: 'Voice',
+    state: voice.id ? `configured (${voice.id})` : 'not available',
+    needs: voice.id ? '' : voice.reason,
+  })
+  rows.push({
+    feature: 'Database',
+    state: env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${env.DATA_DIR}`,
+    needs: '',
+  })
+  rows.push({
+    feature: 'CO2 zone',
+    state: env.LORIS_ZONE ?? 'WOR (world mix)',
+    needs: env.LORIS_ZONE ? '' : 'LORIS_ZONE',
+  })
+  return rows
+}
+
+/** The rows as a plain-text table. */
+export function startupTable(env: Env): string {
+  const rows = [{ feature: 'Feature', state: 'State', needs: 'To set it up' }, ...startupRows(env)]
+  const w1 = Math.max(...rows.map((r) => r.feature.length))
+  const w2 = Math.max(...rows.map((r) => r.state.length))
+  const line = (r: Row) => `  ${r.feature.padEnd(w1)}  ${r.state.padEnd(w2)}  ${r.needs}`.trimEnd()
+  const [head, ...body] = rows
+  return [
+    'Loris configuration:',
+    line(head as Row),
+    `  ${'-'.repeat(w1)}  ${'-'.repeat(w2)}  ${'-'.repeat(12)}`,
+    ...body.map(line),
+  ].join('\n')
+}

@@ -1,0 +1,85 @@
+// Single-use links mailed to a person: verify an address, reset a password. The link carries a
+// random token; the table holds only its HMAC, an expiry and when it was used (decision 010).
+import { randomBytes } from 'node:crypto'
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
+import type { Db } from '#server/db/client.ts'
+import { accountTokens } from '#server/db/schema/index.ts'
+import { hashToken } from './session.ts'
+
+export type TokenPurpose = 'verify_email' | 'reset_password'
+
+export const TOKEN_TTL_MINUTES: Record<TokenPurpose, number> = {
+  verify_email: 24 * 60,
+  reset_password: 30,
+}
+
+/**
+ * A fresh token for `purpose`. Earlier unused tokens of the same purpose stop working, so only
+ * the newest mail's link counts (a resend or a second reset request supersedes the first).
+ */
+export async function issueToken(
+  db: Db,
+  secret: string,
+  values: { userId: string; purpose: TokenPurpose; email: string; now: Date },
+): Promise<string> {
+  const token = randomBytes(32).toString('base64url')
+  const expiresAt = new Date(values.now.getTime() + TOKEN_TTL_MINUTES[values.purpose] * 60_000)
+  await db.transaction(async (tx) => {
+    await tx
+      .update(accountTokens)
+      .set({ usedAt: values.now })
+      .where(
+        and(
+          eq(accountTokens.userId, values.userId),
+          eq(accountTokens.purpose, values.purpose),
+          isNull(accountTokens.usedAt),
+        ),
+      )
+    await tx.insert(accountTokens).values({
+      id: hashToken(secret, `${values.purpose}:${token}`),
+      userId: values.userId,
+      purpose: values.purpose,
+      email: values.email,
+      expiresAt,
+    })
+  })
+  return token
+}
+
+/**
+ * Marks the token used and returns what it was issued for, or null when it is unknown, expired
+ * or already used. One UPDATE ... RETURNING: two clicks at once cannot both succeed.
+ */
+export async function consumeToken(
+  db: Db,
+  secret: string,
+  purpose: TokenPurpose,
+  token: string,
+  now: Date,
+): Promise<{ userId: string; email: string } | null> {
+  const [row] = await db
+    .update(accountTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(accountTokens.id, hashToken(secret, `${purpose}:${token}`)),
+        eq(accountTokens.purpose, purpose),
+        isNull(accountTokens.usedAt),
+        gt(accountTokens.expiresAt, now),
+      ),
+    )
+    .returning({ userId: accountTokens.userId, email: accountTokens.email })
+  return row ?? null
+}
+
+/** Every outstanding link of the user stops working (the account changed hands or password). */
+export async function revokeTokens(db: Db, userId: string, now: Date): Promise<void> {
+  await db
+    .update(accountTokens)
+    .set({ usedAt: now })
+    .where(and(eq(accountTokens.userId, userId), isNull(accountTokens.usedAt)))
+}
+
+export async function pruneAccountTokens(db: Db): Promise<void> {
+  await db.delete(accountTokens).where(sql`${accountTokens.expiresAt} < now() - interval '1 day'`)
+}

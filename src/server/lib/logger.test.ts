@@ -1,0 +1,86 @@
+// Issue 11, section 6: a failed query is logged by its SQL shape and the database's error, never
+// with its bound parameters (message text, addresses).
+import { Writable } from 'node:stream'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { messages, users } from '#server/db/schema/index.ts'
+import { createTestApp, type TestApp } from '../../../tests/helpers/test-app.ts'
+import { createLogger } from './logger.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(() => t.close())
+
+function capture() {
+  const lines: string[] = []
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
+  // As the app logs: a request's child logger, the error under `err`.
+  const log = createLogger({ level: 'info' }, stream).child({ reqId: 'r1' })
+  return { log, lines }
+}
+
+async function failure(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await run()
+  } catch (err) {
+    return err
+  }
+  throw new Error('the query was expected to fail')
+}
+
+describe('a failed query in the log', () => {
+  it('shows the SQL and the database error, not the message text it carried', async () => {
+    const secret = 'my-private-diary-entry-4711'
+    const err = await failure(() =>
+      // A message for a user that does not exist: a foreign-key violation, with the text bound.
+      t.deps.database.db.insert(messages).values({
+        userId: '00000000-0000-4000-8000-000000000000',
+        content: secret,
+        response: `re: ${secret}`,
+        chatModel: 'gemini',
+      } as typeof messages.$inferInsert),
+    )
+    // The error as thrown does carry the values: that is what must not reach the log.
+    expect(String((err as Error).message)).toContain(secret)
+    const { log, lines } = capture()
+    log.error({ err }, 'unhandled error')
+    const line = lines.join('')
+    expect(line).not.toContain(secret)
+    const entry = JSON.parse(line)
+    expect(entry.err.query).toMatch(/^insert into "messages"/)
+    expect(entry.err.message).toMatch(/^Failed query: insert into "messages"/)
+    expect(entry.err.params).toMatch(/parameter\(s\), not logged/)
+    expect(entry.err.cause).toMatchObject({ code: '23503' })
+  })
+
+  it('drops the value a data error quotes, and the detail a unique violation quotes', async () => {
+    const secret = 'not-a-uuid-but-a-secret'
+    const typeError = await failure(() => t.deps.database.db.execute(sql`select ${secret}::uuid`))
+    const email = `private-${Date.now()}@example.com`
+    await t.deps.database.db.insert(users).values({ email })
+    const unique = await failure(() => t.deps.database.db.insert(users).values({ email }))
+    const { log, lines } = capture()
+    log.error({ err: typeError }, 'unhandled error')
+    log.error({ err: new Error('sending failed', { cause: unique }) }, 'unhandled error')
+    const text = lines.join('')
+    expect(text).not.toContain(secret)
+    expect(text).not.toContain(email)
+    const [first, second] = lines.map((l) => JSON.parse(l))
+    expect(first.err.cause).toMatchObject({ code: '22P02', message: 'invalid input syntax for type uuid' })
+    expect(second.err.message).toBe('sending failed')
+    expect(second.err.cause.cause).toMatchObject({ code: '23505' })
+  })
+
+  it('logs other errors as before', () => {
+    const { log, lines } = capture()
+    log.error({ err: new Error('plain failure') }, 'unhandled error')
+    expect(JSON.parse(lines[0] as string).err).toMatchObject({ type: 'Error', message: 'plain failure' })
+  })
+})

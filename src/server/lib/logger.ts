@@ -1,0 +1,73 @@
+// The server's logger. Errors go through `serializeError`, which never writes a failed query's
+// bound parameters (they carry message text, e-mail addresses, titles: issue 11): a query error
+// is logged as its SQL shape, how many parameters it had, and the database's error code and
+// message, with the parts of the database error that quote values (detail, where) left out.
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino'
+
+interface QueryError extends Error {
+  query: string
+  params: unknown[]
+}
+
+const isQueryError = (err: Error): err is QueryError =>
+  typeof (err as Partial<QueryError>).query === 'string' && Array.isArray((err as Partial<QueryError>).params)
+
+/** PostgreSQL (pg) and PGlite errors: a five-character SQLSTATE and a severity. */
+const isDatabaseError = (err: Error) => {
+  const e = err as { code?: unknown; severity?: unknown }
+  return typeof e.code === 'string' && e.code.length === 5 && typeof e.severity === 'string'
+}
+
+function chainHasDatabaseError(err: unknown, depth = 0): boolean {
+  if (!(err instanceof Error) || depth > 8) return false
+  return isQueryError(err) || isDatabaseError(err) || chainHasDatabaseError(err.cause, depth + 1)
+}
+
+/** The stack's frames without the message lines above them (a query error's message has params). */
+const frames = (err: Error) =>
+  (err.stack ?? '')
+    .split('\n')
+    .filter((line) => line.startsWith('    at '))
+    .join('\n')
+
+function databaseError(err: Error) {
+  const e = err as Error & Record<string, unknown>
+  const code = e.code as string
+  // Class 22 (data exception) messages quote the offending value, e.g.
+  // `invalid input syntax for type uuid: "..."`: keep the sentence, drop the value.
+  const message = code.startsWith('22') ? err.message.split(':')[0] : err.message
+  const keep = ['severity', 'constraint', 'table', 'column', 'schema', 'dataType', 'routine'] as const
+  const out: Record<string, unknown> = { type: err.constructor.name, code, message }
+  for (const key of keep) if (typeof e[key] === 'string') out[key] = e[key]
+  return out
+}
+
+export function serializeError(err: unknown, depth = 0): unknown {
+  if (!(err instanceof Error)) return err
+  if (!chainHasDatabaseError(err)) return pino.stdSerializers.err(err)
+  const type = err.constructor.name
+  if (isDatabaseError(err)) return { ...databaseError(err), stack: `${type}\n${frames(err)}` }
+  if (isQueryError(err)) {
+    const message = `Failed query: ${err.query}`
+    return {
+      type,
+      message,
+      query: err.query,
+      params: `${err.params.length} parameter(s), not logged`,
+      stack: `${type}: ${message}\n${frames(err)}`,
+      ...(err.cause !== undefined && depth < 8 ? { cause: serializeError(err.cause, depth + 1) } : {}),
+    }
+  }
+  // Any other error wrapping a query error: its own message, then the cause told safely.
+  return {
+    type,
+    message: err.message,
+    stack: err.stack,
+    ...(depth < 8 ? { cause: serializeError(err.cause, depth + 1) } : {}),
+  }
+}
+
+export function createLogger(options: LoggerOptions = {}, destination?: DestinationStream): Logger {
+  const opts: LoggerOptions = { ...options, serializers: { ...options.serializers, err: serializeError } }
+  return destination ? pino(opts, destination) : pino(opts)
+}

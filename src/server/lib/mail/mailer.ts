@@ -1,0 +1,106 @@
+// Outgoing e-mail through nodemailer. With SMTP_URL it speaks SMTP; without it (the embedded
+// default) nodemailer's stream transport builds the same RFC 5322 message and it is written to
+// DATA_DIR/outbox/ as an .eml file, named in the log, so a self-hosted instance still works.
+import { randomBytes } from 'node:crypto'
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import nodemailer from 'nodemailer'
+import type { Logger } from 'pino'
+import type { Env } from '#server/env.ts'
+import { publicOrigin } from '#server/env.ts'
+
+export interface OutgoingMail {
+  to: string
+  subject: string
+  text: string
+  /** What the message is for, in the log and the outbox file name (never the address). */
+  kind: string
+}
+
+export interface Mailer {
+  /**
+   * Sends in the background: a request never waits on (or reveals timing of) mail delivery.
+   * Failures are logged; the person can ask again ("resend", "forgot password").
+   */
+  send(mail: OutgoingMail): void
+  /**
+   * Works out the mail after the response, then sends it. Forgot-password uses it so the answer
+   * takes the same time whether or not the address has an account.
+   */
+  sendLater(compose: () => Promise<OutgoingMail | null>): void
+  /** Resolves once every send started so far has finished (tests, shutdown). */
+  settled(): Promise<void>
+}
+
+export function outboxDir(env: Env): string {
+  return path.join(env.DATA_DIR, 'outbox')
+}
+
+function defaultFrom(env: Env): string {
+  return env.MAIL_FROM ?? `Loris <no-reply@${new URL(publicOrigin(env)).hostname}>`
+}
+
+export function createMailer(env: Env, log: Logger): Mailer {
+  const from = defaultFrom(env)
+  const smtp = env.SMTP_URL ? nodemailer.createTransport(env.SMTP_URL) : undefined
+  const stream = smtp ? undefined : nodemailer.createTransport({ streamTransport: true, buffer: true })
+  const pending = new Set<Promise<void>>()
+
+  async function deliver(mail: OutgoingMail): Promise<void> {
+    const message = { from, to: mail.to, subject: mail.subject, text: mail.text }
+    if (smtp) {
+      const info = await smtp.sendMail(message)
+      log.info({ kind: mail.kind, messageId: info.messageId }, 'e-mail sent over SMTP')
+      return
+    }
+    const info = await (stream as NonNullable<typeof stream>).sendMail(message)
+    const dir = outboxDir(env)
+    await mkdir(dir, { recursive: true, mode: 0o700 })
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+    const file = path.join(dir, `${stamp}-${mail.kind}-${randomBytes(4).toString('hex')}.eml`)
+    await writeFile(file, info.message as Buffer, { mode: 0o600 })
+    log.info({ kind: mail.kind, file }, 'e-mail written to the outbox (no SMTP_URL configured)')
+  }
+
+  function track(work: Promise<void>) {
+    pending.add(work)
+    void work.finally(() => pending.delete(work))
+  }
+
+  return {
+    send(mail) {
+      track(
+        deliver(mail).catch((err: unknown) => {
+          log.error({ err, kind: mail.kind }, 'e-mail could not be sent')
+        }),
+      )
+    },
+    sendLater(compose) {
+      track(
+        (async () => {
+          // Off the request's path, so its duration does not depend on what is composed.
+          await new Promise((resolve) => setImmediate(resolve))
+          const mail = await compose()
+          if (mail) await deliver(mail)
+        })().catch((err: unknown) => {
+          log.error({ err }, 'e-mail could not be prepared or sent')
+        }),
+      )
+    },
+    async settled() {
+      while (pending.size > 0) await Promise.all([...pending])
+    },
+  }
+}
+
+// One mailer per app (deps object): features share its transport and its pending set.
+const mailers = new WeakMap<object, Mailer>()
+
+export function mailerFor(deps: { env: Env; log: Logger }): Mailer {
+  let mailer = mailers.get(deps)
+  if (!mailer) {
+    mailer = createMailer(deps.env, deps.log)
+    mailers.set(deps, mailer)
+  }
+  return mailer
+}

@@ -1,0 +1,191 @@
+// Find, keep and share (issue 14) through the real server: message search opening a thread at
+// the exchange, a shared link read by a visitor and continued by another user, revoked from
+// Settings; a thread's export, Download my data, and Import conversations.
+import { readFileSync } from 'node:fs'
+import { strFromU8, unzipSync } from 'fflate'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AccountPage } from '../pages/account-page.ts'
+import { ThreadList } from '../pages/thread-list.ts'
+import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+
+let h: ChatHarness
+
+beforeAll(async () => {
+  h = await startChatHarness({ emailPrefix: 'findshare' })
+})
+afterAll(() => h?.close())
+
+const NOT_FOUND = /status of 404/
+
+async function signedIn() {
+  const tab = await h.signedInChat()
+  return { ...tab, threads: new ThreadList(tab.page), account: new AccountPage(tab.page, h.server.url) }
+}
+
+async function exchange(chat: Awaited<ReturnType<typeof signedIn>>['chat'], text: string) {
+  await chat.send(text)
+  await chat.waitForReply(text)
+}
+
+describe('search', () => {
+  it('finds words inside messages, highlighted, and opens the thread at that exchange', async () => {
+    const { page, chat, threads, unexpectedErrors } = await signedIn()
+    await threads.newThread()
+    await exchange(chat, 'Planting a kumquat orchard near the river')
+    for (const text of ['Which soil suits citrus trees', 'How often should I water them'])
+      await exchange(chat, text)
+    await threads.newThread()
+    await exchange(chat, 'Something else entirely')
+
+    await threads.search('kumqu')
+    const match = page.getByTestId('message-match').first()
+    await match.waitFor()
+    expect((await match.locator('mark').first().textContent())?.toLowerCase()).toBe('kumquat')
+    expect(await match.textContent()).toContain('Planting a kumquat orchard near the river')
+    await match.click()
+    await threads.selected().filter({ hasText: 'Planting a kumquat orchard' }).waitFor()
+    const focused = page.locator('[data-focused="true"]')
+    await focused.filter({ hasText: 'Planting a kumquat orchard' }).waitFor()
+    expect(await focused.isVisible()).toBe(true)
+    expect(unexpectedErrors()).toEqual([])
+  })
+})
+
+describe('share', () => {
+  it('shares a snapshot anyone can read, another user can continue, and the owner can revoke', async () => {
+    const owner = await signedIn()
+    await owner.threads.newThread()
+    await exchange(owner.chat, 'Tell me about slow lorises')
+    await owner.threads
+      .root()
+      .getByRole('button', { name: 'More actions for Tell me about slow lorises' })
+      .click()
+    await owner.page.getByRole('menuitem', { name: 'Share' }).click()
+    const dialog = owner.page.getByRole('dialog', { name: 'Share conversation' })
+    await dialog.getByRole('button', { name: 'Create link' }).click()
+    const url = await dialog.getByRole('textbox', { name: 'Link' }).inputValue()
+    expect(url).toMatch(new RegExp(`^${h.server.url}/share/[A-Za-z0-9_-]{43}$`))
+    await dialog.getByRole('button', { name: 'Done' }).click()
+    await exchange(owner.chat, 'A later question that is not shared')
+
+    // The shell carries the card and noindex before any script runs.
+    const html = await (await fetch(url)).text()
+    expect(html).toContain('<meta property="og:title" content="Tell me about slow lorises | Shared on Loris"')
+    expect(html).toContain('<meta name="robots" content="noindex" />')
+
+    const visitor = await h.browser.newPage()
+    await visitor.page.goto(url)
+    await visitor.page.getByRole('heading', { name: 'Tell me about slow lorises' }).waitFor()
+    await visitor.page.getByTestId('user-message').filter({ hasText: 'Tell me about slow lorises' }).waitFor()
+    expect(await visitor.page.getByText('A later question that is not shared').count()).toBe(0)
+    expect(await visitor.page.title()).toBe('Tell me about slow lorises | Shared on Loris')
+    // The reply footer as in the chat (model, CO2), read-only: no edit, regenerate or versions.
+    await visitor.page.getByTestId('reply-footer').getByTestId('reply-co2').waitFor()
+    expect(await visitor.page.getByTestId('reply-model').count()).toBe(1)
+    for (const name of ['Edit message', 'Regenerate', 'Start new thread from this message'])
+      expect(await visitor.page.getByRole('button', { name }).count()).toBe(0)
+
+    const reader = await signedIn()
+    await reader.page.goto(url)
+    await reader.page.getByRole('button', { name: 'Continue this conversation' }).click()
+    // The copy's own address (issue 13).
+    await reader.page.waitForURL(new RegExp(`^${h.server.url}/chat/[0-9a-f-]{36}$`))
+    await reader.threads.selected().filter({ hasText: 'Tell me about slow lorises' }).waitFor()
+    await reader.chat.exchange('Tell me about slow lorises').waitFor()
+
+    await owner.account.open()
+    await owner.page.getByRole('tab', { name: 'Shared links' }).click()
+    await owner.page.getByTestId('shared-link').filter({ hasText: 'Tell me about slow lorises' }).waitFor()
+    await owner.page.getByRole('button', { name: 'Revoke the link to Tell me about slow lorises' }).click()
+    await owner.page.getByText('You have not shared any conversation.').waitFor()
+
+    await visitor.page.reload()
+    await visitor.page.getByRole('heading', { name: 'This link does not exist' }).waitFor()
+    expect((await fetch(url)).status).toBe(404)
+    for (const tab of [owner, visitor, reader]) expect(tab.unexpectedErrors([NOT_FOUND])).toEqual([])
+  })
+})
+
+describe('export and import', () => {
+  it('exports a thread, downloads all data, and imports a ChatGPT export once', async () => {
+    const { page, chat, threads, account, unexpectedErrors } = await signedIn()
+    await threads.newThread()
+    await exchange(chat, 'Recipe for sourdough bread')
+
+    await threads.root().getByRole('button', { name: 'More actions for Recipe for sourdough bread' }).click()
+    const [threadFile] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Export as Markdown' }).click(),
+    ])
+    expect(threadFile.suggestedFilename()).toBe('recipe-for-sourdough-bread.md')
+    expect(readFileSync((await threadFile.path()) as string, 'utf8')).toContain('## You')
+
+    await account.open('actions')
+    const [zipFile] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download my data' }).click(),
+    ])
+    expect(zipFile.suggestedFilename()).toMatch(/^loris-data-\d{4}-\d\d-\d\d\.zip$/)
+    const files = unzipSync(new Uint8Array(readFileSync((await zipFile.path()) as string)))
+    expect(Object.keys(files)).toContain('account.json')
+    const md = Object.entries(files).find(([name]) => name.endsWith('recipe-for-sourdough-bread.md'))
+    expect(md && strFromU8(md[1])).toContain('Recipe for sourdough bread')
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Downloaded loris-data-.*\.zip/ })
+      .waitFor()
+
+    const conversations = [
+      {
+        title: 'Imported from ChatGPT',
+        conversation_id: 'e2e-conv',
+        create_time: 1_700_000_000,
+        current_node: 'a1',
+        mapping: {
+          u1: {
+            id: 'u1',
+            parent: null,
+            children: ['a1'],
+            message: {
+              author: { role: 'user' },
+              content: { parts: ['Hello from the past'] },
+              create_time: 1_700_000_001,
+            },
+          },
+          a1: {
+            id: 'a1',
+            parent: 'u1',
+            children: [],
+            message: {
+              author: { role: 'assistant' },
+              content: { parts: ['Hi there'] },
+              create_time: 1_700_000_002,
+              metadata: { model_slug: 'gpt-4o' },
+            },
+          },
+        },
+      },
+    ]
+    const file = {
+      name: 'conversations.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(conversations)),
+    }
+    await page.getByLabel('Conversations file').setInputFiles(file)
+    await page
+      .getByTestId('import-report')
+      .filter({ hasText: 'Imported 1 conversation with 1 message.' })
+      .waitFor()
+    await page.getByLabel('Conversations file').setInputFiles(file)
+    await page
+      .getByTestId('import-report')
+      .filter({ hasText: 'Imported 0 conversations with 0 messages.' })
+      .waitFor()
+    expect(await page.getByTestId('import-report').textContent()).toContain('Skipped 1 conversation')
+
+    await chat.open()
+    await threads.open('Imported from ChatGPT')
+    await chat.waitForReply('Hello from the past', 'Hi there')
+    expect(unexpectedErrors()).toEqual([])
+  })
+})
