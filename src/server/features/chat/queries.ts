@@ -1,11 +1,12 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
-import { and, asc, desc, eq, isNull, ne, or, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { admit, type UsageClaim } from './admission.ts'
+import { activeBranch, ancestorsOf } from './branch.ts'
 import type { HistoryExchange } from './history.ts'
 import { finishLapsed, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
 
@@ -61,20 +62,81 @@ export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
     .orderBy(asc(messages.createdAt), asc(messages.id))
 }
 
-/** The thread's earlier exchanges for the prompt, oldest first (history.ts applies the budget). */
-export async function loadHistory(db: Db, threadId: string, exceptId: string): Promise<HistoryExchange[]> {
+/**
+ * The exchanges before the new one on its branch, oldest first (history.ts applies the budget):
+ * the versions left on other branches are never sent to the model.
+ */
+export async function loadHistory(
+  db: Db,
+  threadId: string,
+  parentId: string | null,
+): Promise<HistoryExchange[]> {
+  if (!parentId) return []
   const rows = await db
     .select({
+      id: messages.id,
+      parentId: messages.parentId,
+      selectedAt: messages.selectedAt,
+      createdAt: messages.createdAt,
       content: messages.content,
       response: messages.response,
       status: messages.status,
       mediaType: messages.mediaType,
     })
     .from(messages)
-    .where(and(eq(messages.threadId, threadId), ne(messages.id, exceptId)))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(HISTORY_ROWS)
-  return rows.reverse()
+    .where(eq(messages.threadId, threadId))
+  return ancestorsOf(rows, parentId, HISTORY_ROWS)
+}
+
+/** The last exchange of the branch the thread shows: a plain send follows it. */
+export async function activeLeafId(db: Db, userId: string, thread: ThreadRow): Promise<string | null> {
+  const inThread = thread.isDefault
+    ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
+    : eq(messages.threadId, thread.id)
+  const rows = await db
+    .select({
+      id: messages.id,
+      parentId: messages.parentId,
+      selectedAt: messages.selectedAt,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .where(and(eq(messages.userId, userId), inThread))
+  return activeBranch(rows).at(-1)?.row.id ?? null
+}
+
+/**
+ * Shows this version of its turn (and, below it, the versions last chosen there). Its ancestors
+ * are selected with it: a version on a branch not shown (a search match) brings its whole branch;
+ * for a version of a shown turn they are on the shown branch already, so nothing else changes.
+ */
+export async function selectVersion(db: Db, userId: string, id: string, now: Date) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ threadId: messages.threadId, parentId: messages.parentId })
+      .from(messages)
+      .where(and(eq(messages.id, id), eq(messages.userId, userId)))
+    if (!row) return undefined
+    const sameThread = row.threadId
+      ? or(eq(messages.threadId, row.threadId), isNull(messages.threadId))
+      : isNull(messages.threadId)
+    const rows = await tx
+      .select({
+        id: messages.id,
+        parentId: messages.parentId,
+        selectedAt: messages.selectedAt,
+        createdAt: messages.createdAt,
+      })
+      .from(messages)
+      .where(and(eq(messages.userId, userId), sameThread))
+    const chain = [id, ...ancestorsOf(rows, row.parentId, rows.length).map((r) => r.id)]
+    await tx
+      .update(messages)
+      .set({ selectedAt: now })
+      .where(and(eq(messages.userId, userId), inArray(messages.id, chain)))
+    const [selected] = await tx.select().from(messages).where(eq(messages.id, id))
+    return selected
+  })
 }
 
 /** Starts a new usage period when 30 days have passed; returns the user as it now stands. */
@@ -98,6 +160,12 @@ export interface NewMessage {
   title: string
   content: string
   clientMessageId: string | null
+  /** The exchange it follows on its branch; null for the first of a thread. */
+  parentId: string | null
+  /** 'edit' and 'regenerate' add a version of an existing turn. */
+  origin: 'sent' | 'edit' | 'regenerate'
+  /** When it is stored: a new version is the selected one. */
+  now: Date
   chatModel: ChatModel
   provider: string
   modelId: string
@@ -136,6 +204,9 @@ export async function storeUserMessage(
           threadId,
           content: v.content,
           clientMessageId: v.clientMessageId,
+          parentId: v.threadId ? v.parentId : null,
+          origin: v.origin,
+          selectedAt: v.now,
           chatModel: v.chatModel,
           provider: v.provider,
           modelId: v.modelId,
