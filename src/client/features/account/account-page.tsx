@@ -37,7 +37,7 @@ export default function AccountPage() {
           orientation={side ? 'vertical' : 'horizontal'}
           className="mt-6 flex flex-col gap-6 md:flex-row"
         >
-          <TabsList className="h-auto w-full flex-row justify-start md:w-48 md:flex-col md:items-stretch">
+          <TabsList className="h-auto w-full flex-row flex-wrap justify-start md:w-48 md:flex-col md:flex-nowrap md:items-stretch">
             <TabsTrigger value="account" className="justify-start">
               Account
             </TabsTrigger>

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { co2ImpactSchema } from '#contract/impact.ts'
 import { parseEnv } from '#server/env.ts'
 import { estimateMessageImpact, midpoint } from './estimator.ts'
-import { catalogueName, impactSettings, messageImpact, type ReplyForImpact } from './message-impact.ts'
+import {
+  catalogueName,
+  impactSettings,
+  measuredMessageImpact,
+  messageImpact,
+  type ReplyForImpact,
+} from './message-impact.ts'
 
 const reply = (over: Partial<ReplyForImpact> = {}): ReplyForImpact => ({
   provider: 'google',
@@ -105,5 +111,28 @@ describe('catalogueName', () => {
   it('does not guess across model families', () => {
     expect(catalogueName('gpt-4.7')).toBeNull()
     expect(catalogueName('gemini-2.5-flash-8b')).toBeNull()
+  })
+})
+
+describe('measuredMessageImpact', () => {
+  it('turns joules metered on our CPU into energy, water and CO2 with the self-hosted PUE and WUE', () => {
+    // 3,600 J = 1 Wh = 0.001 kWh; world mix 0.47301 kgCO2eq/kWh and 3.908 L/kWh;
+    // self-hosted PUE 1.0 to 1.56, on-site WUE 0 to 1.8 L/kWh.
+    const stored = co2ImpactSchema.parse(
+      measuredMessageImpact({
+        modelId: 'stories260K',
+        outputTokens: 100,
+        latencyMs: 500,
+        zone: 'WOR',
+        energy: { joules: 3600, method: 'estimated' },
+      }),
+    )
+    expect(stored.energyWh?.min).toBeCloseTo(1, 9)
+    expect(stored.energyWh?.max).toBeCloseTo(1.56, 9)
+    expect(stored.waterL?.min).toBeCloseTo(0.001 * (0 + 1.0 * 3.908), 12)
+    expect(stored.waterL?.max).toBeCloseTo(0.001 * (1.8 + 1.56 * 3.908), 12)
+    expect(stored.actual.min).toBeCloseTo(0.001 * 1.0 * 0.47301 * 1000, 9)
+    expect(stored.actual.max).toBeCloseTo(0.001 * 1.56 * 0.47301 * 1000, 9)
+    expect(stored.inputs).toMatchObject({ measured: true, energyMethod: 'estimated', energyKwh: 0.001 })
   })
 })

@@ -122,9 +122,15 @@ export interface MeasuredReply {
 export function measuredMessageImpact(reply: MeasuredReply): Co2Impact {
   const zone = reply.zone && ELECTRICITY_MIXES[reply.zone] ? reply.zone : PROVIDERS.self.zone
   const mix = ELECTRICITY_MIXES[zone]?.kgCo2eqPerKwh ?? 0
+  const zoneWue = ELECTRICITY_MIXES[zone]?.wueLPerKwh ?? 0
   const kwh = reply.energy.joules / JOULES_PER_KWH
-  const pue = PROVIDERS.self.pue
+  const { pue, wue } = PROVIDERS.self
   const actual = { min: kwh * pue.min * mix * 1000, max: kwh * pue.max * mix * 1000 }
+  // Energy at the wall (facility overhead included) and water as the method counts it for the
+  // estimated models: E x (on-site WUE + PUE x the zone's WUE), so the Consumption totals and the
+  // reply's tooltip add up measured and estimated replies alike.
+  const energyWh = { min: kwh * pue.min * 1000, max: kwh * pue.max * 1000 }
+  const waterL = { min: kwh * (wue.min + pue.min * zoneWue), max: kwh * (wue.max + pue.max * zoneWue) }
   const standard = estimateImpact({
     provider: STANDARD.provider,
     model: STANDARD.model,
@@ -138,6 +144,8 @@ export function measuredMessageImpact(reply: MeasuredReply): Co2Impact {
     saved: mid({ min: Math.min(low, high), max: Math.max(low, high) }),
     actual: mid(actual),
     standard: mid(standard),
+    energyWh: mid(energyWh),
+    waterL: mid(waterL),
     inputs: {
       provider: 'self',
       model: reply.modelId,
