@@ -45,13 +45,17 @@ export async function openDatabase(opts: {
   dataDir?: string
   /** Errors of idle pooled connections (server restart, terminated backend). */
   onConnectionError?: (err: Error) => void
+  /** Sees every statement the app runs (tests count the work a request does; issue 15). */
+  onQuery?: (sql: string) => void
 }): Promise<Database> {
+  const onQuery = opts.onQuery
+  const logger = onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 })
     // Without a listener, an idle connection dropped by the server would crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (err) => opts.onConnectionError?.(err))
-    const db = drizzlePg({ client: pool, schema }) as unknown as Db
+    const db = drizzlePg({ client: pool, schema, logger }) as unknown as Db
     const lock = await pool.connect()
     try {
       await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID])
@@ -75,5 +79,6 @@ export async function openDatabase(opts: {
   }
   const pgliteDb = drizzlePglite({ client, schema })
   await migratePglite(pgliteDb, { migrationsFolder })
-  return { db: pgliteDb as unknown as Db, kind: 'pglite', close: () => client.close() }
+  const appDb = logger ? drizzlePglite({ client, schema, logger }) : pgliteDb
+  return { db: appDb as unknown as Db, kind: 'pglite', close: () => client.close() }
 }

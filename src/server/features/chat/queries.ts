@@ -1,10 +1,17 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
-import { and, asc, desc, eq, isNull, ne, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, isNull, ne, or, type SQL, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import {
+  cursorTimestamp,
+  cursorUuid,
+  decodeCursor,
+  encodeCursor,
+  exactTimestamp,
+} from '#server/lib/cursor.ts'
 import { admit, type UsageClaim } from './admission.ts'
 import type { HistoryExchange } from './history.ts'
 import { finishLapsed, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
@@ -60,6 +67,48 @@ export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
     .where(and(eq(messages.userId, userId), inThread))
     .orderBy(asc(messages.createdAt), asc(messages.id))
 }
+
+/**
+ * One page of a thread's messages, newest first from `cursor` back, returned oldest first. Each
+ * source is read through an index in (created_at, id) order and stops after the page: the
+ * thread's own rows (messages_thread_page_idx) and, for Default, the thread-less ones
+ * (messages_threadless_page_idx), merged here. Lapsed replies of this user are finished first,
+ * as for the full list, through the index of unsettled rows.
+ */
+export async function listMessagesPage(
+  db: Db,
+  userId: string,
+  thread: ThreadRow,
+  page: { cursor?: string; limit: number },
+): Promise<{ rows: MessageRow[]; nextCursor: string | null }> {
+  await finishLapsed(db, { userId })
+  let before: SQL = sql`true`
+  if (page.cursor) {
+    const [at, id] = decodeCursor(page.cursor, 2)
+    before = sql`(${messages.createdAt}, ${messages.id}) < (${cursorTimestamp(at)}::timestamptz, ${cursorUuid(id)}::uuid)`
+  }
+  const read = (where: SQL | undefined) =>
+    db
+      .select({ ...getTableColumns(messages), cursorAt: exactTimestamp(messages.createdAt) })
+      .from(messages)
+      .where(and(where, before))
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(page.limit + 1)
+  // The thread is the user's (the caller checked): its id alone picks its rows, through the index
+  // whose order is the page's.
+  const sources = [read(eq(messages.threadId, thread.id))]
+  if (thread.isDefault) sources.push(read(and(eq(messages.userId, userId), isNull(messages.threadId))))
+  const found = (await Promise.all(sources))
+    .flat()
+    // Newest first; the exact text of the timestamp sorts as the timestamps do.
+    .sort((a, b) => (a.cursorAt === b.cursorAt ? cmp(b.id, a.id) : cmp(b.cursorAt, a.cursorAt)))
+  const rows = found.slice(0, page.limit)
+  const last = rows.at(-1)
+  const nextCursor = found.length > page.limit && last ? encodeCursor([last.cursorAt, last.id]) : null
+  return { rows: rows.reverse().map(({ cursorAt: _at, ...row }) => row), nextCursor }
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 /** The thread's earlier exchanges for the prompt, oldest first (history.ts applies the budget). */
 export async function loadHistory(db: Db, threadId: string, exceptId: string): Promise<HistoryExchange[]> {

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader } from '#contract/attachments.ts'
-import { messageIdParam, messagesQuery } from '#contract/messages.ts'
+import { MESSAGES_PAGE_SIZE, messageIdParam, messagesQuery } from '#contract/messages.ts'
 import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
@@ -15,6 +15,7 @@ import {
   findOwnedMessage,
   findOwnedThread,
   listMessages,
+  listMessagesPage,
   markStopped,
 } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
@@ -42,13 +43,18 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
   return new Hono<AppEnv>()
     .get('/messages', auth, validate('query', messagesQuery), async (c) => {
       const user = c.get('user')
-      const { threadId } = c.req.valid('query')
+      const { threadId, cursor, limit } = c.req.valid('query')
       const thread = threadId
         ? await findOwnedThread(db, user.id, threadId)
         : await findDefaultThread(db, user.id)
       if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
-      const rows = await listMessages(db, user.id, thread)
-      return c.json(rows.map(toMessageJson), 200)
+      // Without limit or cursor, the whole thread as before (clients that predate pages).
+      if (cursor === undefined && limit === undefined) {
+        const rows = await listMessages(db, user.id, thread)
+        return c.json(rows.map(toMessageJson), 200)
+      }
+      const page = await listMessagesPage(db, user.id, thread, { cursor, limit: limit ?? MESSAGES_PAGE_SIZE })
+      return c.json({ items: page.rows.map(toMessageJson), nextCursor: page.nextCursor }, 200)
     })
     .post('/messages', auth, async (c) => {
       const input = await readSendInput(c, opts.attachments)
