@@ -20,7 +20,7 @@ export default function ChatPage() {
   const { user, isLoading } = useUser()
   const large = useMediaQuery(LARGE_QUERY)
   const threads = useThreads(Boolean(user))
-  useThreadSelection(Boolean(user), threads.data)
+  useThreadSelection(Boolean(user), threads.data, !threads.hasNextPage)
   useStripAuthParam()
   useSubscriptionSuccess()
 

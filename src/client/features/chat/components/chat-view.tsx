@@ -112,6 +112,12 @@ export function ChatView() {
   const viewKey = threadId ?? selection.kind
   // Stored exchanges change only with the list, so a streaming chunk re-renders one row only.
   const serverId = pending?.serverId
+  // Older exchanges, a page at a time as the reader scrolls up (issue 15).
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = messages
+  const loadOlder = useMemo(
+    () => (hasNextPage && !isFetchingNextPage ? () => void fetchNextPage() : undefined),
+    [hasNextPage, isFetchingNextPage, fetchNextPage],
+  )
   const stored = useMemo<ConversationItem[]>(
     () =>
       (messages.data ?? [])
@@ -170,6 +176,7 @@ export function ChatView() {
         resetKey={viewKey}
         onNewThread={(id) => createThread.mutate(id)}
         creatingThread={createThread.isPending}
+        onReachTop={loadOlder}
       />
     )
 

@@ -3,12 +3,12 @@
 // clientMessageId so the server never stores the message twice, and Stop.
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
+import { addThreadToList, threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
 import type { ChatEvent, ChatWait } from '#contract/chat-events.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message } from '#contract/messages.ts'
-import { type Thread, threadTitleFrom } from '#contract/threads.ts'
-import { messagesQueryKey } from '../api/get-messages.ts'
+import { threadTitleFrom } from '#contract/threads.ts'
+import { messagesQueryKey, putMessage } from '../api/get-messages.ts'
 import { SendError, streamMessage } from '../api/send-message.ts'
 import { type ModeFlags, modelFromFlags } from '../lib/chat-mode.ts'
 
@@ -109,28 +109,18 @@ export function useChatStream(callbacks: StreamCallbacks) {
       if (!threadId) return
       const key = messagesQueryKey(threadId)
       const created = Boolean(p.actualThreadId) || !p.threadId
-      queryClient.setQueryData<Message[]>(key, (list) => {
-        if (!list) return created ? [message] : undefined
-        return [...list.filter((m) => m.id !== message.id), message]
-      })
+      putMessage(queryClient, threadId, message, created)
       if (created) {
         // The new thread shows in the list at once; the refetch below brings the stored one.
-        queryClient.setQueryData<Thread[]>(threadsQueryKey, (list) =>
-          !list || list.some((t) => t.id === threadId)
-            ? list
-            : [
-                ...list,
-                {
-                  id: threadId,
-                  title: threadTitleFrom(p.content || p.file?.name || ''),
-                  isFavorite: false,
-                  isDefault: false,
-                  lastMessageAt: new Date().toISOString(),
-                  chatModel: p.chatModel,
-                  createdAt: new Date().toISOString(),
-                },
-              ],
-        )
+        addThreadToList(queryClient, {
+          id: threadId,
+          title: threadTitleFrom(p.content || p.file?.name || ''),
+          isFavorite: false,
+          isDefault: false,
+          lastMessageAt: new Date().toISOString(),
+          chatModel: p.chatModel,
+          createdAt: new Date().toISOString(),
+        })
       }
       void queryClient.invalidateQueries({ queryKey: key })
       void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
