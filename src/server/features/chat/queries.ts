@@ -260,29 +260,6 @@ export async function restartAttempt(
 
 class AlreadyRestarted extends Error {}
 
-/**
- * Saves progress and renews this node's lease; false when the reply must stop (Stop pressed on
- * any node, the row deleted, or the lease taken over after this node stalled).
- */
-export async function flushPartial(db: Db, id: string, response: string): Promise<boolean> {
-  const rows = await db
-    .update(messages)
-    .set({ response, heartbeatAt: sql`now()` })
-    .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
-    .returning({ id: messages.id })
-  return rows.length > 0
-}
-
-/** Renews the lease with nothing new to save; false when the reply must stop (as above). */
-export async function renewLease(db: Db, id: string): Promise<boolean> {
-  const rows = await db
-    .update(messages)
-    .set({ heartbeatAt: sql`now()` })
-    .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
-    .returning({ id: messages.id })
-  return rows.length > 0
-}
-
 /** The Stop flag every node sees: a streaming reply becomes interrupted; its generator notices. */
 export async function markStopped(db: Db, userId: string, id: string) {
   await db
