@@ -60,10 +60,12 @@ const node = (server: AppServer | undefined) => {
 }
 
 describe('two nodes on one PostgreSQL', () => {
-  it('runs the second node as two workers on one port', () => {
-    const logs = b?.logs.join('') ?? ''
-    expect(logs).toContain('starting workers')
-    expect(logs.match(/Loris is listening/g)?.length).toBe(2)
+  it('runs the second node as two workers on one port', async () => {
+    const listening = () => (b?.logs.join('') ?? '').match(/Loris is listening/g)?.length ?? 0
+    // The node answered once its first worker listened; the second follows.
+    await waitFor(async () => listening() >= 2, 60_000)
+    expect(b?.logs.join('')).toContain('starting workers')
+    expect(listening()).toBe(2)
     expect(a?.logs.join('')).not.toContain('starting workers')
   })
 
