@@ -95,6 +95,10 @@ function rssMb(pid: number): number {
 
 // ---- streams ----
 
+/** Why streams failed, to print under the table (the first few of each kind). */
+const failures = new Map<string, number>()
+const failed = (why: string) => failures.set(why, (failures.get(why) ?? 0) + 1)
+
 interface Stream {
   ok: boolean
   /** ms after the request started: each arrival and the text length received by then. */
@@ -123,21 +127,28 @@ async function timed(
   try {
     const res = await start()
     if (!res.ok) {
-      await res.text()
+      failed(`HTTP ${res.status}: ${(await res.text()).slice(0, 160)}`)
       return { ok: false, arrivals: [] }
     }
     await readSse(res, (data, at) => {
       const { text, error } = textOf(data)
-      if (error) out.ok = false
+      if (error) {
+        out.ok = false
+        failed(`error event: ${data.slice(0, 160)}`)
+      }
       if (text) {
         length += text.length
         out.arrivals.push({ at: at - t0, length })
       }
     })
-  } catch {
+  } catch (err) {
     out.ok = false
+    failed(`request failed: ${err instanceof Error ? err.message : String(err)}`)
   }
-  if (out.arrivals.length === 0) out.ok = false
+  if (out.arrivals.length === 0 && out.ok) {
+    out.ok = false
+    failed('no text arrived')
+  }
   return out
 }
 
@@ -369,9 +380,7 @@ export async function run(): Promise<void> {
           const sampler = setInterval(() => {
             peakRss = Math.max(peakRss, rssMb(pid))
           }, 250)
-          const l = await Promise.all(
-            Array.from({ length: n }, (_, i) => viaLoris(people[Math.floor(i / 3)]!, TOKENS)),
-          )
+          const l = await Promise.all(Array.from({ length: n }, () => viaLoris(nextPerson(), TOKENS)))
           clearInterval(sampler)
           cpuLong += cpuMs(pid) - before
           tokensLong += l.filter((s) => s.ok).length * TOKENS
@@ -383,9 +392,7 @@ export async function run(): Promise<void> {
           lorisStreams.push(...l)
           // The same number of short replies: what starting and finishing a stream costs.
           const beforeShort = cpuMs(pid)
-          const s = await Promise.all(
-            Array.from({ length: n }, (_, i) => viaLoris(people[Math.floor(i / 3)]!, SHORT_TOKENS)),
-          )
+          const s = await Promise.all(Array.from({ length: n }, () => viaLoris(nextPerson(), SHORT_TOKENS)))
           cpuShort += cpuMs(pid) - beforeShort
           tokensShort += s.filter((x) => x.ok).length * SHORT_TOKENS
           errors += s.filter((x) => !x.ok).length
@@ -502,6 +509,7 @@ export async function run(): Promise<void> {
     )
     console.info('CPU is read from /proc in 10 ms ticks: small figures are coarse. The machine is shared.')
     console.info(table(rows))
+    for (const [why, count] of failures) console.info(`failed ${count}x: ${why}`)
   } finally {
     clearTimeout(deadline)
     for (const child of children.reverse()) {
