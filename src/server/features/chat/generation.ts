@@ -13,6 +13,7 @@ import type { BackgroundWork } from '#server/lib/background-work.ts'
 import { classify, type Ending, loggableError } from './failures.ts'
 import { type FinishedReply, finalizeReply, type ReplyOutcome } from './finalize.ts'
 import type { Prompt } from './history.ts'
+import { leanModel, leanStream } from './model-stream.ts'
 import { ProgressSaver } from './progress-saver.ts'
 import type { ResolvedModel } from './providers/registry.ts'
 export const MAX_GENERATION_MS = 5 * 60_000
@@ -132,21 +133,37 @@ export async function runGeneration(
         },
       })
     }
-    const result = streamText({
-      model,
-      system: job.prompt.system,
-      messages: job.prompt.messages,
-      // The client retries a failed send itself (spec 4, 3 attempts); SDK retries would multiply them.
-      maxRetries: 0,
-      abortSignal: gen.controller.signal,
-      timeout: { totalMs: MAX_GENERATION_MS, chunkMs: CHUNK_TIMEOUT_MS },
-      onError: () => {},
-    })
-    for await (const part of result.fullStream) {
-      if (part.type === 'text-delta') gen.push(part.text)
-      else if (part.type === 'finish') usage = part.totalUsage
-      else if (part.type === 'error') ending = { kind: 'error', error: part.error }
-      else if (part.type === 'abort') ending = { kind: gen.stopRequested ? 'stopped' : 'timeout' }
+    const lean = leanModel(model)
+    if (lean) {
+      // The provider's own stream (model-stream.ts): no SDK retries either; a stop or a timeout
+      // ends it with a throw, handled below.
+      const parts = leanStream(
+        lean,
+        { system: job.prompt.system, messages: job.prompt.messages },
+        { signal: gen.controller.signal, totalMs: MAX_GENERATION_MS, chunkMs: CHUNK_TIMEOUT_MS },
+      )
+      for await (const part of parts) {
+        if (part.type === 'text-delta') gen.push(part.text)
+        else if (part.type === 'finish') usage = part.usage
+        else ending = { kind: 'error', error: part.error }
+      }
+    } else {
+      const result = streamText({
+        model,
+        system: job.prompt.system,
+        messages: job.prompt.messages,
+        // The client retries a failed send itself (spec 4, 3 attempts); SDK retries would multiply them.
+        maxRetries: 0,
+        abortSignal: gen.controller.signal,
+        timeout: { totalMs: MAX_GENERATION_MS, chunkMs: CHUNK_TIMEOUT_MS },
+        onError: () => {},
+      })
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') gen.push(part.text)
+        else if (part.type === 'finish') usage = part.totalUsage
+        else if (part.type === 'error') ending = { kind: 'error', error: part.error }
+        else if (part.type === 'abort') ending = { kind: gen.stopRequested ? 'stopped' : 'timeout' }
+      }
     }
   } catch (error) {
     // A dropped connection or an abort surfaces as a throw from the stream itself.
