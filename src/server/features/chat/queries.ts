@@ -14,7 +14,7 @@ import {
 } from '#server/lib/cursor.ts'
 import { admit, type UsageClaim } from './admission.ts'
 import type { HistoryExchange } from './history.ts'
-import { finishLapsed, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
+import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
 
 export type MessageRow = typeof messages.$inferSelect
 export type ThreadRow = typeof threads.$inferSelect
@@ -72,16 +72,17 @@ export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
  * One page of a thread's messages, newest first from `cursor` back, returned oldest first. Each
  * source is read through an index in (created_at, id) order and stops after the page: the
  * thread's own rows (messages_thread_page_idx) and, for Default, the thread-less ones
- * (messages_threadless_page_idx), merged here. Lapsed replies of this user are finished first,
- * as for the full list, through the index of unsettled rows.
+ * (messages_threadless_page_idx), merged here. A reply on the page still marked as being written
+ * by a node whose lease lapsed is finished (as the full list does for all of them) and the page
+ * read again; usually there is none and the page is one read.
  */
 export async function listMessagesPage(
   db: Db,
   userId: string,
   thread: ThreadRow,
   page: { cursor?: string; limit: number },
+  lapsedChecked = false,
 ): Promise<{ rows: MessageRow[]; nextCursor: string | null }> {
-  await finishLapsed(db, { userId })
   let before: SQL = sql`true`
   if (page.cursor) {
     const [at, id] = decodeCursor(page.cursor, 2)
@@ -103,6 +104,14 @@ export async function listMessagesPage(
     // Newest first; the exact text of the timestamp sorts as the timestamps do.
     .sort((a, b) => (a.cursorAt === b.cursorAt ? cmp(b.id, a.id) : cmp(b.cursorAt, a.cursorAt)))
   const rows = found.slice(0, page.limit)
+  const lapsedBefore = Date.now() - LEASE_MS
+  if (
+    !lapsedChecked &&
+    rows.some((r) => r.status === 'streaming' && r.heartbeatAt.getTime() < lapsedBefore)
+  ) {
+    await finishLapsed(db, { userId })
+    return listMessagesPage(db, userId, thread, page, true)
+  }
   const last = rows.at(-1)
   const nextCursor = found.length > page.limit && last ? encodeCursor([last.cursorAt, last.id]) : null
   return { rows: rows.reverse().map(({ cursorAt: _at, ...row }) => row), nextCursor }
