@@ -2,7 +2,7 @@
 // first token, tokens per second at 1 and 4 concurrent replies, event-loop delay p99 while
 // generating, and joules per token, each next to its goal. Loopback only, nothing downloaded.
 // The test model is 260K parameters: these figures check the engine's plumbing (threads, queue,
-// batching, metering), not the speed of the default 0.5B model (docs/decisions/008).
+// batching, metering), not the speed of the default 0.5B model (docs/decisions/020).
 import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import pino from 'pino'

@@ -13,6 +13,7 @@ export interface LandingBundleReport {
 }
 export const LANDING_JS_BUDGET: number
 export function landingBundleSize(clientDir?: string): LandingBundleReport
+export function chatBundleSize(clientDir?: string): LandingBundleReport
 export function kb(bytes: number): string
 export function formatLandingBundle(report: LandingBundleReport): string
 export function isDevelopmentBuild(clientDir: string): boolean

@@ -36,19 +36,32 @@ function htmlStyles(html) {
 export function landingBundleSize(
   clientDir = path.join(root, process.env.LORIS_BUILD_DIR ?? 'dist', 'client'),
 ) {
+  // The page chunk Vite names after src/client/features/landing/landing-page.tsx.
+  return routeBundleSize(clientDir, [/^landing-page-[\w-]+\.js$/])
+}
+
+/**
+ * The same for /chat: the entry, the chat page's chunk and the page shell loaded beside it, and
+ * their static imports. What a reply loads when it needs it (code highlighting, math) is lazy and
+ * not counted: issue 13 keeps /chat's first load from growing.
+ */
+export function chatBundleSize(clientDir = path.join(root, process.env.LORIS_BUILD_DIR ?? 'dist', 'client')) {
+  return routeBundleSize(clientDir, [/^chat-page-[\w-]+\.js$/, /^page-shell-[\w-]+\.js$/])
+}
+
+function routeBundleSize(clientDir, chunkPatterns) {
   const indexPath = path.join(clientDir, 'index.html')
   if (!existsSync(indexPath)) throw new Error(`${indexPath} is missing: build first (npm run build)`)
   const html = readFileSync(indexPath, 'utf8')
   const assets = readdirSync(path.join(clientDir, 'assets'))
-  // The page chunk Vite names after src/client/features/landing/landing-page.tsx.
-  const landingChunk = assets.find((f) => /^landing-page-[\w-]+\.js$/.test(f))
-  if (!landingChunk) throw new Error('No landing-page-*.js chunk in the build')
+  const chunks = chunkPatterns.map((pattern) => {
+    const chunk = assets.find((f) => pattern.test(f))
+    if (!chunk) throw new Error(`No chunk matching ${pattern} in the build`)
+    return path.join(clientDir, 'assets', chunk)
+  })
 
   const seen = new Map()
-  const queue = [
-    ...htmlScripts(html).map((src) => path.join(clientDir, src)),
-    path.join(clientDir, 'assets', landingChunk),
-  ]
+  const queue = [...htmlScripts(html).map((src) => path.join(clientDir, src)), ...chunks]
   while (queue.length > 0) {
     const file = path.resolve(queue.shift())
     if (seen.has(file)) continue
@@ -110,7 +123,12 @@ export function formatLandingBundle(report) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const report = landingBundleSize(process.argv[2] ? path.resolve(process.argv[2]) : undefined)
+  const dir = process.argv[2] ? path.resolve(process.argv[2]) : undefined
+  const report = landingBundleSize(dir)
   console.info(formatLandingBundle(report))
+  const chat = chatBundleSize(dir)
+  console.info(
+    `JS loaded by /chat before its first reply (gzip): ${kb(chat.totalJsGzip)} (${chat.js.length} files)`,
+  )
   process.exitCode = report.totalJsGzip <= LANDING_JS_BUDGET ? 0 : 1
 }

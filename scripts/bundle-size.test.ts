@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { isDevelopmentBuild, landingBundleSize } from './bundle-size.mjs'
+import { chatBundleSize, isDevelopmentBuild, landingBundleSize } from './bundle-size.mjs'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'loris-bundle-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -25,7 +25,9 @@ const files = {
   'assets/shared-B.js': 'export const a=(...x)=>x;',
   'assets/landing-page-D.js': 'import{a as e}from"./shared-B.js";import"./icon-F.js";export default e;',
   'assets/icon-F.js': 'export{};',
-  'assets/chat-page-E.js': 'import"./huge-G.js";export default 1;',
+  'assets/chat-page-E.js': 'import"./huge-G.js";const r=()=>import("./rich-markdown-I.js");export default r;',
+  'assets/page-shell-J.js': 'import{a as e}from"./shared-B.js";export default e;',
+  'assets/rich-markdown-I.js': 'katex'.repeat(1000),
   'assets/huge-G.js': 'x'.repeat(100_000),
   'assets/index-C.css': 'body{color:red}',
 }
@@ -41,6 +43,17 @@ describe('landingBundleSize', () => {
     ])
     expect(report.totalJsGzip).toBe(report.js.reduce((n, f) => n + f.gzip, 0))
     expect(report.css.map((f) => f.file)).toEqual(['assets/index-C.css'])
+  })
+
+  it('measures /chat: its page and shell chunks, not what a reply loads lazily', () => {
+    const report = chatBundleSize(fixture(files))
+    expect(report.js.map((f) => f.file).sort()).toEqual([
+      'assets/chat-page-E.js',
+      'assets/huge-G.js',
+      'assets/index-A.js',
+      'assets/page-shell-J.js',
+      'assets/shared-B.js',
+    ])
   })
 
   it('tells a development build apart', () => {

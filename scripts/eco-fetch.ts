@@ -1,6 +1,6 @@
 // `npm run eco:fetch`: fetches the Loris eco model ahead of time, exactly as the server would on
 // first use (DATA_DIR/models/, Range resume, sha256 check, atomic rename), so the first eco reply
-// does not wait. Reads the same environment as the server (docs/decisions/008-eco-engine.md).
+// does not wait. Reads the same environment as the server (docs/decisions/020-eco-engine.md).
 import { parseEnv } from '#server/env.ts'
 import { fetchModel, ModelFetchError } from '#server/features/eco-engine/model-fetch.ts'
 import { ecoEngineSettings, ecoSource } from '#server/features/eco-engine/settings.ts'

@@ -5,7 +5,8 @@ import { mediaTypeSchema, messageStatusSchema } from './messages.ts'
 // Loris's own export format (issue 14): what GET /api/export and a thread's "Export as JSON"
 // write, and what POST /api/import reads back. Bump EXPORT_VERSION when a field changes meaning.
 export const EXPORT_FORMAT = 'loris-export'
-export const EXPORT_VERSION = 1
+// 2: messages carry the versions of each turn (parentId, origin, selectedAt; decision 012).
+export const EXPORT_VERSION = 2
 
 export const exportFormatQuery = z.object({
   format: z.enum(['markdown', 'json'], { error: 'format must be markdown or json' }).default('json'),
@@ -21,12 +22,21 @@ export const exportedAttachmentSchema = z.object({
 })
 
 /**
- * One exchange. Loris keeps no versions of a message yet (one reply per message), so `version`
- * is 1 and there is no list of alternatives; a later format may add them.
+ * One exchange. Every version of every turn is listed (docs/decisions/012-message-versions.md):
+ * `parentId` names the exchange it follows (null for the first turn), exchanges sharing it are the
+ * versions of one turn, `version` is its place among them (1 = oldest), and the shown branch takes
+ * at each turn the version with the latest `selectedAt`. Version 1 exports have none of these:
+ * their messages read as one chain, oldest first.
  */
 export const exportedMessageSchema = z.object({
   id: z.string(),
   version: z.number().int().default(1),
+  parentId: z.string().nullable().default(null),
+  /** How it came to be: sent, an edit, a regenerated reply, or a copy made by '@'. */
+  origin: z.enum(['sent', 'edit', 'regenerate', 'copy']).default('sent'),
+  selectedAt: z.string().nullable().default(null),
+  /** On the branch the thread shows. */
+  shown: z.boolean().default(true),
   content: z.string(),
   response: z.string(),
   status: messageStatusSchema,

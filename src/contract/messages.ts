@@ -17,6 +17,7 @@ export type MessageStatus = z.infer<typeof messageStatusSchema>
 export const mediaTypeSchema = z.enum(['image', 'document'])
 export type MediaType = z.infer<typeof mediaTypeSchema>
 
+const gramsRange = z.object({ min: z.number(), max: z.number() })
 const estimateRange = z.object({ min: z.number(), max: z.number(), mid: z.number() })
 
 /**
@@ -28,6 +29,8 @@ export const messageCo2ImpactSchema = z.object({
   saved: z.number(),
   actual: z.number(),
   standard: z.number(),
+  /** The estimate's bounds (the reply footer's tooltip); absent on old rows. */
+  range: z.object({ saved: gramsRange, actual: gramsRange, standard: gramsRange }).optional(),
   energyWh: estimateRange.optional(),
   waterL: estimateRange.optional(),
 })
@@ -48,6 +51,18 @@ export const messageSchema = z.object({
   status: messageStatusSchema,
   errorMessage: z.string().nullable(),
   clientMessageId: z.string().nullable(),
+  /**
+   * Versions (docs/decisions/012): the exchange this one follows on its branch, and the ids of
+   * every version of this turn, oldest first (this one among them). GET /api/messages answers the
+   * shown branch only; switching a version is POST /api/messages/:id/select.
+   */
+  parentId: z.string().nullable().optional(),
+  versionIds: z.array(z.string()).optional(),
+  /** The model that answered (e.g. 'gemini-2.5-flash-lite'); modelName is how people call it. */
+  modelId: z.string().nullable().optional(),
+  modelName: z.string().nullable().optional(),
+  /** When the reply ended; null while it is being written. */
+  completedAt: z.string().nullable().optional(),
 })
 export type Message = z.infer<typeof messageSchema>
 
@@ -69,6 +84,11 @@ export const MESSAGES_PAGE_SIZE = 30
 const flag = z.union([z.boolean(), z.stringbool()]).optional().default(false)
 const optionalId = z
   .union([z.uuid({ error: 'Unknown thread' }), z.literal(''), z.literal('null'), z.literal('undefined')])
+  .nullish()
+  .transform((v) => (v && v !== 'null' && v !== 'undefined' ? v : null))
+
+const optionalMessageId = z
+  .union([z.uuid({ error: 'Unknown message' }), z.literal(''), z.literal('null'), z.literal('undefined')])
   .nullish()
   .transform((v) => (v && v !== 'null' && v !== 'undefined' ? v : null))
 
@@ -94,6 +114,10 @@ export const sendMessageFields = z.object({
   )
     .nullish()
     .transform((v) => v ?? null),
+  /** Edit: the text is a new version of this exchange's turn (its replies stay on the old one). */
+  editOf: optionalMessageId,
+  /** Regenerate (or Retry): a new reply to this exchange's text, in the mode of this request. */
+  regenerateOf: optionalMessageId,
 })
 export type SendMessageInput = z.input<typeof sendMessageFields>
 export type SendMessageFields = z.output<typeof sendMessageFields>
@@ -106,6 +130,25 @@ export const stopMessageResponse = z.object({
   status: messageStatusSchema,
 })
 export type StopMessageResponse = z.infer<typeof stopMessageResponse>
+
+/** POST /api/messages/:id/select → the thread's messages along the branch now shown. */
+export const selectVersionResponse = messageListSchema
+
+/**
+ * GET /api/chat/next-model?mode= → the model the user's next message in that mode is answered
+ * with on this server (their usage tier, the configured providers). A mode this server cannot
+ * serve answers with the first one it can (`chatModel` says which); `limitExceeded` when the
+ * usage limit stops sending, `available` false when no mode can answer.
+ */
+export const nextModelQuery = z.object({ mode: chatModelSchema })
+export const nextModelResponse = z.object({
+  available: z.boolean(),
+  chatModel: chatModelSchema,
+  modelId: z.string().nullable(),
+  modelName: z.string().nullable(),
+  limitExceeded: z.boolean(),
+})
+export type NextModel = z.infer<typeof nextModelResponse>
 
 /** DELETE /api/messages: every thread but Default is deleted; Default survives, emptied. */
 export const clearHistoryResponse = z.object({ ok: z.literal(true) })

@@ -26,6 +26,9 @@ export const sharedExchangeSchema = z.object({
   mediaType: mediaTypeSchema.nullable(),
   mediaUrl: z.string().nullable(),
   createdAt: z.string(),
+  /** The reply footer's model and time (absent from links shared before they were kept). */
+  modelName: z.string().nullable().optional(),
+  completedAt: z.string().nullable().optional(),
 })
 export type SharedExchange = z.infer<typeof sharedExchangeSchema>
 

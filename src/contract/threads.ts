@@ -62,11 +62,28 @@ export const createFromMessageResponse = threadSchema
 const TITLE_FROM_MESSAGE_CHARS = 60
 
 /**
+ * Markdown read as plain text, for titles: emphasis, code ticks, headings, quotes, list bullets,
+ * links and images keep only their words (a title is shown as plain text, never rendered).
+ */
+export function markdownToPlain(text: string): string {
+  return text
+    .replace(/```[^\n]*\n?/g, '')
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/gm, '')
+    .replace(/(^|[^\w\\])(\*\*|__)(\S(?:.*?\S)?)\2(?!\w)/g, '$1$3')
+    .replace(/(^|[^\w\\*])(\*|_)(\S(?:.*?[^\s\\])?)\2(?![\w*])/g, '$1$3')
+    .replace(/~~(.+?)~~/g, '$1')
+    .replace(/`+([^`]*)`+/g, '$1')
+    .replace(/\\([\\`*_{}[\]()#+\-.!~>])/g, '$1')
+}
+
+/**
  * The title of a thread created by a send (or from a message): its first message on one line,
  * cut at a word near 60 characters. The client may use it for an optimistic title.
  */
 export function threadTitleFrom(content: string): string {
-  const line = content.replace(/\s+/g, ' ').trim()
+  const line = markdownToPlain(content).replace(/\s+/g, ' ').trim()
   if (!line) return 'New conversation'
   if (line.length <= TITLE_FROM_MESSAGE_CHARS) return line
   const cut = line.slice(0, TITLE_FROM_MESSAGE_CHARS)

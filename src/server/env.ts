@@ -9,7 +9,7 @@ const optionalString = z
 const optionalUrl = optionalString.pipe(z.url().optional())
 
 /**
- * The eco model fetched on first use when no endpoint or file is configured (docs/decisions/008):
+ * The eco model fetched on first use when no endpoint or file is configured (docs/decisions/020):
  * Qwen2.5-0.5B-Instruct Q4_K_M, Apache-2.0, pinned to a revision so the checksum cannot drift.
  */
 export const DEFAULT_ECO_MODEL = {
@@ -51,7 +51,7 @@ export const envSchema = z.object({
   ECO_MODEL: optionalString,
   ECO_API_KEY: optionalString,
   ECO_MODEL_PARAMS_B: z.coerce.number().positive().optional(),
-  // The in-process eco engine (docs/decisions/008-eco-engine.md)
+  // The in-process eco engine (docs/decisions/020-eco-engine.md)
   ECO_ENGINE: z.enum(['on', 'off']).default('on'),
   ECO_MODEL_FILE: optionalString,
   ECO_MODEL_URL: z.url().default(DEFAULT_ECO_MODEL.url),

@@ -108,7 +108,7 @@ describe('settings', () => {
     await page.getByRole('tabpanel', { name: 'Actions' }).waitFor()
     expect(await account.tab('Actions').getAttribute('aria-selected')).toBe('true')
     await page.getByRole('link', { name: 'Back to Chat' }).click()
-    await page.waitForURL(`${server.url}/chat`)
+    await page.waitForURL(new RegExp(`^${server.url}/chat(/[0-9a-f-]{36})?$`))
   })
 
   it('runs the tabs across the top on a phone, where arrow keys go left and right', async () => {
@@ -132,7 +132,7 @@ describe('Google sign-in', () => {
     await continueWithGoogle(chat)
     await chat.userMenuButton().waitFor()
     // auth=google is stripped once back on /chat.
-    await page.waitForURL(`${server.url}/chat`)
+    await page.waitForURL(new RegExp(`^${server.url}/chat(/[0-9a-f-]{36})?$`))
 
     const account = new AccountPage(page, server.url)
     await chat.openUserMenuItem('Account')

@@ -52,6 +52,28 @@ describe('attachments', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
+  it('an image pasted from the clipboard is attached with a thumbnail and reaches the model', async () => {
+    const { chat, composer, unexpectedErrors } = await signedInChat()
+    await chat.composer().fill('What did I paste?')
+    await composer.paste('image.png', 'image/png')
+    const chip = composer.chip().filter({ hasText: 'image.png' })
+    await chip.waitFor()
+    // The thumbnail is the pasted picture itself, decoded by the browser.
+    await chip.getByTestId('attachment-thumbnail').evaluate((img: HTMLImageElement) =>
+      img.complete && img.naturalWidth > 0
+        ? true
+        : new Promise((resolve, reject) => {
+            img.onload = () => resolve(true)
+            img.onerror = () => reject(new Error('the thumbnail did not load'))
+          }),
+    )
+    // A text paste is not taken for a file: the typed text is still there.
+    expect(await chat.composer().inputValue()).toBe('What did I paste?')
+    await chat.composer().press('Enter')
+    await chat.waitForReply('What did I paste?', '[image image/png 821 bytes]')
+    expect(unexpectedErrors()).toEqual([])
+  })
+
   it('a dropped PDF shows the overlay, its card, and a reply that read it', async () => {
     const { chat, composer, unexpectedErrors } = await signedInChat()
     await composer.dragOver('document.pdf', 'application/pdf')

@@ -130,7 +130,7 @@ describe('Loris Pro from the account page', () => {
     expect(await account.upgradeCard().count()).toBe(0)
 
     await page.getByRole('link', { name: 'Back to Chat' }).click()
-    await page.waitForURL(`${server.url}/chat`)
+    await page.waitForURL(new RegExp(`^${server.url}/chat(/[0-9a-f-]{36})?$`))
     await chat.title().filter({ hasText: 'Loris Pro' }).waitFor()
 
     // The portal: cancelling there sends customer.subscription.deleted; the app turns Free.

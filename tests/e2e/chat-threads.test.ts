@@ -85,7 +85,14 @@ describe('threads', () => {
 
     // Clear History while a deleted thread is shown: back to an emptied Default.
     await threads.open('Budget planning for the garden')
+    // Asked first: Cancel keeps everything.
     await chat.openUserMenuItem('Clear History')
+    const confirmClear = page.getByRole('alertdialog', { name: 'Clear all chat history?' })
+    await confirmClear.getByRole('button', { name: 'Cancel' }).click()
+    await confirmClear.waitFor({ state: 'detached' })
+    expect(await threads.thread('Budget planning for the garden').count()).toBe(1)
+    await chat.openUserMenuItem('Clear History')
+    await confirmClear.getByRole('button', { name: 'Clear History' }).click()
     await chat.toast('Your chat history has been cleared successfully').waitFor()
     await threads.thread('Budget planning for the garden').waitFor({ state: 'detached' })
     await threads.selected().filter({ hasText: 'Default' }).waitFor()

@@ -79,11 +79,17 @@ describe('share', () => {
     await visitor.page.getByTestId('user-message').filter({ hasText: 'Tell me about slow lorises' }).waitFor()
     expect(await visitor.page.getByText('A later question that is not shared').count()).toBe(0)
     expect(await visitor.page.title()).toBe('Tell me about slow lorises | Shared on Loris')
+    // The reply footer as in the chat (model, CO2), read-only: no edit, regenerate or versions.
+    await visitor.page.getByTestId('reply-footer').getByTestId('reply-co2').waitFor()
+    expect(await visitor.page.getByTestId('reply-model').count()).toBe(1)
+    for (const name of ['Edit message', 'Regenerate', 'Start new thread from this message'])
+      expect(await visitor.page.getByRole('button', { name }).count()).toBe(0)
 
     const reader = await signedIn()
     await reader.page.goto(url)
     await reader.page.getByRole('button', { name: 'Continue this conversation' }).click()
-    await reader.page.waitForURL(`${h.server.url}/chat`)
+    // The copy's own address (issue 13).
+    await reader.page.waitForURL(new RegExp(`^${h.server.url}/chat/[0-9a-f-]{36}$`))
     await reader.threads.selected().filter({ hasText: 'Tell me about slow lorises' }).waitFor()
     await reader.chat.exchange('Tell me about slow lorises').waitFor()
 

@@ -100,7 +100,8 @@ describe('accounts', () => {
     const registered = chat.watchToast('Successfully registered and logged in')
     await chat.signUp(email, password)
     await registered
-    expect(page.url()).toBe(`${server.url}/chat`)
+    // /chat, then the shown thread's own address once the threads load (issue 13).
+    expect(page.url()).toMatch(new RegExp(`^${server.url}/chat(/[0-9a-f-]{36})?$`))
 
     await chat.openUserMenuItem('Account')
     await page.waitForURL(`${server.url}/account`)

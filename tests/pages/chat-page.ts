@@ -145,4 +145,41 @@ export class ChatPage {
   async borderLeftColor(userText: string | RegExp) {
     return this.reply(userText).evaluate((el) => getComputedStyle(el).borderLeftColor)
   }
+
+  /** A reply's own text (and its note), without the footer of actions and figures. */
+  async replyText(userText: string | RegExp) {
+    return this.reply(userText).evaluate((el) =>
+      [...el.childNodes]
+        .filter((n) => !(n instanceof HTMLElement && n.dataset.testid === 'reply-footer'))
+        .map((n) => n.textContent)
+        .join(''),
+    )
+  }
+
+  /** The footer under a reply: versions, actions, model, time and CO2. */
+  replyFooter(userText: string | RegExp) {
+    return this.reply(userText).getByTestId('reply-footer')
+  }
+
+  /** Edits a sent message in place and sends the new text as a version of that turn. */
+  async editMessage(userText: string | RegExp, newText: string) {
+    const exchange = this.exchange(userText)
+    await exchange.getByTestId('user-message').hover()
+    await exchange.getByRole('button', { name: 'Edit message' }).click()
+    const box = this.page.getByRole('textbox', { name: 'Edit your message' })
+    await box.fill(newText)
+    await box.press('Enter')
+  }
+
+  /** Regenerates a reply with the mode chosen in its menu. */
+  async regenerate(userText: string | RegExp, mode: 'Gemini' | 'Loris eco' | 'ChatGPT') {
+    await this.replyFooter(userText).getByRole('button', { name: 'Regenerate' }).click()
+    await this.page.getByRole('menuitem', { name: new RegExp(`^${mode}`) }).click()
+  }
+
+  /** The 'n/m' of a turn's version switcher. */
+  async versionText(userText: string | RegExp) {
+    const text = (await this.replyFooter(userText).getByTestId('version-switcher').textContent()) ?? ''
+    return /(\d+\/\d+)/.exec(text)?.[1] ?? text
+  }
 }

@@ -48,6 +48,23 @@ export class ComposerControls {
     await this.dispatchDrag(['dragenter', 'dragover', 'drop'], fileName, type, base64)
   }
 
+  /** Pastes a fixture's bytes into the message box, as a screenshot pasted from the clipboard. */
+  async paste(fixture: string, type: string, fileName = fixture) {
+    const base64 = readFileSync(fixturePath(fixture)).toString('base64')
+    await this.page.getByRole('textbox', { name: 'Message' }).focus()
+    await this.page.evaluate(
+      ({ name, type, base64 }) => {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
+        const transfer = new DataTransfer()
+        transfer.items.add(new File([bytes], name, { type }))
+        document.activeElement?.dispatchEvent(
+          new ClipboardEvent('paste', { bubbles: true, cancelable: true, clipboardData: transfer }),
+        )
+      },
+      { name: fileName, type, base64 },
+    )
+  }
+
   private async dispatchDrag(events: string[], name: string, type: string, base64 = '') {
     await this.page.evaluate(
       ({ events, name, type, base64 }) => {

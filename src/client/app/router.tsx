@@ -72,7 +72,8 @@ function DocumentTitle() {
     const path = location.toLowerCase().replace(/\/+$/, '') || '/'
     // A shared conversation titles itself once it has loaded.
     if (path.startsWith('/share/')) return
-    document.title = titles[path] ?? 'Page not found | Loris'
+    const page = /^\/chat\/[^/]+$/.test(path) ? paths.chat : path
+    document.title = titles[page] ?? 'Page not found | Loris'
   }, [location])
   return null
 }
@@ -84,7 +85,8 @@ export function AppRouter({ base }: { base?: string }) {
       <Suspense fallback={<RouteSpinner />}>
         <Switch>
           <Route path={paths.landing} component={LandingPage} />
-          <Route path={paths.chat} component={ChatPage} />
+          {/* One route for /chat and /chat/:threadId: moving between threads keeps the page. */}
+          <Route path={paths.chatThread} component={ChatPage} />
           <Route path={paths.howItWorks} component={HowItWorksPage} />
           <Route path={paths.account} component={AccountRoute} />
           <Route path={paths.privacyPolicy} component={PrivacyPolicyPage} />

@@ -10,7 +10,12 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 export interface TestBrowser {
   browser: Browser
-  newPage(opts?: { viewport?: { width: number; height: number }; permissions?: string[] }): Promise<TestPage>
+  newPage(opts?: {
+    viewport?: { width: number; height: number }
+    permissions?: string[]
+    /** A touch screen (taps), as on a phone. */
+    hasTouch?: boolean
+  }): Promise<TestPage>
   close(): Promise<void>
 }
 
@@ -42,7 +47,10 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<TestBrows
   return {
     browser,
     async newPage(opts = {}) {
-      const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 } })
+      const context = await browser.newContext({
+        viewport: opts.viewport ?? { width: 1280, height: 800 },
+        hasTouch: opts.hasTouch ?? false,
+      })
       if (opts.permissions) await context.grantPermissions(opts.permissions)
       const page = await context.newPage()
       const consoleErrors: string[] = []

@@ -14,8 +14,10 @@ export function ToastViewport({ className, ...props }: React.ComponentProps<type
     <ToastPrimitive.Viewport
       hotkey={['F8']}
       className={cn(
-        // Top right, below the 56 px header: never over the composer's Send/Stop or the user menu.
-        'fixed right-0 top-14 z-[100] flex max-h-screen w-full flex-col p-4 md:max-w-[420px]',
+        // Over the header (issue 13): never over the newest message, which sits at the top of a
+        // new conversation or right above the composer, nor over the composer itself. Centred
+        // from tablets up, where the header's middle is empty: the user menu stays reachable.
+        'fixed inset-x-0 top-0 z-[100] mx-auto flex max-h-screen w-full flex-col p-2 md:max-w-[420px]',
         className,
       )}
       {...props}
@@ -24,7 +26,7 @@ export function ToastViewport({ className, ...props }: React.ComponentProps<type
 }
 
 const toastVariants = cva(
-  'group pointer-events-auto relative flex w-full items-center justify-between gap-4 overflow-hidden rounded-md border p-5 pr-8 shadow-lg transition-all data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:transition-none',
+  'group pointer-events-auto relative flex w-full items-center justify-between gap-4 overflow-hidden rounded-md border p-3 pr-8 shadow-lg transition-all data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:transition-none',
   {
     variants: {
       variant: {

@@ -1,5 +1,9 @@
 import { Tooltip as TooltipPrimitive } from 'radix-ui'
 import type * as React from 'react'
+import { useRef, useState } from 'react'
+
+const TAP_GRACE_MS = 500
+
 import { cn } from '#client/lib/cn.ts'
 
 // Spec section 4: tooltips open after 700 ms, with a 300 ms skip delay after closing.
@@ -27,4 +31,34 @@ export function TooltipContent({
       />
     </TooltipPrimitive.Portal>
   )
+}
+
+/**
+ * A tooltip that a tap opens too: touch screens have no hover, and a badge whose meaning sits in
+ * its tooltip must still explain itself (issue 13). Spread `root` on Tooltip, `onClick` on the
+ * trigger's child.
+ */
+export function useTapTooltip() {
+  const [open, setOpen] = useState(false)
+  const changedAt = useRef(0)
+  const change = (next: boolean) => {
+    changedAt.current = Date.now()
+    setOpen(next)
+  }
+  return {
+    root: {
+      open,
+      onOpenChange: (next: boolean) => {
+        // A finger lifting off counts as leaving the trigger: keep what the tap just opened.
+        if (!next && Date.now() - changedAt.current < TAP_GRACE_MS) return
+        change(next)
+      },
+    },
+    onClick: (e: React.MouseEvent) => {
+      // Radix closes a tooltip on a trigger click; a tap opens it (the focus a tap gives may just
+      // have), and a later tap closes it.
+      e.preventDefault()
+      change(!open || Date.now() - changedAt.current < TAP_GRACE_MS)
+    },
+  }
 }

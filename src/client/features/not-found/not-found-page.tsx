@@ -13,7 +13,10 @@ export function NotFoundPage() {
             <h1 className="text-2xl font-bold">404 Page Not Found</h1>
           </div>
           <p className="mt-4 text-sm text-muted-foreground">Did you forget to add the page to the router?</p>
-          <p className="mt-6 text-sm">
+          <p className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm">
+            <Link href="/" className="text-primary underline-offset-4 hover:underline">
+              Go to the home page
+            </Link>
             <Link href="/chat" className="text-primary underline-offset-4 hover:underline">
               Go to the chat
             </Link>

@@ -40,7 +40,7 @@ export default function SharePage() {
       onSuccess: async (thread) => {
         await queryClient.invalidateQueries({ queryKey: threadsQueryKey })
         selectThread(thread)
-        navigate('/chat')
+        navigate(`/chat/${thread.id}`)
       },
       onError: (err) =>
         toast({

@@ -13,6 +13,9 @@ import {
 } from 'drizzle-orm/pg-core'
 import { users } from './users.ts'
 
+/** The origins of messages the person wrote: trees and the sent count follow these only. */
+export const PERSON_SENT_ORIGINS = ['sent', 'edit'] as const
+
 /** PostgreSQL's tsvector: only ever written by the database (generated columns). */
 export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 
@@ -88,6 +91,15 @@ export const messages = pgTable(
     threadId: uuid('thread_id').references(() => threads.id, { onDelete: 'cascade' }),
     // Idempotency key from the client: a retried send never stores a second message.
     clientMessageId: text('client_message_id'),
+    // The exchange this one follows on its branch (null: the first of the thread). Siblings, the
+    // exchanges sharing a parent, are versions of one turn (docs/decisions/012-message-versions.md).
+    parentId: uuid('parent_id'),
+    // How the exchange came to be: only 'sent' and 'edit' are messages the person wrote (trees).
+    origin: text('origin', { enum: ['sent', 'edit', 'regenerate', 'copy'] })
+      .notNull()
+      .default('sent'),
+    // Among siblings, the one selected most recently is on the shown branch.
+    selectedAt: timestamp('selected_at', { withTimezone: true }).notNull().defaultNow(),
     content: text('content').notNull(),
     response: text('response').notNull().default(''),
     status: text('status', { enum: ['streaming', 'complete', 'interrupted', 'failed'] })
@@ -130,6 +142,7 @@ export const messages = pgTable(
       .where(sql`${t.completedAt} is null and (${t.status} = 'streaming' or ${t.reservedChars} > 0)`),
     index('messages_search_idx').using('gin', t.searchVector),
     index('messages_user_created_idx').on(t.userId, t.createdAt),
+    index('messages_thread_parent_idx').on(t.threadId, t.parentId),
     uniqueIndex('messages_client_id_idx').on(t.userId, t.clientMessageId),
     index('messages_streaming_idx').on(t.heartbeatAt).where(sql`${t.status} = 'streaming'`),
   ],

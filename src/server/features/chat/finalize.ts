@@ -1,9 +1,9 @@
 // The one place a reply ends, whatever the outcome: message, user usage, CO2 and thread in one
 // transaction.
-import { and, count, eq, ne, sql } from 'drizzle-orm'
+import { and, count, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
-import { messages, threads, users } from '#server/db/schema/index.ts'
+import { messages, PERSON_SENT_ORIGINS, threads, users } from '#server/db/schema/index.ts'
 import {
   type ImpactSettings,
   type MeasuredEnergy,
@@ -32,7 +32,7 @@ export interface FinishedReply {
   /** What the send charges to aiInputChars (usage.ts inputCharsOf). */
   inputChars: number
   impact: ImpactSettings
-  /** The energy an in-process reply used, metered on this machine (decision 008); else estimated. */
+  /** The energy an in-process reply used, metered on this machine (decision 020); else estimated. */
   measuredEnergy?: MeasuredEnergy | null
   now: Date
 }
@@ -43,12 +43,21 @@ export function chargedChars(r: Pick<FinishedReply, 'outcome' | 'inputChars'>) {
   return { input: r.inputChars, output: r.outcome.response.length }
 }
 
-/** Messages the user has sent, failed sends (nothing but the prompt stored) not counted. */
+/**
+ * Messages the user has sent, failed sends (nothing but the prompt stored) not counted, nor what
+ * the person did not write: regenerated replies and the copies '@' makes (docs/decisions/012).
+ */
 export async function countSentMessages(db: Db | Tx, userId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(messages)
-    .where(and(eq(messages.userId, userId), ne(messages.status, 'failed')))
+    .where(
+      and(
+        eq(messages.userId, userId),
+        ne(messages.status, 'failed'),
+        inArray(messages.origin, [...PERSON_SENT_ORIGINS]),
+      ),
+    )
   return row?.n ?? 0
 }
 
@@ -56,9 +65,10 @@ export async function countSentMessages(db: Db | Tx, userId: string): Promise<nu
  * Stores the end of a reply and settles its usage: the reservation made when the send was admitted
  * is released and what was used is charged. A reply already settled (the lease sweep finished it
  * after this node stalled past its lease) or deleted is left as it is. Answers the user's
- * sent-message count after it.
+ * sent-message count after it when the person wrote this message (a regenerated reply sends
+ * nothing new: no tree, no upgrade prompt).
  */
-export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMessageCount: number }> {
+export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMessageCount?: number }> {
   const charged = chargedChars(r)
   // CO2 of what the model generated (issue #5); null when it generated nothing or cannot be priced.
   const co2Impact =
@@ -83,11 +93,17 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
   return db.transaction(async (tx) => {
     // Locked: the sweep (lease.ts) skips a row held here, and this skips a row it settled.
     const [held] = await tx
-      .select({ reservedChars: messages.reservedChars, completedAt: messages.completedAt })
+      .select({
+        reservedChars: messages.reservedChars,
+        completedAt: messages.completedAt,
+        origin: messages.origin,
+      })
       .from(messages)
       .where(eq(messages.id, r.messageId))
       .for('update')
-    if (!held || held.completedAt) return { userMessageCount: await countSentMessages(tx, r.userId) }
+    const written = held !== undefined && (PERSON_SENT_ORIGINS as readonly string[]).includes(held.origin)
+    const sentCount = async () => (written ? { userMessageCount: await countSentMessages(tx, r.userId) } : {})
+    if (!held || held.completedAt) return sentCount()
     await tx
       .update(messages)
       .set({
@@ -119,6 +135,6 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
         .set({ lastMessageAt: r.now, chatModel: r.chatModel })
         .where(and(eq(threads.id, r.threadId), eq(threads.userId, r.userId)))
     }
-    return { userMessageCount: await countSentMessages(tx, r.userId) }
+    return sentCount()
   })
 }

@@ -29,7 +29,8 @@ export interface PromptAttachment {
 // ~4 characters per token for English; close enough for a budget, and errs towards sending less.
 export const estimateTokens = (text: string) => Math.ceil(text.length / 4) + 4
 
-function userText(e: Pick<HistoryExchange, 'content' | 'mediaType'>): string {
+/** The user's turn as text; a file the model cannot see again is named by a note. */
+export function userText(e: Pick<HistoryExchange, 'content' | 'mediaType'>): string {
   if (!e.mediaType) return e.content
   const note = e.mediaType === 'image' ? '[The user shared an image]' : '[The user shared a document]'
   return e.content ? `${note}\n${e.content}` : note

@@ -34,19 +34,40 @@ async function addThreads(userId: string, count: number) {
   )
 }
 
-async function addMessages(userId: string, threadId: string | null, count: number, from = 0) {
-  if (count === 0) return
+/** The order of `at(i)`: its second, then its microsecond. */
+const atKey = (i: number) => Math.floor(i / 3) * 2 + (i % 2)
+
+/**
+ * Adds `count` exchanges as one branch, each following the one before in (created_at, id) order,
+ * as the versions migration (0006) chains a history; the first follows `after`. Returns the ids in
+ * branch order.
+ */
+async function addMessages(
+  userId: string,
+  threadId: string | null,
+  count: number,
+  from = 0,
+  after: string | null = null,
+): Promise<string[]> {
+  if (count === 0) return []
+  const order = Array.from({ length: count }, (_, n) => ({ id: crypto.randomUUID(), i: from + n })).sort(
+    (a, b) => atKey(a.i) - atKey(b.i) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  )
   await t.deps.database.db.insert(messages).values(
-    Array.from({ length: count }, (_, i) => ({
+    order.map(({ id, i }, n) => ({
+      id,
       userId,
       threadId,
-      content: `Question ${from + i}`,
+      parentId: n === 0 ? after : (order[n - 1]?.id ?? null),
+      content: `Question ${i}`,
       response: 'An answer.',
       chatModel: 'gemini' as const,
       status: 'complete' as const,
-      createdAt: at(from + i) as unknown as Date,
+      createdAt: at(i) as unknown as Date,
+      selectedAt: at(i) as unknown as Date,
     })),
   )
+  return order.map((r) => r.id)
 }
 
 async function json(path: string, cookie: string) {
@@ -135,11 +156,11 @@ describe('GET /api/messages pages', () => {
     expect(rows.map((r) => r.id)).toEqual(full.map((r) => r.id))
   })
 
-  it("merges the Default thread's messages with thread-less ones", async () => {
+  it("pages the Default thread's branch on into thread-less exchanges", async () => {
     const { cookie, userId } = await signedIn()
     const [def] = threadListSchema.parse(await json('/api/threads', cookie))
-    await addMessages(userId, def!.id, 20, 0)
-    await addMessages(userId, null, 13, 7)
+    const inThread = await addMessages(userId, def!.id, 20, 0)
+    await addMessages(userId, null, 13, 20, inThread.at(-1))
     const full = messageListSchema.parse(await json('/api/messages', cookie))
     expect(full).toHaveLength(33)
     const { rows } = await walk<Message>(
@@ -151,13 +172,59 @@ describe('GET /api/messages pages', () => {
     expect(rows.map((r) => r.id)).toEqual(full.map((r) => r.id))
   })
 
+  it('pages the shown branch only, each exchange naming the versions of its turn', async () => {
+    const { cookie, userId } = await signedIn()
+    const [thread] = await t.deps.database.db
+      .insert(threads)
+      .values({ userId, title: 'Versions' })
+      .returning()
+    const chain = await addMessages(userId, thread!.id, 12)
+    // An edit of the sixth turn, selected, with two exchanges after it: the old sixth turn and the
+    // six after it are on a branch not shown.
+    const edit = await addMessages(userId, thread!.id, 3, 100, chain[4])
+    const full = messageListSchema.parse(await json(`/api/messages?threadId=${thread!.id}`, cookie))
+    expect(full.map((m) => m.id)).toEqual([...chain.slice(0, 5), ...edit])
+    const { rows, pages } = await walk<Message>(
+      `/api/messages?threadId=${thread!.id}&limit=3`,
+      cookie,
+      (b) => messagePageSchema.parse(b),
+      true,
+    )
+    expect(pages.map((p) => p.length)).toEqual([3, 3, 2])
+    expect(rows).toEqual(full)
+    expect(rows[5]?.versionIds).toEqual([chain[5], edit[0]])
+    expect(rows[5]?.parentId).toBe(chain[4])
+
+    // Back to the first version: the pages follow it, and a cursor from the other branch is
+    // refused as a page link to reload rather than answered with the wrong exchanges.
+    const stale = messagePageSchema.parse(
+      await json(`/api/messages?threadId=${thread!.id}&limit=3`, cookie),
+    ).nextCursor
+    const sel = await t.request(`/api/messages/${chain[5]}/select`, { method: 'POST', cookie })
+    expect(sel.status).toBe(200)
+    const after = await walk<Message>(
+      `/api/messages?threadId=${thread!.id}&limit=5`,
+      cookie,
+      (b) => messagePageSchema.parse(b),
+      true,
+    )
+    expect(after.rows.map((m) => m.id)).toEqual(chain)
+    const res = await t.request(
+      `/api/messages?threadId=${thread!.id}&limit=3&cursor=${encodeURIComponent(stale ?? '')}`,
+      { cookie },
+    )
+    expect(res.status).toBe(400)
+    expect((await res.json()).code).toBe('bad_request:cursor')
+  })
+
   it('finishes a reply on the page whose node stopped renewing its lease', async () => {
     const { cookie, userId } = await signedIn()
     const [thread] = await t.deps.database.db.insert(threads).values({ userId, title: 'Lost' }).returning()
-    await addMessages(userId, thread!.id, 3)
+    const before = await addMessages(userId, thread!.id, 3)
     await t.deps.database.db.insert(messages).values({
       userId,
       threadId: thread!.id,
+      parentId: before.at(-1),
       content: 'Still there?',
       response: 'Half an ans',
       chatModel: 'gemini',
@@ -198,8 +265,10 @@ describe('GET /api/messages pages', () => {
     const small = await run(10)
     const large = await run(1500)
     expect(new Set([...small, ...large]).size).toBe(1)
-    // The session, the thread, the page (raise only with a reason).
-    expect(small[0]).toBeLessThanOrEqual(3)
+    // The session, the thread, the thread's tree (small columns: the shown branch follows parent
+    // links and selections, which no index order gives) and the page's rows by id (raise only
+    // with a reason).
+    expect(small[0]).toBeLessThanOrEqual(4)
   })
 
   it('reads a page through the indexes, never sorting the whole history', async () => {
@@ -215,13 +284,17 @@ describe('GET /api/messages pages', () => {
       }
       return result.rows.map((r) => r['QUERY PLAN']).join('\n')
     }
-    const messagePlan = await plan(
-      sql`select * from messages where thread_id = ${thread!.id}
-          and (created_at, id) < (timestamptz '2026-01-01T00:10:00Z', ${thread!.id}::uuid)
-          order by created_at desc, id desc limit 31`,
+    // The tree the shown branch is computed from: the thread's rows, unsorted (the branch follows
+    // parent links), then only the page's rows in full, by primary key.
+    const treePlan = await plan(
+      sql`select id, parent_id, selected_at, created_at, status, heartbeat_at from messages
+          where thread_id = ${thread!.id}`,
     )
-    expect(messagePlan).toContain('messages_thread_page_idx')
-    expect(messagePlan).not.toContain('Sort')
+    expect(treePlan).not.toContain('Sort')
+    const pagePlan = await plan(
+      sql`select * from messages where user_id = ${userId} and id in (${thread!.id}::uuid, ${userId}::uuid)`,
+    )
+    expect(pagePlan).toContain('messages_pkey')
     const threadPlan = await plan(
       sql`select * from threads where user_id = ${userId}
           and (is_default, last_message_at, id) < (false, timestamptz '2026-01-01T00:10:00Z', ${thread!.id}::uuid)

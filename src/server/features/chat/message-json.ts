@@ -1,17 +1,23 @@
 import { co2ImpactSchema } from '#contract/impact.ts'
 import { type Message, type MessageCo2Impact, messageCo2ImpactSchema } from '#contract/messages.ts'
+import { replyModelName } from '#contract/model-names.ts'
 import type { MessageRow } from './queries.ts'
 
-/** The stored impact (grams with bounds) as the message shows it: the midpoints. */
-function co2Of(stored: unknown): MessageCo2Impact | null {
+/**
+ * The stored impact (grams with bounds) as a message shows it: the midpoints, the bounds, and the
+ * energy and water when they were counted. Also what a share's snapshot keeps.
+ */
+export function co2Of(stored: unknown): MessageCo2Impact | null {
   if (stored == null) return null
   const full = co2ImpactSchema.safeParse(stored)
   if (full.success) {
     const { saved, actual, standard, energyWh, waterL } = full.data
+    const bounds = (g: { min: number; max: number }) => ({ min: g.min, max: g.max })
     return {
       saved: saved.mid,
       actual: actual.mid,
       standard: standard.mid,
+      range: { saved: bounds(saved), actual: bounds(actual), standard: bounds(standard) },
       ...(energyWh ? { energyWh } : {}),
       ...(waterL ? { waterL } : {}),
     }
@@ -20,7 +26,8 @@ function co2Of(stored: unknown): MessageCo2Impact | null {
   return plain.success ? plain.data : null
 }
 
-export function toMessageJson(m: MessageRow): Message {
+/** A stored exchange as the API answers it; `versionIds` when the list knows the turn's versions. */
+export function toMessageJson(m: MessageRow, versionIds?: string[]): Message {
   return {
     id: m.id,
     userId: m.userId,
@@ -35,5 +42,10 @@ export function toMessageJson(m: MessageRow): Message {
     status: m.status,
     errorMessage: m.errorMessage,
     clientMessageId: m.clientMessageId,
+    parentId: m.parentId,
+    versionIds: versionIds ?? [m.id],
+    modelId: m.modelId,
+    modelName: replyModelName(m.chatModel, m.modelId),
+    completedAt: m.completedAt?.toISOString() ?? null,
   }
 }

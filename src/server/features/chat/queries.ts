@@ -1,18 +1,13 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
-import { and, asc, desc, eq, getTableColumns, isNull, ne, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
-import {
-  cursorTimestamp,
-  cursorUuid,
-  decodeCursor,
-  encodeCursor,
-  exactTimestamp,
-} from '#server/lib/cursor.ts'
+import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
 import { admit, type UsageClaim } from './admission.ts'
+import { activeBranch, ancestorsOf, type BranchEntry } from './branch.ts'
 import type { HistoryExchange } from './history.ts'
 import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
 
@@ -69,12 +64,14 @@ export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
 }
 
 /**
- * One page of a thread's messages, newest first from `cursor` back, returned oldest first. Each
- * source is read through an index in (created_at, id) order and stops after the page: the
- * thread's own rows (messages_thread_page_idx) and, for Default, the thread-less ones
- * (messages_threadless_page_idx), merged here. A reply on the page still marked as being written
- * by a node whose lease lapsed is finished (as the full list does for all of them) and the page
- * read again; usually there is none and the page is one read.
+ * One page of the shown branch (docs/decisions/012 and 014), newest first from `cursor` back,
+ * returned oldest first with each turn's versions. The branch follows parent links and the latest
+ * selection at each turn, which no index order gives, so the thread's tree is read first, small
+ * columns only (one walk of messages_thread_page_idx, plus the thread-less rows for Default), the
+ * branch computed here, and only the page's rows read in full (by primary key). The cursor is the
+ * id of the oldest exchange the page before showed: the next page is the exchanges before it on
+ * the branch. A reply on the page still marked as being written by a node whose lease lapsed is
+ * finished (as the full list does for all of them) and the page read again.
  */
 export async function listMessagesPage(
   db: Db,
@@ -82,57 +79,132 @@ export async function listMessagesPage(
   thread: ThreadRow,
   page: { cursor?: string; limit: number },
   lapsedChecked = false,
-): Promise<{ rows: MessageRow[]; nextCursor: string | null }> {
-  let before: SQL = sql`true`
-  if (page.cursor) {
-    const [at, id] = decodeCursor(page.cursor, 2)
-    before = sql`(${messages.createdAt}, ${messages.id}) < (${cursorTimestamp(at)}::timestamptz, ${cursorUuid(id)}::uuid)`
+): Promise<{ entries: BranchEntry<MessageRow>[]; nextCursor: string | null }> {
+  const before = page.cursor ? cursorUuid(decodeCursor(page.cursor, 1)[0]) : null
+  const inThread = thread.isDefault
+    ? or(eq(messages.threadId, thread.id), and(eq(messages.userId, userId), isNull(messages.threadId)))
+    : eq(messages.threadId, thread.id)
+  const tree = await db
+    .select({
+      id: messages.id,
+      parentId: messages.parentId,
+      selectedAt: messages.selectedAt,
+      createdAt: messages.createdAt,
+      status: messages.status,
+      heartbeatAt: messages.heartbeatAt,
+    })
+    .from(messages)
+    .where(inThread)
+  const branch = activeBranch(tree)
+  let end = branch.length
+  if (before) {
+    end = branch.findIndex((e) => e.row.id === before)
+    // Its version was switched away since (the client reloads the list on a switch).
+    if (end < 0) throw badCursor()
   }
-  const read = (where: SQL | undefined) =>
-    db
-      .select({ ...getTableColumns(messages), cursorAt: exactTimestamp(messages.createdAt) })
-      .from(messages)
-      .where(and(where, before))
-      .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(page.limit + 1)
-  // The thread is the user's (the caller checked): its id alone picks its rows, through the index
-  // whose order is the page's.
-  const sources = [read(eq(messages.threadId, thread.id))]
-  if (thread.isDefault) sources.push(read(and(eq(messages.userId, userId), isNull(messages.threadId))))
-  const found = (await Promise.all(sources))
-    .flat()
-    // Newest first; the exact text of the timestamp sorts as the timestamps do.
-    .sort((a, b) => (a.cursorAt === b.cursorAt ? cmp(b.id, a.id) : cmp(b.cursorAt, a.cursorAt)))
-  const rows = found.slice(0, page.limit)
+  const start = Math.max(0, end - page.limit)
+  const shown = branch.slice(start, end)
   const lapsedBefore = Date.now() - LEASE_MS
   if (
     !lapsedChecked &&
-    rows.some((r) => r.status === 'streaming' && r.heartbeatAt.getTime() < lapsedBefore)
+    shown.some((e) => e.row.status === 'streaming' && e.row.heartbeatAt.getTime() < lapsedBefore)
   ) {
     await finishLapsed(db, { userId })
     return listMessagesPage(db, userId, thread, page, true)
   }
-  const last = rows.at(-1)
-  const nextCursor = found.length > page.limit && last ? encodeCursor([last.cursorAt, last.id]) : null
-  return { rows: rows.reverse().map(({ cursorAt: _at, ...row }) => row), nextCursor }
+  const ids = shown.map((e) => e.row.id)
+  const full = ids.length
+    ? await db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.userId, userId), inArray(messages.id, ids)))
+    : []
+  const byId = new Map(full.map((r) => [r.id, r]))
+  const entries = shown.flatMap((e) => {
+    const row = byId.get(e.row.id)
+    // Deleted between the two reads (Clear History): left out rather than shown half.
+    return row ? [{ row, versionIds: e.versionIds }] : []
+  })
+  const first = shown[0]
+  const nextCursor = start > 0 && first ? encodeCursor([first.row.id]) : null
+  return { entries, nextCursor }
 }
 
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-
-/** The thread's earlier exchanges for the prompt, oldest first (history.ts applies the budget). */
-export async function loadHistory(db: Db, threadId: string, exceptId: string): Promise<HistoryExchange[]> {
+/**
+ * The exchanges before the new one on its branch, oldest first (history.ts applies the budget):
+ * the versions left on other branches are never sent to the model.
+ */
+export async function loadHistory(
+  db: Db,
+  threadId: string,
+  parentId: string | null,
+): Promise<HistoryExchange[]> {
+  if (!parentId) return []
   const rows = await db
     .select({
+      id: messages.id,
+      parentId: messages.parentId,
+      selectedAt: messages.selectedAt,
+      createdAt: messages.createdAt,
       content: messages.content,
       response: messages.response,
       status: messages.status,
       mediaType: messages.mediaType,
     })
     .from(messages)
-    .where(and(eq(messages.threadId, threadId), ne(messages.id, exceptId)))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(HISTORY_ROWS)
-  return rows.reverse()
+    .where(eq(messages.threadId, threadId))
+  return ancestorsOf(rows, parentId, HISTORY_ROWS)
+}
+
+/** The last exchange of the branch the thread shows: a plain send follows it. */
+export async function activeLeafId(db: Db, userId: string, thread: ThreadRow): Promise<string | null> {
+  const inThread = thread.isDefault
+    ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
+    : eq(messages.threadId, thread.id)
+  const rows = await db
+    .select({
+      id: messages.id,
+      parentId: messages.parentId,
+      selectedAt: messages.selectedAt,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .where(and(eq(messages.userId, userId), inThread))
+  return activeBranch(rows).at(-1)?.row.id ?? null
+}
+
+/**
+ * Shows this version of its turn (and, below it, the versions last chosen there). Its ancestors
+ * are selected with it: a version on a branch not shown (a search match) brings its whole branch;
+ * for a version of a shown turn they are on the shown branch already, so nothing else changes.
+ */
+export async function selectVersion(db: Db, userId: string, id: string, now: Date) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ threadId: messages.threadId, parentId: messages.parentId })
+      .from(messages)
+      .where(and(eq(messages.id, id), eq(messages.userId, userId)))
+    if (!row) return undefined
+    const sameThread = row.threadId
+      ? or(eq(messages.threadId, row.threadId), isNull(messages.threadId))
+      : isNull(messages.threadId)
+    const rows = await tx
+      .select({
+        id: messages.id,
+        parentId: messages.parentId,
+        selectedAt: messages.selectedAt,
+        createdAt: messages.createdAt,
+      })
+      .from(messages)
+      .where(and(eq(messages.userId, userId), sameThread))
+    const chain = [id, ...ancestorsOf(rows, row.parentId, rows.length).map((r) => r.id)]
+    await tx
+      .update(messages)
+      .set({ selectedAt: now })
+      .where(and(eq(messages.userId, userId), inArray(messages.id, chain)))
+    const [selected] = await tx.select().from(messages).where(eq(messages.id, id))
+    return selected
+  })
 }
 
 /** Starts a new usage period when 30 days have passed; returns the user as it now stands. */
@@ -156,6 +228,12 @@ export interface NewMessage {
   title: string
   content: string
   clientMessageId: string | null
+  /** The exchange it follows on its branch; null for the first of a thread. */
+  parentId: string | null
+  /** 'edit' and 'regenerate' add a version of an existing turn. */
+  origin: 'sent' | 'edit' | 'regenerate'
+  /** When it is stored: a new version is the selected one. */
+  now: Date
   chatModel: ChatModel
   provider: string
   modelId: string
@@ -194,6 +272,9 @@ export async function storeUserMessage(
           threadId,
           content: v.content,
           clientMessageId: v.clientMessageId,
+          parentId: v.threadId ? v.parentId : null,
+          origin: v.origin,
+          selectedAt: v.now,
           chatModel: v.chatModel,
           provider: v.provider,
           modelId: v.modelId,

@@ -1,11 +1,20 @@
 import { Hono } from 'hono'
 import { ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader } from '#contract/attachments.ts'
-import { MESSAGES_PAGE_SIZE, messageIdParam, messagesQuery } from '#contract/messages.ts'
+import type { ChatModel } from '#contract/config.ts'
+import {
+  MESSAGES_PAGE_SIZE,
+  messageIdParam,
+  messagesQuery,
+  type NextModel,
+  nextModelQuery,
+} from '#contract/messages.ts'
+import { replyModelName } from '#contract/model-names.ts'
 import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
+import { activeBranch } from './branch.ts'
 import { GenerationRegistry } from './generation.ts'
 import { toMessageJson } from './message-json.ts'
 import { createProviderRegistry } from './providers/registry.ts'
@@ -17,9 +26,12 @@ import {
   listMessages,
   listMessagesPage,
   markStopped,
+  selectVersion,
+  type ThreadRow,
 } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
 import { type AttachmentReader, readSendInput } from './send-input.ts'
+import { resetIsDue, tierOf } from './usage.ts'
 
 export interface ChatRouteOptions {
   generations?: GenerationRegistry
@@ -39,6 +51,11 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
     generations: opts.generations ?? new GenerationRegistry(deps.background),
   }
   const auth = requireUser(deps)
+  /** The thread as shown: the selected version of each turn, each naming its siblings. */
+  const shownBranch = async (userId: string, thread: ThreadRow) => {
+    const rows = await listMessages(db, userId, thread)
+    return activeBranch(rows).map((e) => toMessageJson(e.row, e.versionIds))
+  }
 
   return new Hono<AppEnv>()
     .get('/messages', auth, validate('query', messagesQuery), async (c) => {
@@ -48,13 +65,60 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
         ? await findOwnedThread(db, user.id, threadId)
         : await findDefaultThread(db, user.id)
       if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
-      // Without limit or cursor, the whole thread as before (clients that predate pages).
-      if (cursor === undefined && limit === undefined) {
-        const rows = await listMessages(db, user.id, thread)
-        return c.json(rows.map(toMessageJson), 200)
-      }
+      // Without limit or cursor, the whole shown branch as before (clients that predate pages).
+      if (cursor === undefined && limit === undefined) return c.json(await shownBranch(user.id, thread), 200)
       const page = await listMessagesPage(db, user.id, thread, { cursor, limit: limit ?? MESSAGES_PAGE_SIZE })
-      return c.json({ items: page.rows.map(toMessageJson), nextCursor: page.nextCursor }, 200)
+      return c.json(
+        { items: page.entries.map((e) => toMessageJson(e.row, e.versionIds)), nextCursor: page.nextCursor },
+        200,
+      )
+    })
+    .get('/chat/next-model', auth, validate('query', nextModelQuery), (c) => {
+      const user = c.get('user')
+      const now = services.now()
+      // Read only: a due reset is applied by the next send; until then it counts as done.
+      const fresh = resetIsDue(user.lastAiUsageReset, now)
+        ? { ...user, aiInputChars: 0, aiOutputChars: 0 }
+        : user
+      const tier = tierOf(fresh, now)
+      const { mode } = c.req.valid('query')
+      // The client sends in the asked mode when it is served, else in the default mode (Gemini,
+      // then the eco model, then ChatGPT: availability.ts defaultChatModel).
+      const order: ChatModel[] = [
+        mode,
+        ...(['gemini', 'loris', 'chatgpt'] as const).filter((m) => m !== mode),
+      ]
+      const served = order.find((m) => services.providers.availability(m).available)
+      if (!served) {
+        const none: NextModel = {
+          available: false,
+          chatModel: mode,
+          modelId: null,
+          modelName: null,
+          limitExceeded: tier.exceeded,
+        }
+        return c.json(none, 200)
+      }
+      const resolved = services.providers.resolve(served, tier.gemini)
+      const next: NextModel = {
+        available: true,
+        chatModel: resolved.chatModel,
+        modelId: resolved.modelId,
+        modelName: replyModelName(resolved.chatModel, resolved.modelId),
+        limitExceeded: tier.exceeded,
+      }
+      return c.json(next, 200)
+    })
+    .post('/messages/:id/select', auth, validate('param', messageIdParam), async (c) => {
+      const user = c.get('user')
+      const { id } = c.req.valid('param')
+      const row = await selectVersion(db, user.id, id, services.now())
+      if (!row) throw new AppError('not_found:message', 'This message does not exist')
+      const thread = row.threadId
+        ? await findOwnedThread(db, user.id, row.threadId)
+        : await findDefaultThread(db, user.id)
+      if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
+      return c.json(await shownBranch(user.id, thread), 200)
     })
     .post('/messages', auth, async (c) => {
       const input = await readSendInput(c, opts.attachments)

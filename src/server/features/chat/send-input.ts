@@ -13,6 +13,10 @@ export interface SendInput {
   threadId: string | null
   chatModel: ChatModel
   clientMessageId: string | null
+  /** A new version of this exchange's turn with the text of this send (docs/decisions/012). */
+  editOf: string | null
+  /** A new reply to this exchange's text (its attachment stays). */
+  regenerateOf: string | null
   /** What the model is sent along with the text. */
   attachment: PromptAttachment | null
   /** What is stored on the message for the client to show. */
@@ -49,6 +53,8 @@ function fromFields(raw: unknown): SendInput {
     threadId: fields.threadId,
     chatModel: modeOf(fields),
     clientMessageId: fields.clientMessageId,
+    editOf: fields.editOf,
+    regenerateOf: fields.regenerateOf,
     attachment: null,
     media: null,
   }
@@ -72,7 +78,10 @@ export async function readSendInput(c: Context, readAttachment?: AttachmentReade
   } else {
     throw new AppError('unsupported_media_type:body', 'Send JSON or a multipart form')
   }
-  if (!input.content.trim() && !input.attachment)
+  if (input.editOf && input.regenerateOf)
+    throw new AppError('bad_request:input', 'Edit or regenerate, not both at once')
+  // A regenerated reply answers the stored text: the send carries none.
+  if (!input.content.trim() && !input.attachment && !input.regenerateOf)
     throw new AppError('bad_request:input', 'Please write a message or attach a file')
   return input
 }

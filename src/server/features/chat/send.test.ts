@@ -104,10 +104,13 @@ describe('POST /api/messages', () => {
 
     const listed = messageListSchema.parse(await (await t.request('/api/messages', { cookie })).json())
     // The CO2 midpoints of the reply (grams; asserted in detail in impact/message-co2.test.ts).
+    // With the estimate's bounds for the reply footer's tooltip (issue 13).
+    const bounds = { min: expect.any(Number), max: expect.any(Number) }
     const co2 = {
       saved: expect.any(Number),
       actual: expect.any(Number),
       standard: expect.any(Number),
+      range: { saved: bounds, actual: bounds, standard: bounds },
       energyWh: { min: expect.any(Number), max: expect.any(Number), mid: expect.any(Number) },
       waterL: { min: expect.any(Number), max: expect.any(Number), mid: expect.any(Number) },
     }

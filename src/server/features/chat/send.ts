@@ -8,11 +8,13 @@ import type { UserRow } from '#server/lib/context.ts'
 import { spendSendBudget, type UsageClaim } from './admission.ts'
 import { countSentMessages } from './finalize.ts'
 import type { GenerationDeps, GenerationRegistry } from './generation.ts'
-import { buildPrompt } from './history.ts'
+import { buildPrompt, userText } from './history.ts'
 import { finishLapsed } from './lease.ts'
 import type { ProviderRegistry, ResolvedModel } from './providers/registry.ts'
 import {
+  activeLeafId,
   findByClientId,
+  findDefaultThread,
   findOwnedMessage,
   findOwnedThread,
   generatesAgain,
@@ -41,6 +43,8 @@ async function checkUsageAndResolve(
   s: ChatServices,
   user: UserRow,
   input: SendInput,
+  /** The text the model is sent: a regeneration's is the revised exchange's, not the request's. */
+  content: string,
 ): Promise<{ resolved: ResolvedModel; claim: UsageClaim }> {
   const now = s.now()
   const current = await resetUsageIfDue(s.db, user, now, resetIsDue(user.lastAiUsageReset, now))
@@ -52,7 +56,7 @@ async function checkUsageAndResolve(
       headers: { 'Retry-After': String(secondsUntilReset(current.lastAiUsageReset, now)) },
     })
   if (tier.exceeded) throw refusal()
-  const chars = inputCharsOf({ content: input.content, extractedText: input.attachment?.extractedText })
+  const chars = inputCharsOf({ content, extractedText: input.attachment?.extractedText })
   return {
     resolved: s.providers.resolve(input.chatModel, tier.gemini),
     claim: { chars, limit: tier.limit, refusal },
@@ -66,12 +70,11 @@ async function generate(
   input: SendInput,
   signal: AbortSignal,
 ) {
-  const history = row.threadId ? await loadHistory(s.db, row.threadId, row.id) : []
-  const prompt = buildPrompt(
-    history,
-    { content: row.content, attachment: input.attachment },
-    resolved.historyBudgetTokens,
-  )
+  // Only the exchanges on this one's branch: other versions are not the conversation it follows.
+  const history = row.threadId ? await loadHistory(s.db, row.threadId, row.parentId) : []
+  // A new version keeps the turn's stored file but not its bytes: the model is told it was there.
+  const content = input.attachment ? row.content : userText(row)
+  const prompt = buildPrompt(history, { content, attachment: input.attachment }, resolved.historyBudgetTokens)
   const gen = s.generations.start(s, {
     messageId: row.id,
     userId: row.userId,
@@ -120,12 +123,32 @@ async function resend(
   // The model never answered, or the node writing the reply died: try again into the same row.
   const unconfigured = unconfiguredResponse(s, input, signal)
   if (unconfigured) return unconfigured
-  const { resolved, claim } = await checkUsageAndResolve(s, user, input)
+  const { resolved, claim } = await checkUsageAndResolve(s, user, input, row.content)
   await spendSendBudget(s.db, user.id)
   const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
   const restarted = await restartAttempt(s.db, row, model, s.now(), claim)
   if (!restarted) return sendMessage(s, user, input, signal)
   return generate(s, restarted, resolved, input, signal)
+}
+
+/**
+ * Where a send goes: its thread and the exchange it follows. A plain send follows the branch the
+ * thread shows; an edit or a regeneration becomes a sibling of the exchange it revises.
+ */
+async function placeOf(db: Db, user: UserRow, input: SendInput) {
+  const revisedId = input.editOf ?? input.regenerateOf
+  if (revisedId) {
+    const target = await findOwnedMessage(db, user.id, revisedId)
+    if (!target) throw new AppError('not_found:message', 'This message does not exist')
+    // A message kept from before threads lives in Default.
+    const threadId = target.threadId ?? (await findDefaultThread(db, user.id))?.id ?? null
+    if (!threadId) throw new AppError('not_found:thread', 'This thread does not exist')
+    return { threadId, parentId: target.parentId, target }
+  }
+  if (!input.threadId) return { threadId: null, parentId: null, target: undefined }
+  const thread = await findOwnedThread(db, user.id, input.threadId)
+  if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
+  return { threadId: thread.id, parentId: await activeLeafId(db, user.id, thread), target: undefined }
 }
 
 export async function sendMessage(
@@ -141,26 +164,33 @@ export async function sendMessage(
   }
   const unconfigured = unconfiguredResponse(s, input, signal)
   if (unconfigured) return unconfigured
-  if (input.threadId && !(await findOwnedThread(db, user.id, input.threadId)))
-    throw new AppError('not_found:thread', 'This thread does not exist')
-  // A send over the usage limit hears that first (it does not lift in a minute).
-  const { resolved, claim } = await checkUsageAndResolve(s, user, input)
+  const place = await placeOf(db, user, input)
+  const { target } = place
+  // A regeneration answers the revised exchange's text again; an edit brings its own.
+  const content = input.regenerateOf && target ? target.content : input.content
+  // A send over the usage limit hears that first (it does not lift in a minute). Edits and
+  // regenerations are sends: admitted, reserved and budgeted the same way.
+  const { resolved, claim } = await checkUsageAndResolve(s, user, input, content)
   await spendSendBudget(db, user.id)
   const stored = await storeUserMessage(
     db,
     {
       userId: user.id,
-      threadId: input.threadId,
+      threadId: place.threadId,
       // A file sent alone names its thread.
       title: threadTitleFrom(input.content || input.attachment?.filename || ''),
-      content: input.content,
+      content,
       clientMessageId: input.clientMessageId,
+      parentId: place.parentId,
+      origin: input.editOf ? 'edit' : input.regenerateOf ? 'regenerate' : 'sent',
+      now: s.now(),
       chatModel: resolved.chatModel,
       provider: resolved.provider,
       modelId: resolved.modelId,
-      mediaUrl: input.media?.url,
-      mediaType: input.media?.type,
-      uploadId: input.media?.uploadId,
+      // A new version keeps the turn's file unless the edit brings another.
+      mediaUrl: input.media ? input.media.url : target?.mediaUrl,
+      mediaType: input.media ? input.media.type : target?.mediaType,
+      uploadId: input.media ? input.media.uploadId : target?.uploadId,
     },
     claim,
   )

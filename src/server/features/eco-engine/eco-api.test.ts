@@ -183,6 +183,20 @@ describe('first use: the default model is fetched from its (loopback) Hugging Fa
     await rm(dataDir, { recursive: true, force: true })
   })
 
+  it('a visit does not fetch the model where Gemini is the default: the first eco send does', async () => {
+    const before = hf.requests.length
+    const t = await appWith({
+      GEMINI_API_KEY: 'test',
+      ECO_MODEL_URL: hf.resolveUrl('eco.gguf'),
+      ECO_MODEL_SHA256: createHash('sha256').update(model).digest('hex'),
+    })
+    const config = await configOf(t)
+    expect(config.defaultChatModel).toBe('gemini')
+    expect(config.modes.loris.available).toBe(true)
+    expect(config.ecoEngine?.state).toBe('idle')
+    expect(hf.requests.length).toBe(before)
+  })
+
   it('a wrong checksum makes the mode unavailable with plain words, and keeps no file', async () => {
     const t = await appWith({
       ECO_MODEL_URL: hf.resolveUrl('eco.gguf'),

@@ -1,4 +1,4 @@
-// The Loris eco model running inside this server on the CPU (docs/decisions/008-eco-engine.md).
+// The Loris eco model running inside this server on the CPU (docs/decisions/020-eco-engine.md).
 // node-llama-cpp evaluates on its own native threads, so a reply never blocks the event loop.
 // One llama context holds `parallel` sequences; replies beyond that wait in a queue and are told
 // their place. Preparing (fetching the model, loading it) starts on first use and never delays
@@ -239,7 +239,7 @@ export class EcoEngine {
   private async load() {
     const { getLlama, LlamaLogLevel } = await import('node-llama-cpp')
     const { threads, parallel, modelFile } = this.settings
-    // Prebuilt binary only: no build, no download, no GPU probing (decision 008). Apple Silicon's
+    // Prebuilt binary only: no build, no download, no GPU probing (decision 020). Apple Silicon's
     // only prebuilt binary is the Metal one; its layers stay on the CPU below (gpuLayers: 0).
     this.llama ??= await getLlama({
       gpu: process.platform === 'darwin' && process.arch === 'arm64' ? 'metal' : false,

@@ -1,5 +1,5 @@
 // Where the in-process eco engine gets its model and how it runs, from the environment alone
-// (docs/decisions/008-eco-engine.md).
+// (docs/decisions/020-eco-engine.md).
 import os from 'node:os'
 import path from 'node:path'
 import { DEFAULT_ECO_MODEL, type Env } from '#server/env.ts'

@@ -40,8 +40,9 @@ async function seeded() {
       size: PNG.length,
     })
     .returning()
-  await db.insert(messages).values([
-    {
+  const [first] = await db
+    .insert(messages)
+    .values({
       userId,
       threadId: thread!.id,
       content: 'Describe this picture',
@@ -56,10 +57,14 @@ async function seeded() {
       mediaUrl: `/api/uploads/${upload!.id}`,
       createdAt: new Date('2025-03-01T10:00:00Z'),
       completedAt: new Date('2025-03-01T10:00:05Z'),
-    },
+    })
+    .returning()
+  await db.insert(messages).values([
     {
       userId,
       threadId: thread!.id,
+      // The second turn follows the first (decision 012).
+      parentId: first!.id,
       content: 'Thanks',
       response: 'You are welcome.',
       chatModel: 'chatgpt',
@@ -79,11 +84,19 @@ describe('GET /api/threads/:id/export', () => {
     const exported = exportedThreadSchema.parse(await res.json())
     expect(exported.thread.title).toBe('Lorises & friends')
     expect(exported.messages).toHaveLength(2)
+    expect(exported.messages[1]).toMatchObject({
+      parentId: exported.messages[0]!.id,
+      version: 1,
+      shown: true,
+    })
     expect(exported.messages[0]).toMatchObject({
       content: 'Describe this picture',
       modelId: 'gpt-4o-mini',
       chatModel: 'chatgpt',
       version: 1,
+      parentId: null,
+      origin: 'sent',
+      shown: true,
       co2Impact: CO2,
       createdAt: '2025-03-01T10:00:00.000Z',
       completedAt: '2025-03-01T10:00:05.000Z',

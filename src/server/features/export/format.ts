@@ -1,5 +1,6 @@
 // A thread as Loris's JSON export format and as Markdown a person can read anywhere.
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportedAccount, type ExportedThread } from '#contract/export.ts'
+import { activeBranch, childrenByParent } from '#server/features/chat/branch.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import type { ExportMessageRow, ExportThreadRow } from './queries.ts'
 
@@ -17,6 +18,13 @@ export function toExportedThread(
   now: Date,
   opts: { withFilePaths: boolean },
 ): ExportedThread {
+  // Every version is exported; the tree helpers say where each stands (decision 012).
+  const ids = new Set(rows.map((m) => m.id))
+  const versionOf = new Map<string, number>()
+  for (const versions of childrenByParent(rows).values()) {
+    for (const [i, m] of versions.entries()) versionOf.set(m.id, i + 1)
+  }
+  const shown = new Set(activeBranch(rows).map((e) => e.row.id))
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
@@ -32,7 +40,12 @@ export function toExportedThread(
     },
     messages: rows.map((m) => ({
       id: m.id,
-      version: 1,
+      version: versionOf.get(m.id) ?? 1,
+      // A parent outside the thread (never expected) reads as the start, as in the app.
+      parentId: m.parentId && ids.has(m.parentId) ? m.parentId : null,
+      origin: m.origin,
+      selectedAt: m.selectedAt.toISOString(),
+      shown: shown.has(m.id),
       content: m.content,
       response: m.response,
       status: m.status,
@@ -62,15 +75,22 @@ export function toExportedThread(
 
 const when = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')
 
+/** The conversation as the thread shows it; a turn with other versions says so (they are in the JSON). */
 export function toMarkdown(t: ExportedThread): string {
+  const shown = t.messages.filter((m) => m.shown)
+  const versions = new Map<string, number>()
+  for (const m of t.messages) versions.set(m.parentId ?? '', (versions.get(m.parentId ?? '') ?? 0) + 1)
   const out = [
     `# ${t.thread.title}`,
     '',
-    `*Exported from Loris on ${when(t.exportedAt)} · ${t.messages.length} exchanges*`,
+    `*Exported from Loris on ${when(t.exportedAt)} · ${shown.length} exchanges*`,
     '',
   ]
-  for (const m of t.messages) {
-    out.push(`## You · ${when(m.createdAt)}`, '', m.content || '*(no text)*', '')
+  for (const m of shown) {
+    const count = versions.get(m.parentId ?? '') ?? 1
+    out.push(`## You · ${when(m.createdAt)}`, '')
+    if (count > 1) out.push(`*Version ${m.version} of ${count}; the others are in the JSON export*`, '')
+    out.push(m.content || '*(no text)*', '')
     if (m.attachment) {
       const name = m.attachment.fileName
       out.push(m.attachment.path ? `Attached: [${name}](../${m.attachment.path})` : `Attached: ${name}`, '')

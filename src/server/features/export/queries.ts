@@ -26,7 +26,10 @@ export async function findOwnedThread(db: Db, userId: string, id: string) {
   return row
 }
 
-/** A thread's messages with their file's details; Default also holds thread-less messages. */
+/**
+ * A thread's messages, every version of every turn, with their file's details; Default also holds
+ * thread-less messages.
+ */
 export function messagesOf(db: Db, userId: string, thread: ExportThreadRow) {
   const inThread = thread.isDefault
     ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
@@ -34,6 +37,9 @@ export function messagesOf(db: Db, userId: string, thread: ExportThreadRow) {
   return db
     .select({
       id: messages.id,
+      parentId: messages.parentId,
+      origin: messages.origin,
+      selectedAt: messages.selectedAt,
       content: messages.content,
       response: messages.response,
       status: messages.status,

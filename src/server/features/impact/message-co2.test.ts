@@ -109,10 +109,17 @@ describe('CO2 of a streamed reply', () => {
     const list = messageListSchema.parse(
       await (await gemini.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
     )
+    const bounds = (g: { min: number; max: number }) => ({ min: g.min, max: g.max })
     expect(list[0]?.co2Impact).toEqual({
       saved: stored.saved.mid,
       actual: stored.actual.mid,
       standard: stored.standard.mid,
+      // The reply footer's tooltip shows the bounds (issue 13).
+      range: {
+        saved: bounds(stored.saved),
+        actual: bounds(stored.actual),
+        standard: bounds(stored.standard),
+      },
       energyWh: stored.energyWh,
       waterL: stored.waterL,
     })

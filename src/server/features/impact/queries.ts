@@ -1,7 +1,7 @@
-import { and, eq, ne, sql } from 'drizzle-orm'
+import { and, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { Co2Impact } from '#contract/impact.ts'
 import type { Db, Tx } from '#server/db/client.ts'
-import { messages, users } from '#server/db/schema/index.ts'
+import { messages, PERSON_SENT_ORIGINS, users } from '#server/db/schema/index.ts'
 
 /** Adds a reply's saved grams to the user's totals: midpoint shown, bounds min to min, max to max. */
 export async function addCo2Saved(db: Db | Tx, userId: string, co2: Co2Impact): Promise<void> {
@@ -24,7 +24,14 @@ export async function plantTrees(db: Db, userId: string) {
   const sent = db
     .select({ n: sql`count(*)::int / 2` })
     .from(messages)
-    .where(and(eq(messages.userId, userId), ne(messages.status, 'failed')))
+    .where(
+      and(
+        eq(messages.userId, userId),
+        ne(messages.status, 'failed'),
+        // Only what the person wrote: not regenerated replies nor '@' copies (decisions/012).
+        inArray(messages.origin, [...PERSON_SENT_ORIGINS]),
+      ),
+    )
   const [row] = await db
     .update(users)
     .set({ treesPlanted: sql`greatest(${users.treesPlanted}, (${sent}))` })

@@ -127,6 +127,13 @@ describe('POST /api/import (ChatGPT)', () => {
     ])
     const [thread] = await db.select().from(threads).where(eq(threads.importSource, 'chatgpt:conv-1'))
     expect(thread).toMatchObject({ title: 'Lorises', createdAt: new Date(1_700_000_000_000) })
+    // One chain (decision 012): the second follows the first, so the thread shows both.
+    expect(sorted[0]?.parentId).toBeNull()
+    expect(sorted[1]?.parentId).toBe(sorted[0]?.id)
+    const shown = messageListSchema.parse(
+      await (await t.request(`/api/messages?threadId=${thread!.id}`, { cookie })).json(),
+    )
+    expect(shown.map((m) => m.content)).toEqual(['What is a slow loris?', 'Are they venomous?'])
 
     // The same data again, this time inside ChatGPT's zip: nothing new.
     const zip = zipSync({ 'chat.html': strToU8('<html></html>'), 'conversations.json': json })
@@ -212,8 +219,9 @@ describe('round trip through a Loris export', () => {
         size: PNG.length,
       })
       .returning()
-    await db.insert(messages).values([
-      {
+    const [tomatoes] = await db
+      .insert(messages)
+      .values({
         userId: me.id,
         threadId: other!.id,
         uploadId: upload!.id,
@@ -225,10 +233,14 @@ describe('round trip through a Loris export', () => {
         status: 'complete',
         modelId: 'eco-1',
         createdAt: new Date('2025-04-02T09:00:00Z'),
-      },
+      })
+      .returning()
+    await db.insert(messages).values([
       {
         userId: me.id,
         threadId: other!.id,
+        // The second turn follows the first (decision 012).
+        parentId: tomatoes!.id,
         content: 'Basil?',
         response: 'Next to them.',
         chatModel: 'gemini',
@@ -280,5 +292,104 @@ describe('round trip through a Loris export', () => {
       skipped: [{ title: 'Garden', reason: 'already imported' }],
     })
     expect(await threadsWithMessages(again.cookie)).toEqual(before)
+  })
+})
+
+describe('versions through a Loris export (decision 012)', () => {
+  it('exports every version with its parent and origin, and an import shows the same branch', async () => {
+    const { cookie, user } = await t.signUp()
+    const db = t.deps.database.db
+    const [thread] = await db
+      .insert(threads)
+      .values({ userId: user.id as string, title: 'Versions', chatModel: 'gemini' })
+      .returning()
+    const at = (s: number) => new Date(Date.UTC(2025, 5, 1, 10, 0, s))
+    const row = (content: string, parentId: string | null, s: number, extra: object = {}) => ({
+      userId: user.id as string,
+      threadId: thread!.id,
+      content,
+      response: `re ${content}`,
+      chatModel: 'gemini' as const,
+      status: 'complete' as const,
+      parentId,
+      createdAt: at(s),
+      selectedAt: at(s),
+      ...extra,
+    })
+    const [first] = await db
+      .insert(messages)
+      .values(row('first', null, 1))
+      .returning()
+    const [second] = await db
+      .insert(messages)
+      .values(row('second', first!.id, 2))
+      .returning()
+    // An edit of the second turn, then the first version chosen again: shown is first, second.
+    const [edit] = await db
+      .insert(messages)
+      .values(row('second edited', first!.id, 3, { origin: 'edit' }))
+      .returning()
+    await db.insert(messages).values(row('after edit', edit!.id, 4))
+    await db
+      .update(messages)
+      .set({ selectedAt: at(9) })
+      .where(eq(messages.id, second!.id))
+
+    const exported = exportedThreadSchema.parse(
+      await (await t.request(`/api/threads/${thread!.id}/export`, { cookie })).json(),
+    )
+    expect(exported.version).toBe(2)
+    expect(exported.messages.map((m) => [m.content, m.parentId, m.origin, m.version, m.shown])).toEqual([
+      ['first', null, 'sent', 1, true],
+      ['second', first!.id, 'sent', 1, true],
+      ['second edited', first!.id, 'edit', 2, false],
+      ['after edit', edit!.id, 'sent', 1, false],
+    ])
+    const md = await (await t.request(`/api/threads/${thread!.id}/export?format=markdown`, { cookie })).text()
+    expect(md).toContain('Version 1 of 2')
+    expect(md).not.toContain('after edit')
+
+    const other = await t.signUp()
+    const report = importReportSchema.parse(
+      await (await importFile(other.cookie, strToU8(JSON.stringify(exported)), 'versions.json')).json(),
+    )
+    expect(report).toMatchObject({ threadsImported: 1, messagesImported: 4 })
+    const list = threadListSchema.parse(
+      await (await t.request('/api/threads', { cookie: other.cookie })).json(),
+    )
+    const imported = list.find((th) => th.title === 'Versions')!
+    const shown = messageListSchema.parse(
+      await (await t.request(`/api/messages?threadId=${imported.id}`, { cookie: other.cookie })).json(),
+    )
+    expect(shown.map((m) => [m.content, m.versionIds?.length])).toEqual([
+      ['first', 1],
+      ['second', 2],
+    ])
+    // The other version is there with what followed it.
+    const sel = await t.request(`/api/messages/${shown[1]!.versionIds![1]}/select`, {
+      method: 'POST',
+      cookie: other.cookie,
+    })
+    expect(messageListSchema.parse(await sel.json()).map((m) => m.content)).toEqual([
+      'first',
+      'second edited',
+      'after edit',
+    ])
+
+    // A format 1 export (no versions) reads as one chain.
+    const v1 = {
+      ...exported,
+      version: 1,
+      thread: { ...exported.thread, id: crypto.randomUUID(), title: 'Old format' },
+      messages: exported.messages.map(({ parentId: _p, origin: _o, selectedAt: _s, shown: _v, ...m }) => m),
+    }
+    await importFile(other.cookie, strToU8(JSON.stringify(v1)), 'old.json')
+    const old = threadListSchema
+      .parse(await (await t.request('/api/threads', { cookie: other.cookie })).json())
+      .find((th) => th.title === 'Old format')!
+    const chain = messageListSchema.parse(
+      await (await t.request(`/api/messages?threadId=${old.id}`, { cookie: other.cookie })).json(),
+    )
+    expect(chain.map((m) => m.content)).toEqual(['first', 'second', 'second edited', 'after edit'])
   })
 })

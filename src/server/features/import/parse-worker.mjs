@@ -156,6 +156,11 @@ function lorisThread(doc) {
     lastMessageAt: t.lastMessageAt,
     notes: { droppedParts: 0, otherBranches: 0 },
     messages: doc.messages.map((m) => ({
+      // Versions (export format 2); a format 1 export has none and reads as one chain.
+      key: typeof m.id === 'string' ? m.id : null,
+      parentKey: typeof m.parentId === 'string' ? m.parentId : null,
+      origin: m.origin ?? null,
+      selectedAt: m.selectedAt ?? null,
       content: m.content,
       response: m.response,
       chatModel: m.chatModel,

@@ -35,6 +35,14 @@ export const importedThreadSchema = z.object({
   notes: z.object({ droppedParts: z.number().int(), otherBranches: z.number().int() }),
   messages: z.array(
     z.object({
+      /**
+       * A Loris export's versions (decision 012): the exported id, the exported id it follows and
+       * how it came to be. Absent (ChatGPT, older Loris exports): the messages are one chain.
+       */
+      key: z.string().max(100).nullish(),
+      parentKey: z.string().max(100).nullish(),
+      origin: z.enum(['sent', 'edit', 'regenerate', 'copy']).nullish(),
+      selectedAt: iso.nullish(),
       content: z.string(),
       response: z.string(),
       chatModel: chatModelSchema,

@@ -1,6 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm'
-import type { Db } from '#server/db/client.ts'
+import { randomUUID } from 'node:crypto'
+import { and, eq, isNull, or } from 'drizzle-orm'
+import type { Db, Tx } from '#server/db/client.ts'
 import { messages, threads, uploads } from '#server/db/schema/index.ts'
+import { activeBranch } from '#server/features/chat/branch.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
 import type { ImportedThread } from './parse.ts'
 
@@ -29,6 +31,40 @@ export type StoreResult =
   | { ok: true; messages: number; files: number; filesLeftOut: number }
   | { ok: false; reason: string }
 
+/** The last exchange Default shows now: an import filling it follows it, so both stay shown. */
+async function defaultLeaf(tx: Tx, userId: string, threadId: string): Promise<string | null> {
+  const rows = await tx
+    .select({
+      id: messages.id,
+      parentId: messages.parentId,
+      selectedAt: messages.selectedAt,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .where(and(eq(messages.userId, userId), or(eq(messages.threadId, threadId), isNull(messages.threadId))))
+  return activeBranch(rows).at(-1)?.row.id ?? null
+}
+
+/**
+ * Where each imported message goes in the thread's tree (decision 012): a Loris export's versions
+ * keep their shape (each follows the exchange it followed there); anything else (ChatGPT, older
+ * Loris exports) becomes one chain, each message following the one before, so all are shown.
+ */
+export function importedTree(t: Pick<ImportedThread, 'messages'>, root: string | null) {
+  const ids = t.messages.map(() => randomUUID())
+  const versioned = t.messages.some((m) => m.selectedAt)
+  const byKey = new Map<string, string>()
+  if (versioned)
+    t.messages.forEach((m, i) => {
+      if (m.key) byKey.set(m.key, ids[i] as string)
+    })
+  const parents = t.messages.map((m, i) => {
+    if (!versioned) return i === 0 ? root : (ids[i - 1] as string)
+    return (m.parentKey ? byKey.get(m.parentKey) : undefined) ?? root
+  })
+  return { ids, parents }
+}
+
 /**
  * Stores one imported thread with its messages, in one transaction. A thread whose source this
  * user already imported is left alone (threads_import_source_idx), so a second import of the
@@ -49,6 +85,8 @@ export async function storeImportedThread(
     if (existing) return { ok: false, reason: 'already imported' }
 
     let threadId: string | undefined
+    // Where the import's first turn goes: after what the thread shows (an existing Default's own).
+    let root: string | null = null
     if (t.isDefault) {
       const [def] = await tx
         .update(threads)
@@ -57,6 +95,7 @@ export async function storeImportedThread(
         .returning({ id: threads.id })
       // A Default already filled by another import: this one becomes a thread of its own.
       threadId = def?.id
+      if (threadId) root = await defaultLeaf(tx, userId, threadId)
     }
     if (!threadId) {
       const [row] = await tx
@@ -104,11 +143,17 @@ export async function storeImportedThread(
         stored++
       }
     }
+    const tree = importedTree(t, root)
     for (let at = 0; at < t.messages.length; at += BATCH) {
       await tx.insert(messages).values(
         t.messages.slice(at, at + BATCH).map((m, j) => {
           const file = media.get(at + j)
+          const createdAt = new Date(m.createdAt)
           return {
+            id: tree.ids[at + j],
+            parentId: tree.parents[at + j] ?? null,
+            origin: m.origin ?? 'sent',
+            selectedAt: m.selectedAt ? new Date(m.selectedAt) : createdAt,
             userId,
             threadId,
             content: m.content,
@@ -125,7 +170,7 @@ export async function storeImportedThread(
             uploadId: file?.uploadId ?? null,
             mediaType: file?.mediaType ?? null,
             mediaUrl: file ? `/api/uploads/${file.uploadId}` : null,
-            createdAt: new Date(m.createdAt),
+            createdAt,
             completedAt: m.completedAt ? new Date(m.completedAt) : null,
           }
         }),

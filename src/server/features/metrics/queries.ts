@@ -1,4 +1,4 @@
-import { and, eq, gte, isNotNull, sql } from 'drizzle-orm'
+import { and, eq, gte, isNotNull, ne, sql } from 'drizzle-orm'
 import type { Co2HistoryDay, Co2HistoryResponse } from '#contract/impact.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages } from '#server/db/schema/index.ts'
@@ -45,7 +45,15 @@ export async function co2History(
       messages: sql<number>`count(*)::int`,
     })
     .from(messages)
-    .where(and(eq(messages.userId, userId), isNotNull(messages.co2Impact), gte(messages.createdAt, from)))
+    .where(
+      and(
+        eq(messages.userId, userId),
+        isNotNull(messages.co2Impact),
+        gte(messages.createdAt, from),
+        // A copy made by '@' carries its source's impact; the CO2 was counted once, at the source.
+        ne(messages.origin, 'copy'),
+      ),
+    )
     .groupBy(day)
   const byDay = new Map(rows.map((r) => [r.day, r]))
   const list: Co2HistoryDay[] = Array.from({ length: days }, (_, i) => {

@@ -1,23 +1,14 @@
 // The only code touching the shares table.
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { and, asc, desc, eq, inArray, isNull, or } from 'drizzle-orm'
-import { co2ImpactSchema } from '#contract/impact.ts'
-import { type MessageCo2Impact, messageCo2ImpactSchema } from '#contract/messages.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, shares, threads, uploads } from '#server/db/schema/index.ts'
+import { activeBranch } from '#server/features/chat/branch.ts'
+import { co2Of } from '#server/features/chat/message-json.ts'
 import { type StoredExchange, storedSnapshotSchema } from './snapshot.ts'
 
 export type ShareRow = typeof shares.$inferSelect
 type ThreadRow = typeof threads.$inferSelect
-
-/** The impact as a message shows it (midpoints), whatever shape it was stored in. */
-function co2Of(stored: unknown): MessageCo2Impact | null {
-  const full = co2ImpactSchema.safeParse(stored)
-  if (full.success)
-    return { saved: full.data.saved.mid, actual: full.data.actual.mid, standard: full.data.standard.mid }
-  const plain = messageCo2ImpactSchema.safeParse(stored)
-  return plain.success ? plain.data : null
-}
 
 export const newShareToken = () => randomBytes(32).toString('base64url')
 
@@ -29,7 +20,10 @@ export async function findOwnedThread(db: Db, userId: string, id: string) {
   return row
 }
 
-/** The thread's exchanges as they stand now, oldest first (Default also holds thread-less ones). */
+/**
+ * The thread's exchanges as they stand now, oldest first (Default also holds thread-less ones):
+ * the branch it shows, without the other versions (decision 012).
+ */
 export async function snapshotOf(db: Db, userId: string, thread: ThreadRow): Promise<StoredExchange[]> {
   const inThread = thread.isDefault
     ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
@@ -37,26 +31,34 @@ export async function snapshotOf(db: Db, userId: string, thread: ThreadRow): Pro
   const rows = await db
     .select({
       id: messages.id,
+      parentId: messages.parentId,
+      selectedAt: messages.selectedAt,
       content: messages.content,
       response: messages.response,
       chatModel: messages.chatModel,
+      modelId: messages.modelId,
       status: messages.status,
       errorMessage: messages.errorMessage,
       co2Impact: messages.co2Impact,
       mediaType: messages.mediaType,
       uploadId: messages.uploadId,
       createdAt: messages.createdAt,
+      completedAt: messages.completedAt,
     })
     .from(messages)
     .where(and(eq(messages.userId, userId), inThread))
     .orderBy(asc(messages.createdAt), asc(messages.id))
-  return rows.map((m) => ({
-    ...m,
-    // A reply still being written is shared as it stands.
-    status: m.status === 'streaming' ? 'interrupted' : m.status,
-    co2Impact: co2Of(m.co2Impact),
-    createdAt: m.createdAt.toISOString(),
-  }))
+  return activeBranch(rows).map(({ row: m }) => {
+    const { parentId: _parent, selectedAt: _selected, ...rest } = m
+    return {
+      ...rest,
+      // A reply still being written is shared as it stands.
+      status: m.status === 'streaming' ? 'interrupted' : m.status,
+      co2Impact: co2Of(m.co2Impact),
+      createdAt: m.createdAt.toISOString(),
+      completedAt: m.completedAt?.toISOString() ?? null,
+    }
+  })
 }
 
 export async function insertShare(
@@ -154,10 +156,17 @@ export async function copyShareToThread(
       if (copy) copies.set(id, copy.id)
     }
     if (share.exchanges.length) {
+      // One chain, each exchange following the one before (decision 012); copies, not sends: no
+      // tree for the reader, and their CO2 stays counted once, the owner's.
+      const ids = share.exchanges.map(() => randomUUID())
       await tx.insert(messages).values(
-        share.exchanges.map((e) => {
+        share.exchanges.map((e, i) => {
           const uploadId = e.uploadId ? (copies.get(e.uploadId) ?? null) : null
           return {
+            id: ids[i],
+            parentId: i === 0 ? null : ids[i - 1],
+            origin: 'copy' as const,
+            selectedAt: now,
             userId: visitorId,
             threadId: thread.id,
             content: e.content,
@@ -168,8 +177,9 @@ export async function copyShareToThread(
             uploadId,
             mediaType: uploadId ? e.mediaType : null,
             mediaUrl: uploadId ? `/api/uploads/${uploadId}` : null,
+            modelId: e.modelId ?? null,
             createdAt: new Date(e.createdAt),
-            completedAt: new Date(e.createdAt),
+            completedAt: new Date(e.completedAt ?? e.createdAt),
           }
         }),
       )

@@ -24,6 +24,8 @@ async function ownerWithThread() {
     .insert(threads)
     .values({ userId, title: 'Slow lorises', chatModel: 'loris' })
     .returning()
+  // Each added exchange follows the one before (decision 012), unless told otherwise.
+  let last: string | null = null
   const add = async (
     content: string,
     response: string,
@@ -38,9 +40,11 @@ async function ownerWithThread() {
         response,
         chatModel: 'loris',
         status: 'complete',
+        parentId: last,
         ...extra,
       })
       .returning()
+    last = row!.id
     return row!
   }
   return { cookie, userId, thread: thread!, add }
@@ -185,6 +189,41 @@ describe('sharing a thread', () => {
       ['Second question', 'Second answer', '2025-02-01T10:05:00.000Z'],
     ])
     expect(msgs.every((m) => m.userId === visitor.user.id)).toBe(true)
+  })
+
+  it('shares the branch the thread shows, with each reply model and time; a copy is one chain', async () => {
+    const { cookie, thread, add } = await ownerWithThread()
+    const first = await add('Question', 'Answer', {
+      modelId: 'SmolLM2-360M-Instruct-Q8_0.gguf',
+      createdAt: new Date('2025-02-01T10:00:00Z'),
+      completedAt: new Date('2025-02-01T10:00:04Z'),
+    })
+    await add('Follow-up', 'Old reply', { selectedAt: new Date('2025-02-01T10:01:00Z') })
+    // A regenerated version of the follow-up, selected after: the one shown.
+    await add('Follow-up', 'New reply', {
+      parentId: first.id,
+      origin: 'regenerate',
+      selectedAt: new Date('2025-02-01T10:02:00Z'),
+    })
+    const { token } = await share(cookie, thread.id)
+    const body = sharedConversationSchema.parse(await (await read(token)).json())
+    expect(body.exchanges.map((e) => e.response)).toEqual(['Answer', 'New reply'])
+    expect(body.exchanges[0]).toMatchObject({
+      modelName: 'Loris eco (SmolLM2 360M)',
+      completedAt: '2025-02-01T10:00:04.000Z',
+    })
+
+    const visitor = await t.signUp()
+    const res = await t.request(`/api/shares/${token}/continue`, { method: 'POST', cookie: visitor.cookie })
+    const copy = threadSchema.parse(await res.json())
+    const msgs = messageListSchema.parse(
+      await (await t.request(`/api/messages?threadId=${copy.id}`, { cookie: visitor.cookie })).json(),
+    )
+    expect(msgs.map((m) => m.response)).toEqual(['Answer', 'New reply'])
+    expect(msgs[1]?.parentId).toBe(msgs[0]?.id)
+    const rows = await t.deps.database.db.select().from(messages)
+    // Copies, not messages the reader sent: no trees for them.
+    expect(rows.filter((r) => r.userId === visitor.user.id).map((r) => r.origin)).toEqual(['copy', 'copy'])
   })
 
   it('refuses to share an empty thread', async () => {

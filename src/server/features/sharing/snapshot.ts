@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { chatModelSchema } from '#contract/config.ts'
 import { mediaTypeSchema, messageCo2ImpactSchema, messageStatusSchema } from '#contract/messages.ts'
+import { replyModelName } from '#contract/model-names.ts'
 import type { SharedExchange } from '#contract/sharing.ts'
 
 export const storedExchangeSchema = z.object({
@@ -10,12 +11,15 @@ export const storedExchangeSchema = z.object({
   content: z.string(),
   response: z.string(),
   chatModel: chatModelSchema,
+  /** The model that answered; absent in snapshots taken before replies named it. */
+  modelId: z.string().nullable().optional(),
   status: messageStatusSchema,
   errorMessage: z.string().nullable(),
   co2Impact: messageCo2ImpactSchema.nullable(),
   mediaType: mediaTypeSchema.nullable(),
   uploadId: z.string().nullable(),
   createdAt: z.string(),
+  completedAt: z.string().nullable().optional(),
 })
 export type StoredExchange = z.infer<typeof storedExchangeSchema>
 export const storedSnapshotSchema = z.array(storedExchangeSchema)
@@ -23,6 +27,12 @@ export const storedSnapshotSchema = z.array(storedExchangeSchema)
 export const shareFileUrl = (token: string, uploadId: string) => `/api/shares/${token}/files/${uploadId}`
 
 export function toSharedExchange(token: string, e: StoredExchange): SharedExchange {
-  const { uploadId, ...rest } = e
-  return { ...rest, mediaUrl: uploadId ? shareFileUrl(token, uploadId) : null }
+  const { uploadId, modelId, completedAt, ...rest } = e
+  return {
+    ...rest,
+    mediaUrl: uploadId ? shareFileUrl(token, uploadId) : null,
+    // The reply footer's model and time, as in the chat.
+    modelName: replyModelName(e.chatModel, modelId),
+    completedAt: completedAt ?? null,
+  }
 }

@@ -108,7 +108,14 @@ export async function createThreadFromMessage(db: Db, userId: string, messageId:
     await tx.insert(messages).values({
       ...copy,
       threadId: thread.id,
+      // The first turn of its thread, and not something the person sent (no tree, decisions/012).
+      parentId: null,
+      origin: 'copy',
+      selectedAt: now,
       status: source.status === 'streaming' ? 'interrupted' : source.status,
+      // The source's reservation and lease stay with the source (docs/decisions/009).
+      reservedChars: 0,
+      nodeId: null,
     })
     return thread
   })

@@ -11,10 +11,13 @@ import {
   formatRangeWith,
   formatWater,
 } from '#client/features/impact/lib/format.ts'
+import type { ChatModel } from '#contract/config.ts'
 import type { User } from '#contract/user.ts'
+import { useNextModel } from '../api/get-next-model.ts'
 import {
   chatEngineLabel,
   displayedCurrentModel,
+  type ModeFlags,
   nextReset,
   readModeFlags,
   resetIsDue,
@@ -53,10 +56,10 @@ export function ConsumptionTab({ user }: { user: User }) {
         <CardContent>
           <dl className="grid gap-4 text-sm sm:grid-cols-2">
             <Stat label="Displayed current model" testId="current-model">
-              {displayedCurrentModel(user, flags, now)}
+              <CurrentModel user={user} flags={flags} now={now} />
             </Stat>
             <Stat label="Chat engine" testId="chat-engine">
-              {chatEngineLabel(flags)}
+              <ChatEngine flags={flags} />
             </Stat>
             <Stat label="Input characters" testId="usage-input">
               {count(user.aiInputChars)}
@@ -75,6 +78,27 @@ export function ConsumptionTab({ user }: { user: User }) {
       </Card>
     </div>
   )
+}
+
+const modeOf = (flags: ModeFlags): ChatModel =>
+  flags.useOpenAI ? 'chatgpt' : flags.isEcoMode ? 'loris' : 'gemini'
+
+/**
+ * The model that really answers the next message: the server's own resolution (its providers,
+ * the user's tier). The spec's limit wording stays, and so does the local answer until it loads.
+ */
+function CurrentModel({ user, flags, now }: { user: User; flags: ModeFlags; now: Date }) {
+  const next = useNextModel(modeOf(flags))
+  const local = displayedCurrentModel(user, flags, now)
+  if (!next.data?.available || next.data.limitExceeded || !next.data.modelName) return local
+  return next.data.modelName
+}
+
+/** The mode the server answers in: the chosen one, or the one it falls back to. */
+function ChatEngine({ flags }: { flags: ModeFlags }) {
+  const next = useNextModel(modeOf(flags))
+  const served = next.data?.available ? next.data.chatModel : modeOf(flags)
+  return chatEngineLabel({ isEcoMode: served === 'loris', useOpenAI: served === 'chatgpt' })
 }
 
 function ImpactCard({ user }: { user: User }) {

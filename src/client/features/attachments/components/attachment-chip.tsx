@@ -3,9 +3,27 @@
 import { FileText, ImageIcon, Mic, X } from 'lucide-react'
 import { formatDuration } from '#contract/transcription.ts'
 import { setDraftFile, useAttachmentDraft } from '../hooks/use-attachment-draft.ts'
+import { useObjectUrl } from '../hooks/use-object-url.ts'
 import { formatFileSize, kindOfFile } from '../lib/file-kinds.ts'
 
 const icons = { image: ImageIcon, document: FileText, audio: Mic }
+
+/** An image shows itself (a pasted screenshot has no telling name); other files their kind. */
+function ChipPreview({ file }: { file: File }) {
+  const kind = kindOfFile(file)
+  const url = useObjectUrl(kind === 'image' ? file : null)
+  if (url)
+    return (
+      <img
+        src={url}
+        alt=""
+        data-testid="attachment-thumbnail"
+        className="size-8 shrink-0 rounded object-cover"
+      />
+    )
+  const Icon = icons[kind]
+  return <Icon className="size-4 shrink-0 text-primary" aria-hidden="true" />
+}
 
 export function AttachmentChip() {
   const { draft, upload } = useAttachmentDraft()
@@ -32,14 +50,12 @@ export function AttachmentChip() {
   }
   if (!draft) return null
   const { file, recordedSeconds } = draft
-  const kind = kindOfFile(file)
-  const Icon = icons[kind]
   return (
     <div
       data-testid="attachment-chip"
       className="mx-3 mt-2 inline-flex max-w-[calc(100%-1.5rem)] items-center gap-2 rounded-lg border bg-muted/40 py-1 pl-3 pr-1 text-xs"
     >
-      <Icon className="size-4 shrink-0 text-primary" aria-hidden="true" />
+      <ChipPreview file={file} />
       {recordedSeconds !== undefined ? (
         <span className="min-w-0">
           Audio recorded ({formatDuration(recordedSeconds)}) - Press Enter to send

@@ -1,5 +1,7 @@
 // Drag-and-drop over the chat (spec sections 2 and 5): an overlay while files are dragged over;
 // the first dropped file is attached if it is of an accepted type, anything else is ignored.
+// A file pasted anywhere in the chat (a screenshot from the clipboard) is attached the same way;
+// a paste of text goes on into the message box as usual.
 import { Upload } from 'lucide-react'
 import { useRef, useState } from 'react'
 import { isDroppable } from '#contract/attachments.ts'
@@ -30,6 +32,12 @@ export function FileDropZone({ children, className }: { children: React.ReactNod
         if (!carriesFiles(e)) return
         depth.current = Math.max(0, depth.current - 1)
         if (depth.current === 0) setDragging(false)
+      }}
+      onPaste={(e) => {
+        const file = Array.from(e.clipboardData.files).find(isDroppable)
+        if (!file) return
+        e.preventDefault()
+        chooseFile(file)
       }}
       onDrop={(e) => {
         if (!carriesFiles(e)) return

@@ -1,27 +1,36 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import { useLocation, useSearch } from 'wouter'
-import { userQueryKey, userQueryOptions } from '#client/features/auth/api/get-user.ts'
+import { userQueryOptions } from '#client/features/auth/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { subscriptionStatusQueryKey } from '../api/get-subscription-status.ts'
 
 const POLL_MS = 2000
 const POLLS = 10
 
+const WELCOME = {
+  title: 'Welcome to Loris Pro!',
+  description: 'Your subscription has been activated. Enjoy unlimited eco-conscious AI assistance.',
+  duration: 5000,
+}
+
 // Stripe's webhook can reach the server a little after the browser comes back from Checkout:
-// ask again for a short while until the user is Pro.
-async function refreshUntilPremium(queryClient: QueryClient) {
+// ask again for a short while until the user is Pro. True once they are.
+async function refreshUntilPremium(queryClient: QueryClient): Promise<boolean> {
   for (let i = 0; i < POLLS; i++) {
     const user = await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 }).catch(() => null)
     await queryClient.invalidateQueries({ queryKey: subscriptionStatusQueryKey })
-    if (!user || user.isPremium) return
+    if (!user) return false
+    if (user.isPremium) return true
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
   }
+  return false
 }
 
 /**
- * Back from Checkout with ?subscription=success on /chat (spec section 2): welcome toast for
- * 5 s, fresh user and subscription status, then the account page.
+ * Back from Checkout with ?subscription=success on /chat (spec section 2), then the account
+ * page. The spec's welcome toast is said once the account really is Pro; until the webhook lands
+ * the person is told the payment is being confirmed (issue 13), never that it is active.
  */
 export function useSubscriptionSuccess() {
   const search = useSearch()
@@ -33,13 +42,29 @@ export function useSubscriptionSuccess() {
   useEffect(() => {
     if (!success || handled.current) return
     handled.current = true
-    toast({
-      title: 'Welcome to Loris Pro!',
-      description: 'Your subscription has been activated. Enjoy unlimited eco-conscious AI assistance.',
-      duration: 5000,
-    })
-    void queryClient.invalidateQueries({ queryKey: userQueryKey })
-    void refreshUntilPremium(queryClient)
+    const confirm = async () => {
+      const user = await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 }).catch(() => null)
+      if (user?.isPremium) {
+        toast(WELCOME)
+        void queryClient.invalidateQueries({ queryKey: subscriptionStatusQueryKey })
+        return
+      }
+      const waiting = toast({
+        title: 'Confirming your payment',
+        description: 'Your payment is being confirmed. Loris Pro starts as soon as it is.',
+        duration: POLL_MS * (POLLS + 2),
+      })
+      const premium = await refreshUntilPremium(queryClient)
+      waiting.dismiss()
+      if (premium) toast(WELCOME)
+      else
+        toast({
+          title: 'Payment not confirmed yet',
+          description:
+            'We have not received the confirmation of your payment yet. Your account page shows Loris Pro as soon as it arrives.',
+        })
+    }
+    void confirm()
     // Replace, so Back does not land on the success URL and welcome the user twice.
     navigate('/account', { replace: true })
   }, [success, navigate, queryClient])

@@ -45,21 +45,47 @@ export const messagesQueryOptions = (threadId: string) =>
 
 /**
  * Puts a finished exchange in the cached thread (newest page), replacing any earlier copy; starts
- * the cache of a thread the send created.
+ * the cache of a thread the send created. A new version (`revises`: the exchange it is a version
+ * of) replaces that turn and everything after it on the loaded pages, until the refetch.
  */
-export function putMessage(queryClient: QueryClient, threadId: string, message: Message, created: boolean) {
+export function putMessage(
+  queryClient: QueryClient,
+  threadId: string,
+  message: Message,
+  created: boolean,
+  revises: string | null = null,
+) {
   queryClient.setQueryData<MessagePages>(messagesQueryKey(threadId), (data) => {
     if (!data)
       return created ? { pages: [{ items: [message], nextCursor: null }], pageParams: [null] } : undefined
-    const pages = data.pages.map((page) => ({
-      ...page,
-      items: page.items.filter((m) => m.id !== message.id),
-    }))
+    // Oldest page first, so that once the revised turn is met every later message is dropped.
+    let cut = false
+    const pages = [...data.pages]
+      .reverse()
+      .map((page) => ({
+        ...page,
+        items: page.items.filter((m) => {
+          if (revises && m.id === revises) cut = true
+          return !cut && m.id !== message.id
+        }),
+      }))
+      .reverse()
     const [newest, ...older] = pages
     return {
       ...data,
       pages: [{ nextCursor: null, ...newest, items: [...(newest?.items ?? []), message] }, ...older],
     }
+  })
+}
+
+/**
+ * The whole shown branch as the server answered it (a version switch): one page holding all of
+ * it, so no cursor of the branch shown before is followed; a refetch pages it again.
+ */
+export function setShownBranch(queryClient: QueryClient, threadId: string, list: Message[]) {
+  queryClient.setQueryData<MessagePages>(messagesQueryKey(threadId), {
+    pages: [{ items: list, nextCursor: null }],
+    pageParams: [null],
   })
 }
 

@@ -14,6 +14,8 @@ export interface SendRequest {
   clientMessageId: string
   /** Sent as a multipart form with the file when present (spec 7). */
   file?: File | null
+  editOf?: string | null
+  regenerateOf?: string | null
 }
 
 /** A send that did not end with `done`; `retryable` when trying again may help. */

@@ -20,6 +20,7 @@ import { useThreads } from '#client/features/threads/api/get-threads.ts'
 import { VoiceButton, voicePlaceholder } from '#client/features/voice/components/voice-button.tsx'
 import { useVoiceRecorder } from '#client/features/voice/hooks/use-voice-recorder.ts'
 import { useMessages } from '../api/get-messages.ts'
+import { useSelectVersion } from '../api/select-version.ts'
 import { useStopMessage } from '../api/stop-message.ts'
 import { getModeFlags, useChatMode } from '../hooks/use-chat-mode.ts'
 import { useDefaultMode } from '../hooks/use-default-mode.ts'
@@ -35,6 +36,7 @@ import {
 } from '../lib/chat-mode.ts'
 import { Composer } from './composer.tsx'
 import { Conversation, type ConversationItem } from './conversation.tsx'
+import { type ExchangeActions, ExchangeActionsContext } from './exchange-actions.tsx'
 import { NoModeNotice } from './no-mode-notice.tsx'
 import { VisitorEmptyState } from './visitor-empty-state.tsx'
 
@@ -82,6 +84,7 @@ export function ChatView() {
   const stop = useStopMessage()
   const threads = useThreads(Boolean(user))
   const createThread = useCreateThreadFromMessage({ onCreated: selectThread })
+  const selectVersion = useSelectVersion(threadId)
   const config = useAppConfig()
   const { model } = useChatMode()
   useDefaultMode()
@@ -134,28 +137,51 @@ export function ChatView() {
       content: pending.content,
       response: pending.response,
       chatModel: pending.chatModel,
-      mediaUrl: pendingFileUrl,
-      mediaType: pending.file ? mediaTypeOfFile(pending.file) : null,
+      mediaUrl: pending.media ? pending.media.mediaUrl : pendingFileUrl,
+      mediaType: pending.media
+        ? pending.media.mediaType
+        : pending.file
+          ? mediaTypeOfFile(pending.file)
+          : null,
       status: 'streaming' as const,
       errorMessage: null,
+      createdAt: pending.createdAt,
+      co2Impact: null,
       pending: true,
       wait: pending.wait,
     }
-    return [...stored, { key: pending.clientMessageId, exchange }]
+    // A new version takes the place of the turn it revises; what followed belongs to the old one.
+    const at = pending.revises ? stored.findIndex((i) => i.exchange.id === pending.revises) : -1
+    return [...(at >= 0 ? stored.slice(0, at) : stored), { key: pending.clientMessageId, exchange }]
   }, [stored, pending, threadId, pendingFileUrl])
 
   // Stop the reply this tab is streaming, or one still being written after a reload.
   const streamingId = pending?.serverId ?? messages.data?.find((m) => m.status === 'streaming')?.id ?? null
   const busy = Boolean(pending) || Boolean(streamingId)
 
-  // The page heading names the conversation for screen readers (the visitor view shows its own).
+  const { revise } = flow
+  const actions = useMemo<ExchangeActions>(
+    () => ({
+      busy,
+      edit: (of, content) => revise({ kind: 'edit', of, content, flags: getModeFlags() }),
+      regenerate: (of, model) =>
+        revise({ kind: 'regenerate', of, content: of.content, flags: flagsFromModel(model) }),
+      selectVersion: (id) => selectVersion.mutate(id),
+      newThread: (id) => createThread.mutate(id),
+      creatingThread: createThread.isPending,
+    }),
+    [busy, revise, selectVersion.mutate, createThread.mutate, createThread.isPending],
+  )
+
+  // The open conversation's title above it (the visitor view shows its own heading).
   const shownTitle =
     threads.data?.find((t) => t.id === threadId)?.title ??
     (selection.kind === 'new' ? 'New conversation' : 'Chat')
   let main: React.ReactNode
   if (!user) main = <VisitorEmptyState noMode={noMode} />
   // Until the threads load nothing is chosen yet: wait rather than flash the empty state.
-  else if (messages.isLoading || selection.kind === 'auto')
+  // A thread made by this send is shown while its first reply arrives: keep showing that reply.
+  else if ((messages.isLoading && !items.length) || selection.kind === 'auto')
     main = <Spinner className="m-auto size-6" label="Loading messages" />
   else if (messages.error)
     main = (
@@ -174,16 +200,21 @@ export function ChatView() {
         loading={Boolean(pending)}
         scrollDelayMs={scrollDelayMs}
         resetKey={viewKey}
-        onNewThread={(id) => createThread.mutate(id)}
-        creatingThread={createThread.isPending}
         onReachTop={loadOlder}
       />
     )
 
   return (
     <FileDropZone className="flex h-full min-h-0 flex-col">
-      {user && <h1 className="sr-only">{shownTitle}</h1>}
-      {main}
+      {user && (
+        <h1
+          data-testid="conversation-title"
+          className="mx-auto w-full max-w-5xl shrink-0 truncate px-4 pt-2 text-sm font-medium text-muted-foreground"
+        >
+          {shownTitle}
+        </h1>
+      )}
+      <ExchangeActionsContext.Provider value={actions}>{main}</ExchangeActionsContext.Provider>
       <Composer
         ref={inputRef}
         value={text}

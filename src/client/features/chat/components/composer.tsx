@@ -1,4 +1,4 @@
-// The composer (spec sections 2 and 5): a 100 px text area, Enter sends, Shift+Enter adds a line;
+// The composer (spec sections 2 and 5): a 100 px text area (64 px on phones, issue 13), Enter sends, Shift+Enter adds a line;
 // sending needs trimmed text (or a file) and no reply in progress, and waits while recording.
 // Stop appears while a reply streams.
 import { ArrowUp, Square } from 'lucide-react'
@@ -47,13 +47,13 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
   const canSend = (value.trim().length > 0 || hasFile) && !busy && !blocked && !unavailableReason
   return (
     <form
-      className="mx-auto w-full max-w-5xl shrink-0 px-4 pb-3 pt-2"
+      className="mx-auto w-full max-w-5xl shrink-0 px-3 pb-2 pt-1 sm:px-4 sm:pb-3 sm:pt-2"
       onSubmit={(e) => {
         e.preventDefault()
         if (canSend) onSend()
       }}
     >
-      <div className="rounded-xl border bg-card focus-within:border-ring">
+      <div className="rounded-xl border border-input bg-card focus-within:border-ring">
         {attachment}
         <Textarea
           ref={ref}
@@ -66,9 +66,9 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
             e.preventDefault()
             if (canSend) onSend()
           }}
-          className="h-[100px] resize-none border-0 bg-transparent focus-visible:outline-none"
+          className="h-16 min-h-0 resize-none border-0 bg-transparent focus-visible:outline-none sm:h-[100px]"
         />
-        <div className="flex items-center justify-between gap-2 px-2 pb-2">
+        <div className="flex items-center justify-between gap-2 px-2 pb-1.5 sm:pb-2">
           <div className="flex items-center gap-1">
             <ModeMenu />
             {tools}

@@ -22,8 +22,6 @@ export function Conversation({
   loading,
   scrollDelayMs,
   resetKey,
-  onNewThread,
-  creatingThread,
   onReachTop,
 }: {
   items: ConversationItem[]
@@ -32,8 +30,6 @@ export function Conversation({
   scrollDelayMs: number
   /** Changes when another thread is shown: jump to its end at once. */
   resetKey: string
-  onNewThread: (messageId: string) => void
-  creatingThread: boolean
   /** Loads older exchanges; absent when there are none or a page is on its way. */
   onReachTop?: () => void
 }) {
@@ -52,6 +48,15 @@ export function Conversation({
     if (items.length && !pendingFocus()) virtualizer.scrollToIndex(items.length - 1, { align: 'end' })
   }, [resetKey])
 
+  // Whether the view keeps to the bottom as its content grows: until the reader scrolls up.
+  const stickRef = useRef(true)
+  const lastTopRef = useRef(0)
+  const followBottom = (el: HTMLDivElement) => {
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX) stickRef.current = true
+    else if (el.scrollTop < lastTopRef.current) stickRef.current = false
+    lastTopRef.current = el.scrollTop
+  }
+
   // A search match was chosen: bring its exchange into view (once its thread's messages are in)
   // and mark it for a moment.
   const focused = useFocusedMessage()
@@ -68,6 +73,9 @@ export function Conversation({
       return
     }
     virtualizer.scrollToIndex(index, { align: 'start' })
+    // Stay on the match: neither the list's growth nor the late scroll pulls it to the bottom.
+    stickRef.current = false
+    markedRef.current = focused
     setMarked(focused)
     clearFocusedMessage()
   }, [focused, items, onReachTop])
@@ -94,6 +102,7 @@ export function Conversation({
   const onScroll = () => {
     const el = scrollRef.current
     if (!el) return
+    followBottom(el)
     shownRef.current.scrollTop = el.scrollTop
     if (onReachTop && el.scrollTop < NEAR_TOP_PX && el.scrollHeight > el.clientHeight) onReachTop()
   }
@@ -102,6 +111,7 @@ export function Conversation({
   const lastKey = items.at(-1)?.key
   // biome-ignore lint/correctness/useExhaustiveDependencies: the last exchange and loading state are the triggers
   useEffect(() => {
+    if (!pendingFocus() && !markedRef.current) stickRef.current = true
     const timer = setTimeout(() => {
       if (pendingFocus() || markedRef.current) return
       const el = scrollRef.current
@@ -109,6 +119,20 @@ export function Conversation({
     }, scrollDelayMs)
     return () => clearTimeout(timer)
   }, [lastKey, loading, scrollDelayMs])
+
+  // Content that grows after the scroll (an attached image loading, a reply measured late) would
+  // push the newest reply under the composer: keep to the bottom while the reader is there.
+  const contentRef = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const el = scrollRef.current
+    const content = contentRef.current
+    if (!el || !content || typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(() => {
+      if (stickRef.current) el.scrollTop = el.scrollHeight
+    })
+    observer.observe(content)
+    return () => observer.disconnect()
+  }, [])
 
   // While a reply grows, follow it if the reader is at the bottom; leave them be if they scrolled up.
   const last = items.at(-1)?.exchange
@@ -129,6 +153,7 @@ export function Conversation({
     >
       <div className="relative mx-auto w-full max-w-5xl px-4" style={{ height: virtualizer.getTotalSize() }}>
         <div
+          ref={contentRef}
           className="absolute inset-x-4 top-0"
           style={{ transform: `translateY(${virtualItems[0]?.start ?? 0}px)` }}
         >
@@ -147,11 +172,7 @@ export function Conversation({
                   item.exchange.id === marked && 'ring-2 ring-primary/60',
                 )}
               >
-                <Exchange
-                  exchange={item.exchange}
-                  onNewThread={onNewThread}
-                  creatingThread={creatingThread}
-                />
+                <Exchange exchange={item.exchange} />
               </div>
             )
           })}

@@ -1,18 +1,32 @@
-// One exchange (spec section 2): the user's bubble on the right, any attachment, then the reply
-// with a left border coloured by model and its '@' button.
-import { AtSign, FileText } from 'lucide-react'
+// One exchange (spec section 2): the user's bubble on the right (with Edit), any attachment,
+// then the reply with a left border coloured by model and its footer of actions and figures.
+import { FileText, Pencil } from 'lucide-react'
 import { memo, useState } from 'react'
+import { Button } from '#client/components/ui/button.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
-import { Tooltip, TooltipContent, TooltipTrigger } from '#client/components/ui/tooltip.tsx'
+import { Textarea } from '#client/components/ui/textarea.tsx'
 import { cn } from '#client/lib/cn.ts'
 import type { ChatWait } from '#contract/chat-events.ts'
 import type { Message } from '#contract/messages.ts'
 import { borderClassFor } from '../lib/chat-mode.ts'
+import { useExchangeActions } from './exchange-actions.tsx'
 import { Markdown } from './markdown.tsx'
+import { actionButtonClass, ReplyFooter } from './reply-footer.tsx'
 
 export type ExchangeView = Pick<
   Message,
-  'content' | 'response' | 'chatModel' | 'mediaUrl' | 'mediaType' | 'status' | 'errorMessage'
+  | 'content'
+  | 'response'
+  | 'chatModel'
+  | 'mediaUrl'
+  | 'mediaType'
+  | 'status'
+  | 'errorMessage'
+  | 'createdAt'
+  | 'completedAt'
+  | 'co2Impact'
+  | 'modelName'
+  | 'versionIds'
 > & {
   /** The server id; null while the send has not been stored yet. */
   id: string | null
@@ -85,30 +99,98 @@ function ReplyNote({ status, errorMessage }: Pick<Message, 'status' | 'errorMess
   return null
 }
 
-export const Exchange = memo(function Exchange({
-  exchange,
-  onNewThread,
-  creatingThread,
+/** The sent text, edited in place: saving sends it as a new version of this turn. */
+function EditBox({
+  initial,
+  onCancel,
+  onSave,
 }: {
-  exchange: ExchangeView
-  /** Absent on a read-only page (a shared conversation): no '@' button. */
-  onNewThread?: (messageId: string) => void
-  creatingThread?: boolean
+  initial: string
+  onCancel: () => void
+  onSave: (text: string) => void
 }) {
+  const [text, setText] = useState(initial)
+  const trimmed = text.trim()
+  return (
+    <form
+      className="flex w-full max-w-[80%] flex-col gap-2"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (trimmed) onSave(trimmed)
+      }}
+    >
+      <Textarea
+        aria-label="Edit your message"
+        value={text}
+        autoFocus
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') onCancel()
+          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault()
+            if (trimmed) onSave(trimmed)
+          }
+        }}
+        className="min-h-20"
+      />
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="ghost" size="sm" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" size="sm" disabled={!trimmed || trimmed === initial.trim()}>
+          Send
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+export const Exchange = memo(function Exchange({ exchange }: { exchange: ExchangeView }) {
   const { content, response, chatModel, pending, status } = exchange
+  const actions = useExchangeActions()
+  const [editing, setEditing] = useState(false)
   const thinking = pending && !response
   const generating = pending || status === 'streaming'
+  const id = exchange.id
   return (
     <article className="flex flex-col gap-3 py-4" data-testid="exchange">
-      {content && (
+      {editing && id && actions ? (
         <div className="flex justify-end">
-          <div
-            data-testid="user-message"
-            className="max-w-[80%] rounded-2xl rounded-br-sm bg-secondary px-4 py-2.5 text-secondary-foreground"
-          >
-            <Markdown text={content} />
-          </div>
+          <EditBox
+            initial={content}
+            onCancel={() => setEditing(false)}
+            onSave={(text) => {
+              setEditing(false)
+              actions.edit({ id, content, mediaUrl: exchange.mediaUrl, mediaType: exchange.mediaType }, text)
+            }}
+          />
         </div>
+      ) : (
+        content && (
+          <div className="group/user flex flex-col items-end gap-1">
+            <div
+              data-testid="user-message"
+              className="max-w-[80%] rounded-2xl rounded-br-sm bg-secondary px-4 py-2.5 text-secondary-foreground"
+            >
+              <Markdown text={content} />
+            </div>
+            {id && actions && !generating && (
+              <button
+                type="button"
+                aria-label="Edit message"
+                title="Edit message"
+                disabled={actions.busy}
+                onClick={() => setEditing(true)}
+                className={cn(
+                  actionButtonClass,
+                  'opacity-100 sm:opacity-0 sm:focus-visible:opacity-100 sm:group-hover/user:opacity-100',
+                )}
+              >
+                <Pencil className="size-3.5" aria-hidden="true" /> Edit
+              </button>
+            )}
+          </div>
+        )
       )}
       {exchange.mediaType && (
         <div className="flex justify-end">
@@ -119,7 +201,7 @@ export const Exchange = memo(function Exchange({
         data-testid="assistant-reply"
         data-model={chatModel}
         aria-busy={generating}
-        className={cn('group/reply relative border-l-4 pl-4 pr-10', borderClassFor(chatModel))}
+        className={cn('group/reply relative border-l-4 pl-4', borderClassFor(chatModel))}
       >
         {thinking ? (
           <p className="flex items-center gap-2 text-muted-foreground">
@@ -133,22 +215,7 @@ export const Exchange = memo(function Exchange({
             {!pending && <ReplyNote status={status} errorMessage={exchange.errorMessage} />}
           </>
         )}
-        {exchange.id && !generating && onNewThread && (
-          <Tooltip>
-            <TooltipTrigger asChild>
-              <button
-                type="button"
-                aria-label="Start new thread from this message"
-                disabled={creatingThread}
-                onClick={() => exchange.id && onNewThread(exchange.id)}
-                className="absolute right-0 top-0 flex size-7 items-center justify-center rounded-full border bg-background text-muted-foreground transition-colors hover:bg-accent hover:text-foreground disabled:opacity-50"
-              >
-                <AtSign className="size-3.5" aria-hidden="true" />
-              </button>
-            </TooltipTrigger>
-            <TooltipContent>Start new thread from this message</TooltipContent>
-          </Tooltip>
-        )}
+        {id && !generating && <ReplyFooter exchange={{ ...exchange, id }} />}
       </div>
     </article>
   )

@@ -1,12 +1,14 @@
 // Markdown for both sides of an exchange (spec section 2 'Reply rendering'): GFM, no raw HTML,
 // links limited by safeUrl, images that hide themselves when they fail, remote images only when the
-// person asks, copy on tables and code.
+// person asks, copy on tables and code. Code fences that name their language are highlighted and
+// math is typeset (issue 13), with code loaded only when a text needs it (lib/rich-markdown.ts).
 import { ImageOff } from 'lucide-react'
-import { memo, useRef, useState } from 'react'
+import { Children, isValidElement, memo, useEffect, useMemo, useRef, useState } from 'react'
 import ReactMarkdown, { type Components } from 'react-markdown'
 import remarkGfm from 'remark-gfm'
 import { cn } from '#client/lib/cn.ts'
 import { imageSource } from '../lib/image-source.ts'
+import { needsHighlight, needsMath } from '../lib/rich-needs.ts'
 import { safeUrl } from '../lib/safe-url.ts'
 import { rowsToTsv, tableRows } from '../lib/table-tsv.ts'
 import { CopyButton } from './copy-button.tsx'
@@ -74,14 +76,31 @@ function CopyableTable({ children }: { children?: React.ReactNode }) {
   )
 }
 
+/** The fence's language, from the code element's `language-x` class. */
+function languageOf(children: React.ReactNode): string | null {
+  const first = Children.toArray(children)[0]
+  if (!isValidElement(first)) return null
+  const className = (first.props as { className?: unknown }).className
+  return typeof className === 'string' ? (/language-([\w+#-]+)/.exec(className)?.[1] ?? null) : null
+}
+
+/** A code block under a bar with its language and Copy: the button never sits over the code. */
 function CopyableCode({ children }: { children?: React.ReactNode }) {
   const ref = useRef<HTMLPreElement>(null)
+  const language = languageOf(children)
   return (
-    <div className="group relative my-3">
-      <pre ref={ref} className="overflow-x-auto rounded-md border bg-muted p-3 text-sm">
+    <div className="my-3 overflow-hidden rounded-md border bg-muted" data-testid="code-block">
+      <div className="flex items-center justify-between gap-2 border-b px-3 py-1 text-xs text-muted-foreground">
+        <span data-testid="code-language">{language ?? 'text'}</span>
+        <CopyButton
+          label="Copy code"
+          read={() => ref.current?.textContent ?? ''}
+          className="static border-0 bg-transparent p-1 opacity-100"
+        />
+      </div>
+      <pre ref={ref} className="overflow-x-auto p-3 text-sm">
         {children}
       </pre>
-      <CopyButton label="Copy code" read={() => ref.current?.textContent ?? ''} />
     </div>
   )
 }
@@ -95,7 +114,7 @@ const components: Components = {
   code: ({ className, children }) => (
     <code
       className={cn(
-        'rounded bg-muted px-1 py-0.5 font-mono text-[0.9em] [pre_&]:bg-transparent [pre_&]:p-0',
+        'rounded bg-muted px-1 py-0.5 font-mono text-[0.9em] [pre_&]:bg-transparent! [pre_&]:p-0!',
         className,
       )}
     >
@@ -126,13 +145,63 @@ const components: Components = {
   ),
 }
 
-const plugins = [remarkGfm]
+type Rich = typeof import('../lib/rich-markdown.ts')
+let rich: Rich | null = null
+let loadingRich: Promise<Rich> | null = null
+function loadRich(): Promise<Rich> {
+  loadingRich ??= import('../lib/rich-markdown.ts').then((m) => {
+    rich = m
+    return m
+  })
+  return loadingRich
+}
+
+/** The highlighting and math code once a text needs it; plain markdown until it has loaded. */
+function useRich(needed: boolean): Rich | null {
+  const [loaded, setLoaded] = useState<Rich | null>(rich)
+  useEffect(() => {
+    if (!needed || loaded) return
+    let live = true
+    loadRich()
+      .then((m) => live && setLoaded(m))
+      .catch((err: unknown) => {
+        // Plain markdown stays readable; a later reply tries again.
+        loadingRich = null
+        console.warn('Loading code highlighting and math failed', err)
+      })
+    return () => {
+      live = false
+    }
+  }, [needed, loaded])
+  return needed ? loaded : null
+}
+
+type PluginList = NonNullable<React.ComponentProps<typeof ReactMarkdown>['remarkPlugins']>
 
 /** Raw HTML in the text is dropped (skipHtml), never rendered. */
 export const Markdown = memo(function Markdown({ text, className }: { text: string; className?: string }) {
+  const code = needsHighlight(text)
+  const math = needsMath(text)
+  const loaded = useRich(code || math)
+  const { remarkPlugins, rehypePlugins } = useMemo(() => {
+    const remark: PluginList = [remarkGfm]
+    const rehype: PluginList = []
+    if (loaded && math) {
+      remark.push(...loaded.mathPlugins.remark)
+      rehype.push(...loaded.mathPlugins.rehype)
+    }
+    if (loaded && code) rehype.push(...(loaded.codePlugins.rehype as PluginList))
+    return { remarkPlugins: remark, rehypePlugins: rehype }
+  }, [loaded, code, math])
   return (
     <div className={cn('break-words leading-relaxed', className)}>
-      <ReactMarkdown remarkPlugins={plugins} skipHtml urlTransform={safeUrl} components={components}>
+      <ReactMarkdown
+        remarkPlugins={remarkPlugins}
+        rehypePlugins={rehypePlugins}
+        skipHtml
+        urlTransform={safeUrl}
+        components={components}
+      >
         {text}
       </ReactMarkdown>
     </div>

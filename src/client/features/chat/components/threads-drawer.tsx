@@ -1,6 +1,6 @@
 // Below the large breakpoint the thread list is a drawer opened by 'Show Threads' (spec section 2).
 import { PanelLeft } from 'lucide-react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import {
   Sheet,
@@ -9,10 +9,17 @@ import {
   SheetTitle,
   SheetTrigger,
 } from '#client/components/ui/sheet.tsx'
+import { OPEN_THREADS_EVENT } from '../hooks/use-chat-shortcuts.ts'
 import { ThreadsPanel } from './threads-panel.tsx'
 
 export function ThreadsDrawer() {
   const [open, setOpen] = useState(false)
+  // The search-threads shortcut opens the drawer on phones.
+  useEffect(() => {
+    const show = () => setOpen(true)
+    window.addEventListener(OPEN_THREADS_EVENT, show)
+    return () => window.removeEventListener(OPEN_THREADS_EVENT, show)
+  }, [])
   return (
     <Sheet open={open} onOpenChange={setOpen}>
       <SheetTrigger asChild>

@@ -2,10 +2,12 @@
 // its mode; deleting the shown one goes back to Default. While searching, matches inside
 // messages open their thread at that exchange (issue 14).
 
+import { useQueryClient } from '@tanstack/react-query'
 import { MessageMatches } from '#client/features/search/components/message-matches.tsx'
 import { useThreads } from '#client/features/threads/api/get-threads.ts'
 import { ThreadList } from '#client/features/threads/components/thread-list.tsx'
 import type { Thread } from '#contract/threads.ts'
+import { showBranchOf } from '../api/select-version.ts'
 import { focusMessage } from '../hooks/use-focus-message.ts'
 import {
   clearSelection,
@@ -18,6 +20,7 @@ import {
 export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
   const threads = useThreads(true)
   const selection = useSelection()
+  const queryClient = useQueryClient()
   return (
     <ThreadList
       threads={threads.data}
@@ -43,10 +46,13 @@ export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
           search={search}
           onOpen={(match) => {
             focusMessage(match.messageId)
-            const thread = threads.data?.find((t) => t.id === match.threadId)
-            if (thread) selectThread(thread)
-            else showThread(match.threadId)
             onPicked?.()
+            // The match may be in a version not shown: its branch is selected, then the thread opens.
+            void showBranchOf(queryClient, match.messageId, match.threadId).then(() => {
+              const thread = threads.data?.find((t) => t.id === match.threadId)
+              if (thread) selectThread(thread)
+              else showThread(match.threadId)
+            })
           }}
         />
       )}

@@ -1,6 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { CircleUser, FileText, LogOut, Settings, Shield, Trash2 } from 'lucide-react'
+import { useState } from 'react'
 import { Link } from 'wouter'
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '#client/components/ui/alert-dialog.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import {
   DropdownMenu,
@@ -36,44 +47,83 @@ function useClearHistory() {
   })
 }
 
+/** Every thread goes, favourites included: asked first (issue 13). */
+function ClearHistoryDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+}) {
+  const clearHistory = useClearHistory()
+  return (
+    <AlertDialog open={open} onOpenChange={onOpenChange}>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Clear all chat history?</AlertDialogTitle>
+          <AlertDialogDescription>
+            Every thread is deleted, favorites included, and Default is emptied. Your CO2 savings and trees
+            stay. This cannot be undone.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogAction
+            variant="destructive"
+            disabled={clearHistory.isPending}
+            onClick={() => clearHistory.mutate()}
+          >
+            Clear History
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  )
+}
+
 /** Spec section 2: Account, Clear History, Privacy Policy, Terms of Service, Sign Out. */
 export function UserMenu({ email }: { email: string }) {
   const logout = useLogout()
-  const clearHistory = useClearHistory()
+  const [confirming, setConfirming] = useState(false)
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" aria-label="User menu">
-          <CircleUser className="size-5" />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-56">
-        <DropdownMenuLabel className="truncate font-normal text-muted-foreground">{email}</DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem asChild>
-          <Link href="/account">
-            <Settings /> Account
-          </Link>
-        </DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => clearHistory.mutate()}>
-          <Trash2 /> Clear History
-        </DropdownMenuItem>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem asChild>
-          <Link href="/privacy-policy?from=chat">
-            <Shield /> Privacy Policy
-          </Link>
-        </DropdownMenuItem>
-        <DropdownMenuItem asChild>
-          <Link href="/terms-of-service?from=chat">
-            <FileText /> Terms of Service
-          </Link>
-        </DropdownMenuItem>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => logout.mutate({})}>
-          <LogOut /> Sign Out
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <>
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button variant="ghost" size="icon" aria-label="User menu">
+            <CircleUser className="size-5" />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end" className="w-56">
+          <DropdownMenuLabel className="truncate font-normal text-muted-foreground">
+            {email}
+          </DropdownMenuLabel>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem asChild>
+            <Link href="/account">
+              <Settings /> Account
+            </Link>
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => setConfirming(true)}>
+            <Trash2 /> Clear History
+          </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem asChild>
+            <Link href="/privacy-policy?from=chat">
+              <Shield /> Privacy Policy
+            </Link>
+          </DropdownMenuItem>
+          <DropdownMenuItem asChild>
+            <Link href="/terms-of-service?from=chat">
+              <FileText /> Terms of Service
+            </Link>
+          </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem onSelect={() => logout.mutate({})}>
+            <LogOut /> Sign Out
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <ClearHistoryDialog open={confirming} onOpenChange={setConfirming} />
+    </>
   )
 }

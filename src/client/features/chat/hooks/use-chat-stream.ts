@@ -26,6 +26,10 @@ export interface PendingExchange {
   createdAt: string
   /** The file sent with it (shown from memory until the stored message arrives). */
   file: File | null
+  /** An edit or regeneration: the exchange it adds a version to (the view ends before it). */
+  revises: string | null
+  /** A regeneration shows the turn's stored file. */
+  media: Pick<Message, 'mediaUrl' | 'mediaType'> | null
   /** Why the reply has not started yet (in line, or the eco model being prepared). */
   wait: ChatWait | null
 }
@@ -35,6 +39,11 @@ export interface SendOptions {
   threadId: string | null
   flags: ModeFlags
   file?: File | null
+  /** New text for this exchange's turn (docs/decisions/012). */
+  editOf?: string | null
+  /** A new reply to this exchange's text. */
+  regenerateOf?: string | null
+  media?: Pick<Message, 'mediaUrl' | 'mediaType'> | null
 }
 
 export interface StreamCallbacks {
@@ -42,6 +51,8 @@ export interface StreamCallbacks {
   onDone: (end: ChatEvent, sent: PendingExchange) => void
   /** Every attempt failed; the previous messages are back, the text is handed back. */
   onFailed: (message: string, sent: PendingExchange) => void
+  /** The send made a new thread (its first event): it can be shown before the reply ends. */
+  onThreadCreated?: (threadId: string, sent: PendingExchange) => void
 }
 
 interface FailedSend {
@@ -57,6 +68,8 @@ const sendKey = (o: SendOptions) =>
     o.file?.name,
     o.file?.size,
     o.file?.lastModified,
+    o.editOf,
+    o.regenerateOf,
   ])
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -74,8 +87,8 @@ function storedMessage(p: PendingExchange, end: ChatEvent): Message {
     chatModel: p.chatModel,
     co2Impact: null,
     createdAt: p.createdAt,
-    mediaUrl: null,
-    mediaType: null,
+    mediaUrl: p.media?.mediaUrl ?? null,
+    mediaType: p.media?.mediaType ?? null,
     status: end.status ?? 'complete',
     errorMessage: null,
     clientMessageId: p.clientMessageId,
@@ -101,6 +114,22 @@ export function useChatStream(callbacks: StreamCallbacks) {
   // Leaving the page only stops listening: the reply goes on and is stored by the server.
   useEffect(() => () => abortRef.current?.abort(), [])
 
+  /** The new thread shows in the list at once; a refetch brings the stored one. */
+  const listThread = useCallback(
+    (p: PendingExchange, threadId: string) => {
+      addThreadToList(queryClient, {
+        id: threadId,
+        title: threadTitleFrom(p.content || p.file?.name || ''),
+        isFavorite: false,
+        isDefault: false,
+        lastMessageAt: new Date().toISOString(),
+        chatModel: p.chatModel,
+        createdAt: new Date().toISOString(),
+      })
+    },
+    [queryClient],
+  )
+
   /** Puts the finished exchange where the conversation reads it, then lets the server correct it. */
   const settle = useCallback(
     (p: PendingExchange, end: ChatEvent) => {
@@ -109,23 +138,13 @@ export function useChatStream(callbacks: StreamCallbacks) {
       if (!threadId) return
       const key = messagesQueryKey(threadId)
       const created = Boolean(p.actualThreadId) || !p.threadId
-      putMessage(queryClient, threadId, message, created)
-      if (created) {
-        // The new thread shows in the list at once; the refetch below brings the stored one.
-        addThreadToList(queryClient, {
-          id: threadId,
-          title: threadTitleFrom(p.content || p.file?.name || ''),
-          isFavorite: false,
-          isDefault: false,
-          lastMessageAt: new Date().toISOString(),
-          chatModel: p.chatModel,
-          createdAt: new Date().toISOString(),
-        })
-      }
+      // A new version replaces the turn it revises and what followed it, until the refetch.
+      putMessage(queryClient, threadId, message, created, p.revises)
+      if (created) listThread(p, threadId)
       void queryClient.invalidateQueries({ queryKey: key })
       void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
     },
-    [queryClient],
+    [queryClient, listThread],
   )
 
   const send = useCallback(
@@ -149,18 +168,27 @@ export function useChatStream(callbacks: StreamCallbacks) {
         chatModel: modelFromFlags(options.flags),
         createdAt: new Date().toISOString(),
         file: options.file ?? null,
+        revises: options.editOf ?? options.regenerateOf ?? null,
+        media: options.media ?? null,
         wait: null,
       }
       update(current)
       const onEvent = (event: ChatEvent) => {
         if (controller.signal.aborted) return
         if (event.status === 'streaming') {
+          const created = event.actualThreadId && !current.actualThreadId ? event.actualThreadId : null
           // A (re)started stream sends the whole reply so far: start from empty.
           current = {
             ...current,
             serverId: event.id ?? current.serverId,
             actualThreadId: event.actualThreadId ?? current.actualThreadId,
             response: event.text ?? '',
+          }
+          if (created) {
+            update(current)
+            listThread(current, created)
+            callbacksRef.current.onThreadCreated?.(created, current)
+            return
           }
         } else if (event.text) {
           current = { ...current, response: current.response + event.text, wait: null }
@@ -175,6 +203,8 @@ export function useChatStream(callbacks: StreamCallbacks) {
         ...options.flags,
         clientMessageId,
         file: options.file ?? null,
+        editOf: options.editOf ?? null,
+        regenerateOf: options.regenerateOf ?? null,
       }
       for (let attempt = 1; ; attempt++) {
         try {
@@ -196,7 +226,11 @@ export function useChatStream(callbacks: StreamCallbacks) {
           // A reply cut off part-way is stored with what arrived: show it as stored.
           if (event?.status === 'interrupted' && event.threadId)
             void queryClient.invalidateQueries({ queryKey: messagesQueryKey(event.threadId) })
-          else {
+          else if (current.revises) {
+            // A failed version stays in view as a version, with Retry; nothing goes back to the composer.
+            if (options.threadId)
+              void queryClient.invalidateQueries({ queryKey: messagesQueryKey(options.threadId) })
+          } else {
             failedRef.current = { key, clientMessageId }
             setHandedBack(clientMessageId)
           }
@@ -211,7 +245,7 @@ export function useChatStream(callbacks: StreamCallbacks) {
         }
       }
     },
-    [queryClient, settle, update],
+    [queryClient, settle, update, listThread],
   )
 
   /** Stops listening (sign-out): the reply goes on on the server; nothing here reacts to it. */

@@ -1,11 +1,14 @@
 // What happens around a send (spec section 4): a visitor's text becomes the pre-auth draft; a
 // user's is streamed; afterwards a tree on every even count, the upgrade prompt at exactly 5,
 // the new thread shown; on failure the toast and the text back in the composer.
+import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef } from 'react'
 import { useUser } from '#client/features/auth/api/get-user.ts'
 import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
 import { setUpgradeDialogOpen } from '#client/features/billing/hooks/use-upgrade-dialog.ts'
+import { threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
 import { toast } from '#client/hooks/use-toast.ts'
+import type { Message } from '#contract/messages.ts'
 import { usePlantTree } from '../api/plant-tree.ts'
 import { afterSend } from '../lib/after-send.ts'
 import type { ModeFlags } from '../lib/chat-mode.ts'
@@ -23,7 +26,14 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
   const premiumRef = useRef(false)
   premiumRef.current = user?.isPremium ?? false
 
+  const queryClient = useQueryClient()
   const stream = useChatStream({
+    // The new thread is shown (and in the address, and highlighted) while its first reply is
+    // written: a reload then stays in it.
+    onThreadCreated: (threadId, sent) => {
+      if (keyOf(selectionRef.current) === (sent.threadId ?? 'new')) showThread(threadId)
+      void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
+    },
     onDone: (end, sent) => {
       // Only follow the new thread if the person is still looking at where they sent from.
       if (end.actualThreadId && keyOf(selectionRef.current) === (sent.threadId ?? 'new'))
@@ -34,11 +44,12 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
     },
     onFailed: (message, sent) => {
       toast({
-        title: 'Error sending message',
+        title: sent.revises ? 'The new version failed' : 'Error sending message',
         description: message || 'Failed to send message',
         variant: 'destructive',
       })
-      restoreText(sent.content)
+      // A failed edit or regeneration stays in the conversation as a version with Retry.
+      if (!sent.revises) restoreText(sent.content)
     },
   })
   // Signing out stops listening to a reply: its ending must not act for the next visitor.
@@ -84,7 +95,29 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
     [user, streamSend],
   )
 
-  return { ...stream, send }
+  /** An edit (new text) or a regeneration (optionally in another mode) of a shown exchange. */
+  const revise = useCallback(
+    (r: {
+      kind: 'edit' | 'regenerate'
+      of: Pick<Message, 'id' | 'content' | 'mediaUrl' | 'mediaType'>
+      content: string
+      flags: ModeFlags
+    }) => {
+      const current = selectionRef.current
+      if (!user || current.kind !== 'thread') return
+      void streamSend({
+        content: r.content,
+        threadId: current.id,
+        flags: r.flags,
+        editOf: r.kind === 'edit' ? r.of.id : null,
+        regenerateOf: r.kind === 'regenerate' ? r.of.id : null,
+        media: { mediaUrl: r.of.mediaUrl, mediaType: r.of.mediaType },
+      })
+    },
+    [user, streamSend],
+  )
+
+  return { ...stream, send, revise }
 }
 
 const keyOf = (s: Selection) => (s.kind === 'thread' ? s.id : s.kind)

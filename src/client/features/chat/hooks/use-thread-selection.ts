@@ -1,6 +1,7 @@
 // Which thread the chat shows (spec section 4 'Thread selection'). 'auto' means nothing chosen
-// yet: once the threads load, Default (else the most recent) is picked. 'new' is an empty
-// conversation whose first send creates a thread. Kept per tab so a reload stays put.
+// yet: once the threads load, the one in the address (/chat/:threadId), else Default (else the
+// most recent) is picked. 'new' is an empty conversation whose first send creates a thread.
+// The address says which (use-thread-url.ts), and a tab keeps it so a reload stays put.
 import { useEffect, useSyncExternalStore } from 'react'
 import type { Thread } from '#contract/threads.ts'
 import { setChatModel } from './use-chat-mode.ts'
@@ -11,8 +12,26 @@ const STORAGE_KEY = 'chat-selected-thread'
 const listeners = new Set<() => void>()
 let selection: Selection = readStored()
 
+const THREAD_PATH = /^\/chat\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i
+const NEW_PATH = /^\/chat\/new\/?$/i
+
+/** The thread id in a /chat/:threadId path (lower case), or null. */
+export function threadIdInPath(pathname: string): string | null {
+  return THREAD_PATH.exec(pathname)?.[1]?.toLowerCase() ?? null
+}
+
+/** /chat/new: the empty conversation whose first send makes a thread. */
+export function isNewThreadPath(pathname: string): boolean {
+  return NEW_PATH.test(pathname)
+}
+
 function readStored(): Selection {
   try {
+    // The address wins: a link or a reload on /chat/:threadId shows that thread.
+    const path = window.location.pathname
+    const inPath = threadIdInPath(path)
+    if (inPath) return { kind: 'thread', id: inPath }
+    if (isNewThreadPath(path)) return { kind: 'new' }
     const id = sessionStorage.getItem(STORAGE_KEY)
     return id ? { kind: 'thread', id } : { kind: 'auto' }
   } catch {
@@ -86,7 +105,8 @@ export function useThreadSelection(
     if (!threads) return
     const missing = complete && current.kind === 'thread' && !threads.some((t) => t.id === current.id)
     if (current.kind === 'auto' || missing) {
-      const pick = initialThread(threads)
+      const inPath = threadIdInPath(window.location.pathname)
+      const pick = threads.find((t) => t.id.toLowerCase() === inPath) ?? initialThread(threads)
       if (pick) showThread(pick.id)
       else if (missing) startNewThread()
     }

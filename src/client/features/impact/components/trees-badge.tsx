@@ -1,6 +1,6 @@
 import { TreePine } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
-import { Tooltip, TooltipContent, TooltipTrigger } from '#client/components/ui/tooltip.tsx'
+import { Tooltip, TooltipContent, TooltipTrigger, useTapTooltip } from '#client/components/ui/tooltip.tsx'
 import { cn } from '#client/lib/cn.ts'
 
 /** Trees planted; scales up for 1 s when the count rises (spec section 2, `animate-tree-pop`). */
@@ -13,11 +13,13 @@ export function TreesBadge({ count }: { count: number }) {
     previous.current = count
   }, [count])
   const label = `${count} ${count === 1 ? 'tree' : 'trees'} planted`
+  const tap = useTapTooltip()
   return (
-    <Tooltip>
+    <Tooltip {...tap.root}>
       <TooltipTrigger asChild>
         <button
           type="button"
+          onClick={tap.onClick}
           data-testid="trees-badge"
           data-state={popping ? 'popping' : 'idle'}
           aria-label={label}
@@ -29,7 +31,7 @@ export function TreesBadge({ count }: { count: number }) {
         >
           <TreePine className="size-3.5" aria-hidden="true" />
           <span data-testid="trees-badge-value">{count}</span>
-          <span className="hidden sm:inline">{count === 1 ? 'tree' : 'trees'}</span>
+          <span>{count === 1 ? 'tree' : 'trees'}</span>
         </button>
       </TooltipTrigger>
       <TooltipContent>

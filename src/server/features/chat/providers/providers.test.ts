@@ -69,7 +69,7 @@ describe('Gemini only', () => {
   })
   afterAll(() => t.close())
 
-  // docs/decisions/008: the eco mode is our own model, never a smaller Gemini in disguise.
+  // docs/decisions/020: the eco mode is our own model, never a smaller Gemini in disguise.
   it('loris is not available and never falls back to Gemini', async () => {
     const events = await sendOnce(t, { isEcoMode: true })
     expect(events).toEqual([

@@ -24,7 +24,7 @@ export interface ResolvedModel {
   historyBudgetTokens: number
   /** Where the reply is computed and our own model's size, for its CO2 (docs/decisions/003). */
   impact: ImpactSettings
-  /** The in-process eco engine answering this reply (its energy is measured, decision 008). */
+  /** The in-process eco engine answering this reply (its energy is measured, decision 020). */
   local?: EcoEngine
 }
 
@@ -78,7 +78,7 @@ export function createProviderRegistry(env: Env, engine: EcoEngine | null = null
             impact,
           }
         }
-        // docs/decisions/008-eco-engine.md: without an endpoint, our own model in this process.
+        // docs/decisions/020-eco-engine.md: without an endpoint, our own model in this process.
         if (mode === 'loris' && engine) {
           const modelId = engine.settings.modelFile.split(/[\\/]/).pop() ?? 'eco-model.gguf'
           return {

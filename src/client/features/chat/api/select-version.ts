@@ -1,0 +1,36 @@
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query'
+import { toast } from '#client/hooks/use-toast.ts'
+import { apiJson, errorText } from '#client/lib/api.ts'
+import type { Message } from '#contract/messages.ts'
+import { setShownBranch } from './get-messages.ts'
+
+/** Shows another version of a turn (‹ 2/3 ›); the answer is the branch the thread now shows. */
+export function useSelectVersion(threadId: string | null) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) => apiJson<Message[]>('POST', `/api/messages/${id}/select`),
+    onSuccess: (list) => {
+      if (threadId) setShownBranch(queryClient, threadId, list)
+    },
+    onError: (err) =>
+      toast({
+        title: 'Could not show that version',
+        description: errorText(err, 'Please try again.'),
+        variant: 'destructive',
+      }),
+  })
+}
+
+/**
+ * Before a search match's thread opens: selects the match's branch (the server selects its
+ * ancestors with it), so a match in a version not shown is shown. A failure leaves the thread as
+ * it was: the match is still found when it is on the shown branch.
+ */
+export async function showBranchOf(queryClient: QueryClient, messageId: string, threadId: string) {
+  try {
+    const list = await apiJson<Message[]>('POST', `/api/messages/${messageId}/select`)
+    setShownBranch(queryClient, threadId, list)
+  } catch (err) {
+    console.warn('Could not show the branch of a search match', err)
+  }
+}

@@ -1,0 +1,106 @@
+// Versions in the browser (issue 13): edit a sent message, regenerate a reply in another mode,
+// ‹ 2/3 › switching with the rest of the conversation following, Retry of a failed reply, and the
+// reply footer (model, time, CO2, Copy, '@').
+import path from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+
+let h: ChatHarness
+beforeAll(async () => {
+  h = await startChatHarness({ emailPrefix: 'versions' })
+})
+afterAll(() => h?.close())
+beforeEach(() => h.standIn.reset())
+
+const shots = path.resolve(import.meta.dirname, '../../.tmp/e2e-screenshots')
+
+describe('message versions', () => {
+  it('edits a sent message into a new version; ‹ › switches and the conversation follows', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat({ viewport: { width: 1440, height: 900 } })
+    await chat.send('alpha')
+    await chat.waitForReply('alpha', 'Echo: alpha')
+    await chat.send('bravo')
+    await chat.waitForReply('bravo', 'Echo: bravo')
+    await chat.send('charlie')
+    await chat.waitForReply('charlie', 'Echo: charlie')
+
+    await chat.editMessage('bravo', 'bravo edited')
+    // The model saw alpha's exchange and the new text only.
+    await chat.waitForReply('bravo edited', 'Echo: bravo edited\n(history: 3 messages')
+    await chat.exchange('charlie').waitFor({ state: 'detached' })
+    expect(await chat.exchanges().count()).toBe(2)
+    await chat.replyFooter('bravo edited').getByTestId('version-switcher').waitFor()
+    expect(await chat.versionText('bravo edited')).toBe('2/2')
+
+    await chat.replyFooter('bravo edited').getByRole('button', { name: 'Previous version' }).click()
+    await chat.waitForReply('charlie', 'Echo: charlie')
+    expect(await chat.versionText(/^bravo$/)).toBe('1/2')
+    expect(await chat.exchanges().count()).toBe(3)
+
+    // The choice is stored: a reload shows the same branch.
+    await page.reload()
+    await chat.waitForReply('charlie', 'Echo: charlie')
+    expect(await chat.versionText(/^bravo$/)).toBe('1/2')
+    await chat
+      .replyFooter(/^bravo$/)
+      .getByRole('button', { name: 'Next version' })
+      .click()
+    await chat.exchange('charlie').waitFor({ state: 'detached' })
+    await chat.waitForReply('bravo edited')
+    await page.screenshot({ path: path.join(shots, 'chat-versions-1440.png') })
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('regenerates a reply in another mode; the footer names the model and shows the CO2', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat({ viewport: { width: 390, height: 844 } })
+    await chat.send('delta')
+    await chat.waitForReply('delta', 'Echo: delta')
+    const footer = chat.replyFooter('delta')
+    await footer.getByTestId('reply-model').waitFor()
+    expect(await footer.getByTestId('reply-model').innerText()).toBe('Gemini 2.5 Pro')
+    expect(await footer.locator('time').count()).toBe(1)
+    expect(await footer.getByTestId('reply-co2').innerText()).toMatch(/^[\d.]+ g CO2 · [\d.]+ g saved$/)
+    // The tooltip: CO2 with its bounds, then energy and water beside it (issue 16).
+    await footer.getByTestId('reply-co2').focus()
+    const footprint = page.getByTestId('reply-footprint').first()
+    await footprint.waitFor()
+    const figures = await footprint.innerText()
+    expect(figures).toMatch(/CO2 of this reply\s+[\d.]+ g \([\d.]+ to [\d.]+ g\)/)
+    expect(figures).toMatch(/Energy\s+[\d.]+ k?Wh/)
+    expect(figures).toMatch(/Water\s+[\d.]+ m?L/)
+    await footer.getByTestId('reply-co2').blur()
+
+    await chat.regenerate('delta', 'ChatGPT')
+    await chat.waitForReply('delta', 'Echo: delta')
+    await footer.getByTestId('version-switcher').waitFor()
+    expect(await chat.versionText('delta')).toBe('2/2')
+    expect(await chat.reply('delta').getAttribute('data-model')).toBe('chatgpt')
+    expect(await footer.getByTestId('reply-model').innerText()).toBe('GPT-3.5 Turbo')
+    // Still one turn: a regeneration is a version, not another message.
+    expect(await chat.exchanges().count()).toBe(1)
+
+    // '@' sits in the action row with its tooltip and still branches.
+    const at = footer.getByRole('button', { name: 'Start new thread from this message' })
+    await at.focus()
+    await page.getByRole('tooltip', { name: 'Start new thread from this message' }).waitFor()
+    await page.screenshot({ path: path.join(shots, 'chat-versions-390.png') })
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('offers Retry on a failed reply, which answers as a new version', async () => {
+    const { chat, unexpectedErrors } = await h.signedInChat()
+    await chat.send('echo')
+    await chat.waitForReply('echo', 'Echo: echo')
+    h.standIn.setScenario('upstream-error')
+    await chat.regenerate('echo', 'Gemini')
+    const retry = chat.replyFooter('echo').getByRole('button', { name: 'Retry' })
+    await retry.waitFor()
+    expect(await chat.versionText('echo')).toBe('2/2')
+    h.standIn.reset()
+    await retry.click()
+    await chat.waitForReply('echo', 'Echo: echo')
+    await chat.replyFooter('echo').getByRole('button', { name: 'Retry' }).waitFor({ state: 'detached' })
+    expect(await chat.versionText('echo')).toBe('3/3')
+    expect(unexpectedErrors([/502|Bad Gateway|Failed to load resource/])).toEqual([])
+  })
+})
