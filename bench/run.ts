@@ -4,6 +4,7 @@
 export {}
 
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
+  load: () => import('./load.ts'),
   relay: () => import('./relay.ts'),
   'landing-size': () => import('./landing-size.ts'),
   search: () => import('./search.ts'),

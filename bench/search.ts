@@ -5,7 +5,6 @@ import { type Database, openDatabase } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import { searchMessages } from '#server/features/search/queries.ts'
 import { searchTerms } from '#server/features/search/tsquery.ts'
-// @ts-expect-error: a plain .mjs script without types
 import { startPostgres } from '../scripts/postgres-server.mjs'
 
 const MESSAGES = 10_000

@@ -52,6 +52,8 @@ await build({
   entryPoints: {
     main: path.join(root, 'src/server/main.ts'),
     'parse-worker': path.join(root, 'src/server/features/attachments/parse-worker.ts'),
+    // The embedded database's thread (src/server/db/pglite-thread.ts), beside main.js too.
+    'pglite-worker': path.join(root, 'src/server/db/pglite-worker.ts'),
   },
   outdir: path.join(buildDir, 'server'),
   bundle: true,

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { chatModelSchema } from './config.ts'
+import { pageQuery, pageSchema } from './page.ts'
 import { withoutNul } from './text.ts'
 
 /** Longest message text accepted in one send (characters). */
@@ -65,12 +66,19 @@ export const messageSchema = z.object({
 })
 export type Message = z.infer<typeof messageSchema>
 
-/** GET /api/messages?threadId= → oldest first; without threadId, the Default thread's. */
-export const messagesQuery = z.object({
+/**
+ * GET /api/messages?threadId= → oldest first; without threadId, the Default thread's.
+ * With `limit` (and then `cursor`), one page: the newest `limit` first, each next page the ones
+ * before it (loaded as the person scrolls up); within a page, oldest first as in the full list.
+ */
+export const messagesQuery = pageQuery.extend({
   threadId: z.uuid({ error: 'Unknown thread' }).optional(),
 })
 export type MessagesQuery = z.infer<typeof messagesQuery>
 export const messageListSchema = z.array(messageSchema)
+export const messagePageSchema = pageSchema(messageSchema)
+export type MessagePage = z.infer<typeof messagePageSchema>
+export const MESSAGES_PAGE_SIZE = 30
 
 // Multipart forms carry every field as a string; JSON carries real booleans and null.
 const flag = z.union([z.boolean(), z.stringbool()]).optional().default(false)

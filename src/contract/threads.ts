@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { chatModelSchema } from './config.ts'
+import { pageQuery, pageSchema } from './page.ts'
 import { withoutNul } from './text.ts'
 
 /** The thread every account is born with; it cannot be favorited, renamed or deleted (spec 5). */
@@ -18,8 +19,13 @@ export const threadSchema = z.object({
 })
 export type Thread = z.infer<typeof threadSchema>
 
-/** GET /api/threads: Default first, then most recent first. */
+/** GET /api/threads: Default first, then most recent first (lastMessageAt, then id). */
 export const threadListSchema = z.array(threadSchema)
+/** GET /api/threads?limit=&cursor= → one page of that order. */
+export const threadsQuery = pageQuery
+export const threadPageSchema = pageSchema(threadSchema)
+export type ThreadPage = z.infer<typeof threadPageSchema>
+export const THREADS_PAGE_SIZE = 50
 
 export const threadIdParam = z.object({ id: z.uuid({ error: 'Unknown thread' }) })
 

@@ -1,8 +1,11 @@
 // Process entry: reads the environment, opens the database, serves, and shuts down gracefully.
+
+import cluster from 'node:cluster'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
 import { createApp } from './app.ts'
+import { startCluster } from './cluster.ts'
 import { openDatabase } from './db/client.ts'
 import { parseEnv, publicOrigin } from './env.ts'
 import { startLeaseSweeper } from './features/chat/lease.ts'
@@ -27,7 +30,13 @@ async function main() {
   // Created (or tightened) before anything is written into it: the database, secret and uploads.
   ensurePrivateDirSync(env.DATA_DIR)
   // For the operator: what is configured and what each missing piece needs, in one table.
-  if (env.LOG_LEVEL !== 'silent') process.stdout.write(`${startupTable(env)}\n`)
+  if (env.LOG_LEVEL !== 'silent' && cluster.isPrimary) process.stdout.write(`${startupTable(env)}\n`)
+  if (cluster.isPrimary) {
+    // A generated session secret is written once, before any worker reads it.
+    loadSecret(env)
+    // The primary of several workers serves nothing itself (cluster.ts, decision 014).
+    if (startCluster(env, log)) return
+  }
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,

@@ -130,6 +130,91 @@ describe('threads', () => {
     )
   })
 
+  it('loads older threads and older exchanges a page at a time as the person scrolls', async () => {
+    const { page, chat, threads, unexpectedErrors } = await signedIn()
+    // A history longer than a page of each list, brought in through the ChatGPT import.
+    const turn = (id: string, parent: string, role: string, text: string, time: number) => ({
+      id,
+      parent,
+      children: [] as string[],
+      message: { author: { role }, content: { content_type: 'text', parts: [text] }, create_time: time },
+    })
+    const conversation = (title: string, time: number, exchanges: number) => {
+      const mapping: Record<string, ReturnType<typeof turn>> = {}
+      let parent = 'root'
+      mapping.root = { id: 'root', parent: '', children: [], message: null as never }
+      for (let i = 0; i < exchanges; i++) {
+        for (const [role, text] of [
+          ['user', `${title} question ${i}`],
+          ['assistant', `Answer ${i}`],
+        ] as const) {
+          const id = `${role}-${i}`
+          mapping[id] = turn(id, parent, role, text, time + i * 2 + (role === 'user' ? 0 : 1))
+          mapping[parent]?.children.push(id)
+          parent = id
+        }
+      }
+      return {
+        title,
+        conversation_id: title,
+        create_time: time,
+        update_time: time + exchanges * 2,
+        current_node: parent,
+        mapping,
+      }
+    }
+    const start = Math.floor(Date.now() / 1000) - 400 * 86_400
+    const file = [
+      conversation('Long talk', start + 300 * 86_400, 75),
+      ...Array.from({ length: 70 }, (_, i) => conversation(`Old talk ${i}`, start + (70 - i) * 86_400, 1)),
+    ]
+    const status = await page.evaluate(async (json) => {
+      const form = new FormData()
+      form.set('file', new File([json], 'conversations.json'))
+      return (await fetch('/api/import', { method: 'POST', body: form, credentials: 'include' })).status
+    }, JSON.stringify(file))
+    expect(status).toBe(200)
+
+    const listRequests: string[] = []
+    page.on('request', (req) => {
+      if (req.url().includes('/api/threads') || req.url().includes('/api/messages'))
+        listRequests.push(req.url())
+    })
+    await page.reload()
+    await threads.thread('Long talk').waitFor()
+    expect(listRequests.every((url) => url.includes('limit='))).toBe(true)
+    // The oldest thread is on a later page: it comes as the list scrolls to its end.
+    const list = threads.root().locator('.overflow-y-auto')
+    for (let i = 0; i < 30 && (await threads.thread('Old talk 69').count()) === 0; i++) {
+      await list.evaluate((el) => el.scrollTo({ top: el.scrollHeight }))
+      await threads
+        .thread('Old talk 69')
+        .waitFor({ timeout: 300 })
+        .catch(() => undefined)
+    }
+    await threads.thread('Old talk 69').waitFor()
+    expect(listRequests.some((url) => url.includes('/api/threads') && url.includes('cursor='))).toBe(true)
+
+    // The thread opens at its newest exchanges; older ones come as the reader scrolls up.
+    await list.evaluate((el) => el.scrollTo({ top: 0 }))
+    await threads.open('Long talk')
+    await chat.exchange('Long talk question 74').waitFor()
+    expect(await chat.exchange(/^Long talk question 0$/).count()).toBe(0)
+    const conversationView = page.getByTestId('conversation')
+    for (let i = 0; i < 30 && (await chat.exchange(/^Long talk question 0$/).count()) === 0; i++) {
+      await conversationView.evaluate((el) => el.scrollTo({ top: 0 }))
+      await chat
+        .exchange(/^Long talk question 0$/)
+        .waitFor({ timeout: 300 })
+        .catch(() => undefined)
+    }
+    await chat.exchange(/^Long talk question 0$/).waitFor()
+    // Loading older exchanges does not throw the reader back to the end.
+    expect(await chat.exchange('Long talk question 74').count()).toBe(0)
+    expect(listRequests.some((url) => url.includes('/api/messages') && url.includes('cursor='))).toBe(true)
+    expect(unexpectedErrors()).toEqual([])
+  })
+
   it('opens the thread list as a drawer on a phone', async () => {
     const { page, chat, threads, unexpectedErrors } = await signedIn({ width: 390, height: 844 })
     await chat.send('Phone thread seed')

@@ -14,9 +14,9 @@ import { mailerFor } from '#server/lib/mail/mailer.ts'
 
 export const TEST_ORIGIN = 'http://localhost:5000'
 
-async function openTestDatabase(): Promise<Database> {
+async function openTestDatabase(onQuery: (sql: string) => void): Promise<Database> {
   const adminUrl = process.env.TEST_DATABASE_URL
-  if (!adminUrl) return openDatabase({})
+  if (!adminUrl) return openDatabase({ onQuery })
   const name = `loris_test_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
@@ -24,7 +24,7 @@ async function openTestDatabase(): Promise<Database> {
   await admin.end()
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
-  const database = await openDatabase({ databaseUrl: url.toString() })
+  const database = await openDatabase({ databaseUrl: url.toString(), onQuery })
   return {
     ...database,
     async close() {
@@ -44,6 +44,8 @@ export interface TestApp {
   request(path: string, init?: RequestInit & { json?: unknown; cookie?: string }): Promise<Response>
   /** Registers a user and returns its session cookie and user JSON. */
   signUp(email?: string, password?: string): Promise<{ cookie: string; user: Record<string, unknown> }>
+  /** Every statement the app ran since the last `queries.length = 0` (tests count work with it). */
+  queries: string[]
   close(): Promise<void>
 }
 
@@ -53,7 +55,8 @@ export async function createTestApp(
   env: Record<string, string> = {},
   extra: Partial<AppDeps> = {},
 ): Promise<TestApp> {
-  const database = await openTestDatabase()
+  const queries: string[] = []
+  const database = await openTestDatabase((sql) => queries.push(sql))
   // Each app its own data directory (uploads, the mail outbox), removed on close.
   const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'loris-test-'))
   const deps: AppDeps = {
@@ -91,6 +94,7 @@ export async function createTestApp(
     deps,
     app,
     request,
+    queries,
     async signUp(email, password = 'correct horse battery') {
       counter += 1
       const address = email ?? `user${counter}-${randomBytes(3).toString('hex')}@example.com`

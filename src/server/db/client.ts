@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { ensurePrivateDirSync } from '#server/lib/private-dir.ts'
+import { PGliteThread } from './pglite-thread.ts'
 import * as schema from './schema/index.ts'
 
 export type Schema = typeof schema
@@ -45,13 +46,19 @@ export async function openDatabase(opts: {
   dataDir?: string
   /** Errors of idle pooled connections (server restart, terminated backend). */
   onConnectionError?: (err: Error) => void
+  /** Sees every statement the app runs (tests count the work a request does; issue 15). */
+  onQuery?: (sql: string) => void
+  /** PGlite in a worker thread; by default only with a data directory (decision 017). */
+  pgliteThread?: boolean
 }): Promise<Database> {
+  const onQuery = opts.onQuery
+  const logger = onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 })
     // Without a listener, an idle connection dropped by the server would crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (err) => opts.onConnectionError?.(err))
-    const db = drizzlePg({ client: pool, schema }) as unknown as Db
+    const db = drizzlePg({ client: pool, schema, logger }) as unknown as Db
     const lock = await pool.connect()
     try {
       await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID])
@@ -62,18 +69,28 @@ export async function openDatabase(opts: {
     }
     return { db, kind: 'postgres', close: () => pool.end() }
   }
-  // No dataDir means in memory (tests).
+  // No dataDir means in memory (tests), in this thread unless asked otherwise. A data directory
+  // (the shipped default) is served by a worker thread, so its queries never block this one
+  // (pglite-thread.ts, decision 017).
   let client: PGlite
-  if (opts.dataDir) {
+  let closeClient: () => Promise<void>
+  const dir = opts.dataDir ? path.resolve(opts.dataDir, 'pglite') : null
+  if (opts.dataDir && dir) {
     // DATA_DIR and the database in it are the server user's alone (private-dir.ts).
     ensurePrivateDirSync(path.resolve(opts.dataDir))
-    const dir = path.resolve(opts.dataDir, 'pglite')
     ensurePrivateDirSync(dir)
-    client = new PGlite(dir)
+  }
+  if (opts.pgliteThread ?? Boolean(dir)) {
+    const thread = await PGliteThread.open(dir)
+    client = thread.asPGlite()
+    closeClient = () => thread.close()
   } else {
-    client = new PGlite()
+    const local = dir ? new PGlite(dir) : new PGlite()
+    client = local
+    closeClient = () => local.close()
   }
   const pgliteDb = drizzlePglite({ client, schema })
   await migratePglite(pgliteDb, { migrationsFolder })
-  return { db: pgliteDb as unknown as Db, kind: 'pglite', close: () => client.close() }
+  const appDb = logger ? drizzlePglite({ client, schema, logger }) : pgliteDb
+  return { db: appDb as unknown as Db, kind: 'pglite', close: closeClient }
 }

@@ -26,7 +26,7 @@ export default function ChatPage() {
   const threads = useThreads(Boolean(user))
   // The address first: its effects run before the automatic pick's.
   useThreadUrl(Boolean(user), threads.data)
-  useThreadSelection(Boolean(user), threads.data)
+  useThreadSelection(Boolean(user), threads.data, !threads.hasNextPage)
   useStripAuthParam()
   const shortcuts = useChatShortcuts(Boolean(user))
   useSubscriptionSuccess()

@@ -44,7 +44,9 @@ export const threads = pgTable(
     importSource: text('import_source'),
   },
   (t) => [
-    index('threads_user_last_idx').on(t.userId, t.lastMessageAt),
+    // The thread list's order (Default, then lastMessageAt, then id): a page is one walk of it
+    // from the cursor (issue 15).
+    index('threads_user_page_idx').on(t.userId, t.isDefault, t.lastMessageAt, t.id),
     uniqueIndex('threads_one_default_idx').on(t.userId).where(sql`${t.isDefault}`),
     uniqueIndex('threads_import_source_idx')
       .on(t.userId, t.importSource)
@@ -129,7 +131,15 @@ export const messages = pgTable(
     ),
   },
   (t) => [
-    index('messages_thread_created_idx').on(t.threadId, t.createdAt),
+    // A thread's messages in page order (createdAt, then id); the Default thread also shows the
+    // thread-less ones, which have their own (issue 15).
+    index('messages_thread_page_idx').on(t.threadId, t.createdAt, t.id),
+    index('messages_threadless_page_idx').on(t.userId, t.createdAt, t.id).where(sql`${t.threadId} is null`),
+    // Replies not yet settled, found per user by the lease check a list makes (lease.ts
+    // finishLapsed; the same condition, so the planner uses it however long the history).
+    index('messages_unsettled_idx')
+      .on(t.userId)
+      .where(sql`${t.completedAt} is null and (${t.status} = 'streaming' or ${t.reservedChars} > 0)`),
     index('messages_search_idx').using('gin', t.searchVector),
     index('messages_user_created_idx').on(t.userId, t.createdAt),
     index('messages_thread_parent_idx').on(t.threadId, t.parentId),

@@ -1,7 +1,8 @@
 // Replies are generated detached from the HTTP request that asked for them: the response only
-// subscribes, so a closed tab never loses a reply. Progress is saved every FLUSH_MS, which is
-// also when a Stop pressed on another node (a DB flag) is noticed; each save, or a lease renewal
-// at least every FLAG_CHECK_MS, keeps this node's lease on the reply (lease.ts).
+// subscribes, so a closed tab never loses a reply. Progress is saved every FLUSH_MS, for all the
+// replies of this process in one statement (progress-saver.ts), which is also when a Stop pressed
+// on another node (a DB flag) is noticed; each save, or a lease renewal at least every
+// FLAG_CHECK_MS, keeps this node's lease on the reply (lease.ts).
 import { streamText } from 'ai'
 import type { Logger } from 'pino'
 import { type ChatErrorCode, type ChatWait, chatErrorCodes } from '#contract/chat-events.ts'
@@ -12,11 +13,9 @@ import type { BackgroundWork } from '#server/lib/background-work.ts'
 import { classify, type Ending, loggableError } from './failures.ts'
 import { type FinishedReply, finalizeReply, type ReplyOutcome } from './finalize.ts'
 import type { Prompt } from './history.ts'
+import { leanModel, leanStream } from './model-stream.ts'
+import { ProgressSaver } from './progress-saver.ts'
 import type { ResolvedModel } from './providers/registry.ts'
-import { flushPartial, renewLease } from './queries.ts'
-
-const FLUSH_MS = 500
-const FLAG_CHECK_MS = 2_000
 export const MAX_GENERATION_MS = 5 * 60_000
 const CHUNK_TIMEOUT_MS = 90_000
 
@@ -92,32 +91,21 @@ export interface GenerationDeps {
 }
 
 /** Streams the model into `gen`, saving progress, then finalizes whatever the outcome. */
-export async function runGeneration(deps: GenerationDeps, gen: Generation): Promise<void> {
+export async function runGeneration(
+  deps: GenerationDeps,
+  gen: Generation,
+  saver: ProgressSaver,
+): Promise<void> {
   const { job } = gen
   const log = deps.log.child({ messageId: job.messageId, modelId: job.resolved.modelId })
   const started = performance.now()
-  let flushed = ''
-  let lastCheck = Date.now()
-  let flushing: Promise<void> | null = null
-  const tick = () => {
-    if (flushing) return
-    const text = gen.text
-    const check = text !== flushed || Date.now() - lastCheck >= FLAG_CHECK_MS
-    if (!check) return
-    flushing = (
-      text !== flushed ? flushPartial(deps.db, job.messageId, text) : renewLease(deps.db, job.messageId)
-    )
-      .then((go) => {
-        flushed = text
-        lastCheck = Date.now()
-        if (!go && !gen.end) gen.stop()
-      })
-      .catch((err) => log.warn({ err }, 'saving reply progress failed'))
-      .finally(() => {
-        flushing = null
-      })
-  }
-  const timer = setInterval(tick, FLUSH_MS)
+  saver.add({
+    messageId: job.messageId,
+    text: () => gen.text,
+    stop: () => {
+      if (!gen.end) gen.stop()
+    },
+  })
 
   let ending: Ending = { kind: 'finished' }
   let usage: { inputTokens?: number; outputTokens?: number } = {}
@@ -145,21 +133,37 @@ export async function runGeneration(deps: GenerationDeps, gen: Generation): Prom
         },
       })
     }
-    const result = streamText({
-      model,
-      system: job.prompt.system,
-      messages: job.prompt.messages,
-      // The client retries a failed send itself (spec 4, 3 attempts); SDK retries would multiply them.
-      maxRetries: 0,
-      abortSignal: gen.controller.signal,
-      timeout: { totalMs: MAX_GENERATION_MS, chunkMs: CHUNK_TIMEOUT_MS },
-      onError: () => {},
-    })
-    for await (const part of result.fullStream) {
-      if (part.type === 'text-delta') gen.push(part.text)
-      else if (part.type === 'finish') usage = part.totalUsage
-      else if (part.type === 'error') ending = { kind: 'error', error: part.error }
-      else if (part.type === 'abort') ending = { kind: gen.stopRequested ? 'stopped' : 'timeout' }
+    const lean = leanModel(model)
+    if (lean) {
+      // The provider's own stream (model-stream.ts): no SDK retries either; a stop or a timeout
+      // ends it with a throw, handled below.
+      const parts = leanStream(
+        lean,
+        { system: job.prompt.system, messages: job.prompt.messages },
+        { signal: gen.controller.signal, totalMs: MAX_GENERATION_MS, chunkMs: CHUNK_TIMEOUT_MS },
+      )
+      for await (const part of parts) {
+        if (part.type === 'text-delta') gen.push(part.text)
+        else if (part.type === 'finish') usage = part.usage
+        else ending = { kind: 'error', error: part.error }
+      }
+    } else {
+      const result = streamText({
+        model,
+        system: job.prompt.system,
+        messages: job.prompt.messages,
+        // The client retries a failed send itself (spec 4, 3 attempts); SDK retries would multiply them.
+        maxRetries: 0,
+        abortSignal: gen.controller.signal,
+        timeout: { totalMs: MAX_GENERATION_MS, chunkMs: CHUNK_TIMEOUT_MS },
+        onError: () => {},
+      })
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') gen.push(part.text)
+        else if (part.type === 'finish') usage = part.totalUsage
+        else if (part.type === 'error') ending = { kind: 'error', error: part.error }
+        else if (part.type === 'abort') ending = { kind: gen.stopRequested ? 'stopped' : 'timeout' }
+      }
     }
   } catch (error) {
     // A dropped connection or an abort surfaces as a throw from the stream itself.
@@ -169,9 +173,9 @@ export async function runGeneration(deps: GenerationDeps, gen: Generation): Prom
         ? { kind: 'timeout' }
         : { kind: 'error', error }
   }
-  clearInterval(timer)
   gen.setWait(null)
-  await flushing
+  // No save of this reply runs after this: finalizeReply writes its last state.
+  await saver.remove(job.messageId)
   if (ending.kind === 'error') log.warn({ error: loggableError(ending.error) }, 'model call failed')
 
   const { outcome, code } = classify(job.resolved.chatModel, ending, gen.text)
@@ -208,6 +212,8 @@ function isAbort(error: unknown): boolean {
 /** The generations running on this node, by message id. */
 export class GenerationRegistry {
   private readonly running = new Map<string, { gen: Generation; done: Promise<void> }>()
+  /** One saver per database: the progress of every reply here in one statement per tick. */
+  private readonly savers = new Map<Db, ProgressSaver>()
 
   constructor(private readonly background?: BackgroundWork) {}
 
@@ -217,7 +223,12 @@ export class GenerationRegistry {
 
   start(deps: GenerationDeps, job: GenerationJob): Generation {
     const gen = new Generation(job)
-    const done = runGeneration(deps, gen)
+    let saver = this.savers.get(deps.db)
+    if (!saver) {
+      saver = new ProgressSaver(deps.db, deps.log)
+      this.savers.set(deps.db, saver)
+    }
+    const done = runGeneration(deps, gen, saver)
       .catch((err) => {
         deps.log.error({ err, messageId: job.messageId }, 'generation crashed')
         // Subscribers must never wait forever.
@@ -228,7 +239,11 @@ export class GenerationRegistry {
             code: chatErrorCodes.internal,
           })
       })
-      .finally(() => this.running.delete(job.messageId))
+      .finally(() => {
+        // A crash skipped runGeneration's own removal: no more saves of this reply.
+        void saver.remove(job.messageId)
+        this.running.delete(job.messageId)
+      })
     this.running.set(job.messageId, { gen, done })
     this.background?.track(done)
     return gen

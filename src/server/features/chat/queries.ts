@@ -5,10 +5,11 @@ import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
 import { admit, type UsageClaim } from './admission.ts'
-import { activeBranch, ancestorsOf } from './branch.ts'
+import { activeBranch, ancestorsOf, type BranchEntry } from './branch.ts'
 import type { HistoryExchange } from './history.ts'
-import { finishLapsed, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
+import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
 
 export type MessageRow = typeof messages.$inferSelect
 export type ThreadRow = typeof threads.$inferSelect
@@ -60,6 +61,73 @@ export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
     .from(messages)
     .where(and(eq(messages.userId, userId), inThread))
     .orderBy(asc(messages.createdAt), asc(messages.id))
+}
+
+/**
+ * One page of the shown branch (docs/decisions/012 and 014), newest first from `cursor` back,
+ * returned oldest first with each turn's versions. The branch follows parent links and the latest
+ * selection at each turn, which no index order gives, so the thread's tree is read first, small
+ * columns only (one walk of messages_thread_page_idx, plus the thread-less rows for Default), the
+ * branch computed here, and only the page's rows read in full (by primary key). The cursor is the
+ * id of the oldest exchange the page before showed: the next page is the exchanges before it on
+ * the branch. A reply on the page still marked as being written by a node whose lease lapsed is
+ * finished (as the full list does for all of them) and the page read again.
+ */
+export async function listMessagesPage(
+  db: Db,
+  userId: string,
+  thread: ThreadRow,
+  page: { cursor?: string; limit: number },
+  lapsedChecked = false,
+): Promise<{ entries: BranchEntry<MessageRow>[]; nextCursor: string | null }> {
+  const before = page.cursor ? cursorUuid(decodeCursor(page.cursor, 1)[0]) : null
+  const inThread = thread.isDefault
+    ? or(eq(messages.threadId, thread.id), and(eq(messages.userId, userId), isNull(messages.threadId)))
+    : eq(messages.threadId, thread.id)
+  const tree = await db
+    .select({
+      id: messages.id,
+      parentId: messages.parentId,
+      selectedAt: messages.selectedAt,
+      createdAt: messages.createdAt,
+      status: messages.status,
+      heartbeatAt: messages.heartbeatAt,
+    })
+    .from(messages)
+    .where(inThread)
+  const branch = activeBranch(tree)
+  let end = branch.length
+  if (before) {
+    end = branch.findIndex((e) => e.row.id === before)
+    // Its version was switched away since (the client reloads the list on a switch).
+    if (end < 0) throw badCursor()
+  }
+  const start = Math.max(0, end - page.limit)
+  const shown = branch.slice(start, end)
+  const lapsedBefore = Date.now() - LEASE_MS
+  if (
+    !lapsedChecked &&
+    shown.some((e) => e.row.status === 'streaming' && e.row.heartbeatAt.getTime() < lapsedBefore)
+  ) {
+    await finishLapsed(db, { userId })
+    return listMessagesPage(db, userId, thread, page, true)
+  }
+  const ids = shown.map((e) => e.row.id)
+  const full = ids.length
+    ? await db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.userId, userId), inArray(messages.id, ids)))
+    : []
+  const byId = new Map(full.map((r) => [r.id, r]))
+  const entries = shown.flatMap((e) => {
+    const row = byId.get(e.row.id)
+    // Deleted between the two reads (Clear History): left out rather than shown half.
+    return row ? [{ row, versionIds: e.versionIds }] : []
+  })
+  const first = shown[0]
+  const nextCursor = start > 0 && first ? encodeCursor([first.row.id]) : null
+  return { entries, nextCursor }
 }
 
 /**
@@ -281,29 +349,6 @@ export async function restartAttempt(
 }
 
 class AlreadyRestarted extends Error {}
-
-/**
- * Saves progress and renews this node's lease; false when the reply must stop (Stop pressed on
- * any node, the row deleted, or the lease taken over after this node stalled).
- */
-export async function flushPartial(db: Db, id: string, response: string): Promise<boolean> {
-  const rows = await db
-    .update(messages)
-    .set({ response, heartbeatAt: sql`now()` })
-    .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
-    .returning({ id: messages.id })
-  return rows.length > 0
-}
-
-/** Renews the lease with nothing new to save; false when the reply must stop (as above). */
-export async function renewLease(db: Db, id: string): Promise<boolean> {
-  const rows = await db
-    .update(messages)
-    .set({ heartbeatAt: sql`now()` })
-    .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
-    .returning({ id: messages.id })
-  return rows.length > 0
-}
 
 /** The Stop flag every node sees: a streaming reply becomes interrupted; its generator notices. */
 export async function markStopped(db: Db, userId: string, id: string) {

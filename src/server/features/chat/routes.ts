@@ -1,7 +1,13 @@
 import { Hono } from 'hono'
 import { ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader } from '#contract/attachments.ts'
 import type { ChatModel } from '#contract/config.ts'
-import { messageIdParam, messagesQuery, type NextModel, nextModelQuery } from '#contract/messages.ts'
+import {
+  MESSAGES_PAGE_SIZE,
+  messageIdParam,
+  messagesQuery,
+  type NextModel,
+  nextModelQuery,
+} from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
 import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import { AppError } from '#server/lib/app-error.ts'
@@ -18,6 +24,7 @@ import {
   findOwnedMessage,
   findOwnedThread,
   listMessages,
+  listMessagesPage,
   markStopped,
   selectVersion,
   type ThreadRow,
@@ -53,12 +60,18 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
   return new Hono<AppEnv>()
     .get('/messages', auth, validate('query', messagesQuery), async (c) => {
       const user = c.get('user')
-      const { threadId } = c.req.valid('query')
+      const { threadId, cursor, limit } = c.req.valid('query')
       const thread = threadId
         ? await findOwnedThread(db, user.id, threadId)
         : await findDefaultThread(db, user.id)
       if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
-      return c.json(await shownBranch(user.id, thread), 200)
+      // Without limit or cursor, the whole shown branch as before (clients that predate pages).
+      if (cursor === undefined && limit === undefined) return c.json(await shownBranch(user.id, thread), 200)
+      const page = await listMessagesPage(db, user.id, thread, { cursor, limit: limit ?? MESSAGES_PAGE_SIZE })
+      return c.json(
+        { items: page.entries.map((e) => toMessageJson(e.row, e.versionIds)), nextCursor: page.nextCursor },
+        200,
+      )
     })
     .get('/chat/next-model', auth, validate('query', nextModelQuery), (c) => {
       const user = c.get('user')

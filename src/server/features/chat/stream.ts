@@ -7,6 +7,7 @@ import type { Generation, GenerationEnd } from './generation.ts'
 import { finishLapsed, LEASE_MS } from './lease.ts'
 import { findOwnedMessage, type MessageRow } from './queries.ts'
 import { type SseSink, sseResponse } from './sse.ts'
+import { TextFrames } from './text-frames.ts'
 
 export type Head = Pick<ChatEvent, 'id' | 'threadId' | 'actualThreadId'>
 
@@ -46,12 +47,16 @@ export function storedEnd(row: MessageRow): GenerationEnd {
 
 const start = (sink: SseSink, head: Head) => sink.send({ ...head, status: 'streaming', text: '' })
 
+/** A generation running here, its text written in frames (text-frames.ts), not per token. */
 export function followGeneration(gen: Generation, head: Head, signal: AbortSignal): Response {
   return sseResponse(signal, (sink) => {
     start(sink, head)
+    const frames = new TextFrames((text) => sink.send({ id: head.id, text }))
     const sub = gen.subscribe((e) => {
-      if (e.type === 'text') sink.send({ id: head.id, text: e.text })
-      else if (e.type === 'wait') sink.send({ id: head.id, wait: e.wait })
+      if (e.type === 'text') return frames.add(e.text)
+      // Anything else goes after the text before it.
+      frames.flush()
+      if (e.type === 'wait') sink.send({ id: head.id, wait: e.wait })
       else {
         sink.send(endEvent(head, e.end))
         sink.close()
@@ -63,7 +68,10 @@ export function followGeneration(gen: Generation, head: Head, signal: AbortSigna
       sink.send(endEvent(head, sub.end))
       sink.close()
     }
-    return () => void sub.unsubscribe()
+    return () => {
+      frames.discard()
+      sub.unsubscribe()
+    }
   })
 }
 

@@ -1,5 +1,5 @@
 // The in-process engine as an AI SDK language model, so a local reply takes the same path as a
-// hosted one (chat/generation.ts: streamText, Stop, timeouts, usage, persistence).
+// hosted one (chat/model-stream.ts: doStream, Stop, timeouts, usage, persistence).
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
@@ -51,29 +51,41 @@ export function ecoLanguageModel(
     },
     async doStream(options: LanguageModelV3CallOptions) {
       const { system, turns } = toTurns(options.prompt)
+      // The reader may cancel the stream (the lean token path does on Stop or a timeout): the
+      // generation then stops too, and nothing more is written to the closed stream.
+      const cancelled = new AbortController()
+      const signal = options.abortSignal
+        ? AbortSignal.any([options.abortSignal, cancelled.signal])
+        : cancelled.signal
       const stream = new ReadableStream<LanguageModelV3StreamPart>({
         start(controller) {
-          controller.enqueue({ type: 'stream-start', warnings: [] })
+          const enqueue = (part: LanguageModelV3StreamPart) => {
+            if (!cancelled.signal.aborted) controller.enqueue(part)
+          }
+          const close = () => {
+            if (!cancelled.signal.aborted) controller.close()
+          }
+          enqueue({ type: 'stream-start', warnings: [] })
           let started = false
           engine
             .generate({
               system,
               turns,
-              signal: options.abortSignal,
+              signal,
               maxTokens: options.maxOutputTokens,
               onQueued: hooks.onQueued,
               onText: (delta) => {
                 if (!started) {
                   started = true
-                  controller.enqueue({ type: 'text-start', id: 'reply' })
+                  enqueue({ type: 'text-start', id: 'reply' })
                 }
-                controller.enqueue({ type: 'text-delta', id: 'reply', delta })
+                enqueue({ type: 'text-delta', id: 'reply', delta })
               },
             })
             .then((result) => {
               hooks.onMeasured?.(result.energy, result.outputTokens)
-              if (started) controller.enqueue({ type: 'text-end', id: 'reply' })
-              controller.enqueue({
+              if (started) enqueue({ type: 'text-end', id: 'reply' })
+              enqueue({
                 type: 'finish',
                 finishReason: { unified: 'stop', raw: result.aborted ? 'aborted' : undefined },
                 usage: {
@@ -90,12 +102,15 @@ export function ecoLanguageModel(
                   },
                 },
               })
-              controller.close()
+              close()
             })
             .catch((error: unknown) => {
-              controller.enqueue({ type: 'error', error })
-              controller.close()
+              enqueue({ type: 'error', error })
+              close()
             })
+        },
+        cancel() {
+          cancelled.abort()
         },
       })
       return { stream }

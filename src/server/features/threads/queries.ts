@@ -1,19 +1,57 @@
-import { and, desc, eq } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm'
 import { threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
+import {
+  badCursor,
+  cursorTimestamp,
+  cursorUuid,
+  decodeCursor,
+  encodeCursor,
+  exactTimestamp,
+} from '#server/lib/cursor.ts'
 
 export type ThreadRow = typeof threads.$inferSelect
 
 const owned = (userId: string, id: string) => and(eq(threads.id, id), eq(threads.userId, userId))
 
-/** Default first, then the most recently active. */
+/** Default first, then the most recently active (ties by id, the order pages follow). */
 export function listThreads(db: Db, userId: string) {
   return db
     .select()
     .from(threads)
     .where(eq(threads.userId, userId))
-    .orderBy(desc(threads.isDefault), desc(threads.lastMessageAt), desc(threads.createdAt))
+    .orderBy(desc(threads.isDefault), desc(threads.lastMessageAt), desc(threads.id))
+}
+
+/**
+ * One page of that order, after `cursor`: one query walking threads_user_page_idx backwards
+ * from the cursor's key, so a page costs the same with ten threads or a hundred thousand.
+ */
+export async function listThreadsPage(
+  db: Db,
+  userId: string,
+  page: { cursor?: string; limit: number },
+): Promise<{ rows: ThreadRow[]; nextCursor: string | null }> {
+  let after = sql`true`
+  if (page.cursor) {
+    const [isDefault, at, id] = decodeCursor(page.cursor, 3)
+    if (isDefault !== 't' && isDefault !== 'f') throw badCursor()
+    after = sql`(${threads.isDefault}, ${threads.lastMessageAt}, ${threads.id}) < (${isDefault === 't'}::boolean, ${cursorTimestamp(at)}::timestamptz, ${cursorUuid(id)}::uuid)`
+  }
+  const found = await db
+    .select({ ...getTableColumns(threads), cursorAt: exactTimestamp(threads.lastMessageAt) })
+    .from(threads)
+    .where(and(eq(threads.userId, userId), after))
+    .orderBy(desc(threads.isDefault), desc(threads.lastMessageAt), desc(threads.id))
+    .limit(page.limit + 1)
+  const rows = found.slice(0, page.limit)
+  const last = rows.at(-1)
+  const nextCursor =
+    found.length > page.limit && last
+      ? encodeCursor([last.isDefault ? 't' : 'f', last.cursorAt, last.id])
+      : null
+  return { rows: rows.map(({ cursorAt: _at, ...row }) => row), nextCursor }
 }
 
 export async function findOwnedThread(db: Db, userId: string, id: string) {

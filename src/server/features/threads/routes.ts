@@ -3,7 +3,9 @@ import {
   createFromMessageBody,
   favoriteThreadBody,
   renameThreadBody,
+  THREADS_PAGE_SIZE,
   threadIdParam,
+  threadsQuery,
 } from '#contract/threads.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
@@ -14,6 +16,7 @@ import {
   deleteThread,
   findOwnedThread,
   listThreads,
+  listThreadsPage,
   updateThread,
 } from './queries.ts'
 import { toThreadJson } from './thread-json.ts'
@@ -45,9 +48,18 @@ export function threadsRoutes(deps: AppDeps, opts: { afterDelete?: (userId: stri
   }
 
   return new Hono<AppEnv>()
-    .get('/threads', auth, async (c) => {
-      const rows = await listThreads(db, c.get('user').id)
-      return c.json(rows.map(toThreadJson), 200)
+    .get('/threads', auth, validate('query', threadsQuery), async (c) => {
+      const { cursor, limit } = c.req.valid('query')
+      // Without limit or cursor, the whole list as before (clients that predate pages).
+      if (cursor === undefined && limit === undefined) {
+        const rows = await listThreads(db, c.get('user').id)
+        return c.json(rows.map(toThreadJson), 200)
+      }
+      const page = await listThreadsPage(db, c.get('user').id, {
+        cursor,
+        limit: limit ?? THREADS_PAGE_SIZE,
+      })
+      return c.json({ items: page.rows.map(toThreadJson), nextCursor: page.nextCursor }, 200)
     })
     .put(
       '/threads/:id/favorite',

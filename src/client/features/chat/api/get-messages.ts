@@ -1,5 +1,10 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
-import type { Message } from '#contract/messages.ts'
+import {
+  type InfiniteData,
+  infiniteQueryOptions,
+  type QueryClient,
+  useInfiniteQuery,
+} from '@tanstack/react-query'
+import { MESSAGES_PAGE_SIZE, type Message, type MessagePage } from '#contract/messages.ts'
 
 export class FetchMessagesError extends Error {
   constructor(readonly status: number) {
@@ -9,34 +14,96 @@ export class FetchMessagesError extends Error {
 
 export const messagesQueryKey = (threadId: string) => ['/api/messages', threadId] as const
 
-async function fetchMessages(threadId: string, signal: AbortSignal): Promise<Message[]> {
-  const res = await fetch(`/api/messages?threadId=${encodeURIComponent(threadId)}`, {
-    credentials: 'include',
-    signal,
-  })
+/** The cached pages of a thread: the newest first, each oldest first (issue 15). */
+export type MessagePages = InfiniteData<MessagePage, string | null>
+
+async function fetchMessagePage(threadId: string, cursor: string | null, signal: AbortSignal) {
+  const params = new URLSearchParams({ threadId, limit: String(MESSAGES_PAGE_SIZE) })
+  if (cursor) params.set('cursor', cursor)
+  const res = await fetch(`/api/messages?${params}`, { credentials: 'include', signal })
   if (!res.ok) throw new FetchMessagesError(res.status)
-  return (await res.json()) as Message[]
+  return (await res.json()) as MessagePage
+}
+
+/** Every loaded message of the thread, oldest first, as the conversation shows them. */
+export function loadedMessages(data: MessagePages): Message[] {
+  return [...data.pages].reverse().flatMap((page) => page.items)
 }
 
 // Spec section 9: retried fewer than 2 times and never on a 401; nor on a 404 (a thread deleted
 // meanwhile, e.g. by Clear History, does not come back).
 export const messagesQueryOptions = (threadId: string) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: messagesQueryKey(threadId),
-    queryFn: ({ signal }) => fetchMessages(threadId, signal),
+    queryFn: ({ signal, pageParam }) => fetchMessagePage(threadId, pageParam, signal),
+    initialPageParam: null as string | null,
+    // Pages go back in time: the "next" page holds the messages before the oldest loaded.
+    getNextPageParam: (last) => last.nextCursor,
     retry: (failureCount, error) =>
       failureCount < 2 && !(error instanceof FetchMessagesError && [401, 404].includes(error.status)),
   })
 
 /**
+ * Puts a finished exchange in the cached thread (newest page), replacing any earlier copy; starts
+ * the cache of a thread the send created. A new version (`revises`: the exchange it is a version
+ * of) replaces that turn and everything after it on the loaded pages, until the refetch.
+ */
+export function putMessage(
+  queryClient: QueryClient,
+  threadId: string,
+  message: Message,
+  created: boolean,
+  revises: string | null = null,
+) {
+  queryClient.setQueryData<MessagePages>(messagesQueryKey(threadId), (data) => {
+    if (!data)
+      return created ? { pages: [{ items: [message], nextCursor: null }], pageParams: [null] } : undefined
+    // Oldest page first, so that once the revised turn is met every later message is dropped.
+    let cut = false
+    const pages = [...data.pages]
+      .reverse()
+      .map((page) => ({
+        ...page,
+        items: page.items.filter((m) => {
+          if (revises && m.id === revises) cut = true
+          return !cut && m.id !== message.id
+        }),
+      }))
+      .reverse()
+    const [newest, ...older] = pages
+    return {
+      ...data,
+      pages: [{ nextCursor: null, ...newest, items: [...(newest?.items ?? []), message] }, ...older],
+    }
+  })
+}
+
+/**
+ * The whole shown branch as the server answered it (a version switch): one page holding all of
+ * it, so no cursor of the branch shown before is followed; a refetch pages it again.
+ */
+export function setShownBranch(queryClient: QueryClient, threadId: string, list: Message[]) {
+  queryClient.setQueryData<MessagePages>(messagesQueryKey(threadId), {
+    pages: [{ items: list, nextCursor: null }],
+    pageParams: [null],
+  })
+}
+
+/**
  * Spec section 5: only with a user and a thread id. While a reply in this thread is being
  * written by someone else (another tab, or this one before a reload), poll every second.
+ * `data` is the loaded messages oldest first; `fetchNextPage` loads older ones (issue 15).
  */
 export function useMessages(threadId: string | null, enabled: boolean, streamingHereId: string | null) {
-  return useQuery({
+  return useInfiniteQuery({
     ...messagesQueryOptions(threadId ?? ''),
     enabled: enabled && Boolean(threadId),
+    select: loadedMessages,
     refetchInterval: (query) =>
-      query.state.data?.some((m) => m.status === 'streaming' && m.id !== streamingHereId) ? 1000 : false,
+      query.state.data?.pages.some((page) =>
+        page.items.some((m) => m.status === 'streaming' && m.id !== streamingHereId),
+      )
+        ? 1000
+        : false,
   })
 }

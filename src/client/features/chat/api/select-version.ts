@@ -2,7 +2,7 @@ import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-q
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson, errorText } from '#client/lib/api.ts'
 import type { Message } from '#contract/messages.ts'
-import { messagesQueryKey } from './get-messages.ts'
+import { setShownBranch } from './get-messages.ts'
 
 /** Shows another version of a turn (‹ 2/3 ›); the answer is the branch the thread now shows. */
 export function useSelectVersion(threadId: string | null) {
@@ -10,7 +10,7 @@ export function useSelectVersion(threadId: string | null) {
   return useMutation({
     mutationFn: (id: string) => apiJson<Message[]>('POST', `/api/messages/${id}/select`),
     onSuccess: (list) => {
-      if (threadId) queryClient.setQueryData(messagesQueryKey(threadId), list)
+      if (threadId) setShownBranch(queryClient, threadId, list)
     },
     onError: (err) =>
       toast({
@@ -29,7 +29,7 @@ export function useSelectVersion(threadId: string | null) {
 export async function showBranchOf(queryClient: QueryClient, messageId: string, threadId: string) {
   try {
     const list = await apiJson<Message[]>('POST', `/api/messages/${messageId}/select`)
-    queryClient.setQueryData(messagesQueryKey(threadId), list)
+    setShownBranch(queryClient, threadId, list)
   } catch (err) {
     console.warn('Could not show the branch of a search match', err)
   }

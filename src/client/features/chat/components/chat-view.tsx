@@ -115,6 +115,12 @@ export function ChatView() {
   const viewKey = threadId ?? selection.kind
   // Stored exchanges change only with the list, so a streaming chunk re-renders one row only.
   const serverId = pending?.serverId
+  // Older exchanges, a page at a time as the reader scrolls up (issue 15).
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = messages
+  const loadOlder = useMemo(
+    () => (hasNextPage && !isFetchingNextPage ? () => void fetchNextPage() : undefined),
+    [hasNextPage, isFetchingNextPage, fetchNextPage],
+  )
   const stored = useMemo<ConversationItem[]>(
     () =>
       (messages.data ?? [])
@@ -194,6 +200,7 @@ export function ChatView() {
         loading={Boolean(pending)}
         scrollDelayMs={scrollDelayMs}
         resetKey={viewKey}
+        onReachTop={loadOlder}
       />
     )
 

@@ -1,6 +1,7 @@
 // The conversation view (spec section 2): centred, max-w-5xl, virtualized so a thread of a
 // thousand exchanges stays fast, scrolled smoothly to the bottom 100 ms after the messages or the
-// loading state change (500 ms after a pending sign-in send).
+// loading state change (500 ms after a pending sign-in send). Older exchanges load a page at a
+// time as the reader scrolls up, and the view stays on what they were reading (issue 15).
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { cn } from '#client/lib/cn.ts'
@@ -13,12 +14,15 @@ export interface ConversationItem {
 }
 
 const NEAR_BOTTOM_PX = 160
+/** How close to the top the next page of older exchanges is asked for. */
+const NEAR_TOP_PX = 600
 
 export function Conversation({
   items,
   loading,
   scrollDelayMs,
   resetKey,
+  onReachTop,
 }: {
   items: ConversationItem[]
   loading: boolean
@@ -26,6 +30,8 @@ export function Conversation({
   scrollDelayMs: number
   /** Changes when another thread is shown: jump to its end at once. */
   resetKey: string
+  /** Loads older exchanges; absent when there are none or a page is on its way. */
+  onReachTop?: () => void
 }) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
@@ -45,9 +51,7 @@ export function Conversation({
   // Whether the view keeps to the bottom as its content grows: until the reader scrolls up.
   const stickRef = useRef(true)
   const lastTopRef = useRef(0)
-  const onScroll = () => {
-    const el = scrollRef.current
-    if (!el) return
+  const followBottom = (el: HTMLDivElement) => {
     if (el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX) stickRef.current = true
     else if (el.scrollTop < lastTopRef.current) stickRef.current = false
     lastTopRef.current = el.scrollTop
@@ -63,21 +67,49 @@ export function Conversation({
   useEffect(() => {
     if (!focused) return
     const index = items.findIndex((item) => item.exchange.id === focused)
-    if (index < 0) return
+    // Not among the loaded exchanges yet: load older ones until it is (or none are left).
+    if (index < 0) {
+      onReachTop?.()
+      return
+    }
     virtualizer.scrollToIndex(index, { align: 'start' })
     // Stay on the match: neither the list's growth nor the late scroll pulls it to the bottom.
     stickRef.current = false
     markedRef.current = focused
     setMarked(focused)
     clearFocusedMessage()
-  }, [focused, items])
+  }, [focused, items, onReachTop])
   useEffect(() => {
     if (!marked) return
     const timer = setTimeout(() => setMarked(null), 2500)
     return () => clearTimeout(timer)
   }, [marked])
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the count and loading state are the triggers
+  // Older exchanges came in above: keep the ones being read where they were on screen.
+  const firstKey = items[0]?.key
+  const shownRef = useRef<{ firstKey: string | undefined; scrollTop: number }>({ firstKey, scrollTop: 0 })
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the first exchange changes
+  useLayoutEffect(() => {
+    const before = shownRef.current
+    const el = scrollRef.current
+    if (el && before.firstKey && firstKey !== before.firstKey) {
+      const added = items.findIndex((item) => item.key === before.firstKey)
+      const start = added > 0 ? virtualizer.getOffsetForIndex(added, 'start')?.[0] : undefined
+      if (start !== undefined) virtualizer.scrollToOffset(start + before.scrollTop)
+    }
+    shownRef.current = { firstKey, scrollTop: el?.scrollTop ?? 0 }
+  }, [firstKey])
+  const onScroll = () => {
+    const el = scrollRef.current
+    if (!el) return
+    followBottom(el)
+    shownRef.current.scrollTop = el.scrollTop
+    if (onReachTop && el.scrollTop < NEAR_TOP_PX && el.scrollHeight > el.clientHeight) onReachTop()
+  }
+
+  // A new last exchange (not older ones loaded above) or the loading state: go to the end.
+  const lastKey = items.at(-1)?.key
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the last exchange and loading state are the triggers
   useEffect(() => {
     if (!pendingFocus() && !markedRef.current) stickRef.current = true
     const timer = setTimeout(() => {
@@ -86,7 +118,7 @@ export function Conversation({
       el?.scrollTo({ top: el.scrollHeight, behavior: 'smooth' })
     }, scrollDelayMs)
     return () => clearTimeout(timer)
-  }, [items.length, loading, scrollDelayMs])
+  }, [lastKey, loading, scrollDelayMs])
 
   // Content that grows after the scroll (an attached image loading, a reply measured late) would
   // push the newest reply under the composer: keep to the bottom while the reader is there.

@@ -27,6 +27,8 @@ export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
       isLoading={threads.isLoading}
       error={threads.error}
       onRetry={() => void threads.refetch()}
+      hasMore={threads.hasNextPage && !threads.isFetchingNextPage}
+      onLoadMore={threads.fetchNextPage}
       selectedId={selection.kind === 'thread' ? selection.id : null}
       onSelect={(thread: Thread) => {
         selectThread(thread)

@@ -3,12 +3,12 @@
 // clientMessageId so the server never stores the message twice, and Stop.
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
+import { addThreadToList, threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
 import type { ChatEvent, ChatWait } from '#contract/chat-events.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message } from '#contract/messages.ts'
-import { type Thread, threadTitleFrom } from '#contract/threads.ts'
-import { messagesQueryKey } from '../api/get-messages.ts'
+import { threadTitleFrom } from '#contract/threads.ts'
+import { messagesQueryKey, putMessage } from '../api/get-messages.ts'
 import { SendError, streamMessage } from '../api/send-message.ts'
 import { type ModeFlags, modelFromFlags } from '../lib/chat-mode.ts'
 
@@ -117,22 +117,15 @@ export function useChatStream(callbacks: StreamCallbacks) {
   /** The new thread shows in the list at once; a refetch brings the stored one. */
   const listThread = useCallback(
     (p: PendingExchange, threadId: string) => {
-      queryClient.setQueryData<Thread[]>(threadsQueryKey, (list) =>
-        !list || list.some((t) => t.id === threadId)
-          ? list
-          : [
-              ...list,
-              {
-                id: threadId,
-                title: threadTitleFrom(p.content || p.file?.name || ''),
-                isFavorite: false,
-                isDefault: false,
-                lastMessageAt: new Date().toISOString(),
-                chatModel: p.chatModel,
-                createdAt: new Date().toISOString(),
-              },
-            ],
-      )
+      addThreadToList(queryClient, {
+        id: threadId,
+        title: threadTitleFrom(p.content || p.file?.name || ''),
+        isFavorite: false,
+        isDefault: false,
+        lastMessageAt: new Date().toISOString(),
+        chatModel: p.chatModel,
+        createdAt: new Date().toISOString(),
+      })
     },
     [queryClient],
   )
@@ -145,13 +138,8 @@ export function useChatStream(callbacks: StreamCallbacks) {
       if (!threadId) return
       const key = messagesQueryKey(threadId)
       const created = Boolean(p.actualThreadId) || !p.threadId
-      queryClient.setQueryData<Message[]>(key, (list) => {
-        if (!list) return created ? [message] : undefined
-        // A new version replaces the turn it revises and what followed it, until the refetch.
-        const at = p.revises ? list.findIndex((m) => m.id === p.revises) : -1
-        const before = at >= 0 ? list.slice(0, at) : list
-        return [...before.filter((m) => m.id !== message.id), message]
-      })
+      // A new version replaces the turn it revises and what followed it, until the refetch.
+      putMessage(queryClient, threadId, message, created, p.revises)
       if (created) listThread(p, threadId)
       void queryClient.invalidateQueries({ queryKey: key })
       void queryClient.invalidateQueries({ queryKey: threadsQueryKey })

@@ -88,8 +88,14 @@ export function initialThread(threads: Thread[]): Thread | undefined {
 /**
  * Applies the rules: signed out clears the selection; signed in with nothing selected (or a
  * selected thread that no longer exists) picks Default. Returns the thread id to show.
+ * `complete` is false while older pages of the list are not loaded: a thread not among the
+ * loaded ones may still exist then (issue 15).
  */
-export function useThreadSelection(signedIn: boolean, threads: Thread[] | undefined): Selection {
+export function useThreadSelection(
+  signedIn: boolean,
+  threads: Thread[] | undefined,
+  complete = true,
+): Selection {
   const current = useSelection()
   useEffect(() => {
     if (!signedIn) {
@@ -97,13 +103,13 @@ export function useThreadSelection(signedIn: boolean, threads: Thread[] | undefi
       return
     }
     if (!threads) return
-    const missing = current.kind === 'thread' && !threads.some((t) => t.id === current.id)
+    const missing = complete && current.kind === 'thread' && !threads.some((t) => t.id === current.id)
     if (current.kind === 'auto' || missing) {
       const inPath = threadIdInPath(window.location.pathname)
       const pick = threads.find((t) => t.id.toLowerCase() === inPath) ?? initialThread(threads)
       if (pick) showThread(pick.id)
       else if (missing) startNewThread()
     }
-  }, [signedIn, threads, current])
+  }, [signedIn, threads, current, complete])
   return current
 }

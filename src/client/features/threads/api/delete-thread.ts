@@ -1,15 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson } from '#client/lib/api.ts'
-import type { DeleteThreadResponse, Thread } from '#contract/threads.ts'
-import { threadsQueryKey } from './get-threads.ts'
+import type { DeleteThreadResponse } from '#contract/threads.ts'
+import { threadsQueryKey, updateThreadList } from './get-threads.ts'
 
 export function useDeleteThread({ onDeleted }: { onDeleted?: (id: string) => void } = {}) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (id: string) => apiJson<DeleteThreadResponse>('DELETE', `/api/threads/${id}`),
     onSuccess: ({ id }) => {
-      queryClient.setQueryData<Thread[]>(threadsQueryKey, (list) => list?.filter((t) => t.id !== id))
+      updateThreadList(queryClient, (list) => list.filter((t) => t.id !== id))
       queryClient.removeQueries({ queryKey: ['/api/messages', id] })
       void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
       onDeleted?.(id)

@@ -1,21 +1,55 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
-import type { Thread } from '#contract/threads.ts'
+import {
+  type InfiniteData,
+  infiniteQueryOptions,
+  type QueryClient,
+  useInfiniteQuery,
+} from '@tanstack/react-query'
+import { THREADS_PAGE_SIZE, type Thread, type ThreadPage } from '#contract/threads.ts'
 
 export const threadsQueryKey = ['/api/threads'] as const
 
-async function fetchThreads({ signal }: { signal: AbortSignal }): Promise<Thread[]> {
-  const res = await fetch('/api/threads', { credentials: 'include', signal })
+/** The cached pages of the thread list: Default first, then the most recent (issue 15). */
+export type ThreadPages = InfiniteData<ThreadPage, string | null>
+
+async function fetchThreadPage(cursor: string | null, signal: AbortSignal): Promise<ThreadPage> {
+  const params = new URLSearchParams({ limit: String(THREADS_PAGE_SIZE) })
+  if (cursor) params.set('cursor', cursor)
+  const res = await fetch(`/api/threads?${params}`, { credentials: 'include', signal })
   if (!res.ok) throw new Error('Failed to fetch threads')
-  return (await res.json()) as Thread[]
+  return (await res.json()) as ThreadPage
 }
 
+const loadedThreads = (data: ThreadPages): Thread[] => data.pages.flatMap((page) => page.items)
+
 // Spec section 9: threads are fresh for 60 s; fetched only for a signed-in user.
-export const threadsQueryOptions = queryOptions({
+export const threadsQueryOptions = infiniteQueryOptions({
   queryKey: threadsQueryKey,
-  queryFn: fetchThreads,
+  queryFn: ({ signal, pageParam }) => fetchThreadPage(pageParam, signal),
+  initialPageParam: null as string | null,
+  getNextPageParam: (last) => last.nextCursor,
   staleTime: 60_000,
 })
 
+/** Changes every loaded thread through `update` (each page's list in turn). */
+export function updateThreadList(queryClient: QueryClient, update: (threads: Thread[]) => Thread[]) {
+  queryClient.setQueryData<ThreadPages>(threadsQueryKey, (data) =>
+    data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: update(page.items) })) } : data,
+  )
+}
+
+/** Shows a thread just created at once (the refetch that follows brings the stored one). */
+export function addThreadToList(queryClient: QueryClient, thread: Thread) {
+  queryClient.setQueryData<ThreadPages>(threadsQueryKey, (data) => {
+    if (!data || data.pages.some((page) => page.items.some((t) => t.id === thread.id))) return data
+    const [first, ...rest] = data.pages
+    return {
+      ...data,
+      pages: [{ nextCursor: null, ...first, items: [...(first?.items ?? []), thread] }, ...rest],
+    }
+  })
+}
+
+/** `data` is every loaded thread; `fetchNextPage` loads older ones as the list scrolls. */
 export function useThreads(enabled: boolean) {
-  return useQuery({ ...threadsQueryOptions, enabled })
+  return useInfiniteQuery({ ...threadsQueryOptions, enabled, select: loadedThreads })
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson } from '#client/lib/api.ts'
 import type { Thread } from '#contract/threads.ts'
-import { threadsQueryKey } from './get-threads.ts'
+import { threadsQueryKey, updateThreadList } from './get-threads.ts'
 
 export function useRenameThread() {
   const queryClient = useQueryClient()
@@ -11,9 +11,7 @@ export function useRenameThread() {
     mutationFn: ({ id, title }: { id: string; title: string }) =>
       apiJson<Thread>('PUT', `/api/threads/${id}/rename`, { title: title.trim() }),
     onSuccess: (thread) => {
-      queryClient.setQueryData<Thread[]>(threadsQueryKey, (list) =>
-        list?.map((t) => (t.id === thread.id ? thread : t)),
-      )
+      updateThreadList(queryClient, (list) => list.map((t) => (t.id === thread.id ? thread : t)))
       void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
       toast({ title: 'Thread renamed successfully' })
     },

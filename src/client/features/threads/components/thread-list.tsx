@@ -2,7 +2,7 @@
 // with its actions; virtualized so hundreds of threads stay fast.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { Plus, Search } from 'lucide-react'
-import { type ReactNode, useMemo, useRef, useState } from 'react'
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Input } from '#client/components/ui/input.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
@@ -37,7 +37,13 @@ export interface ThreadListProps {
   onDeleted: (id: string) => void
   /** Shown below the title matches while searching (matches inside messages, composed by the chat). */
   renderSearchExtra?: (search: string) => ReactNode
+  /** Loads the next page of older threads; called as the list nears its end (issue 15). */
+  onLoadMore?: () => void
+  hasMore?: boolean
 }
+
+/** How close to the last row the next page is asked for. */
+const LOAD_MORE_ROWS = 10
 
 export function ThreadList(props: ThreadListProps) {
   const { threads, selectedId, onSelect } = props
@@ -71,6 +77,13 @@ export function ThreadList(props: ThreadListProps) {
     getItemKey: (i) => rows[i]?.key ?? i,
     overscan: 8,
   })
+
+  // The next page loads before the reader reaches the end of the rows they have.
+  const lastShown = virtualizer.getVirtualItems().at(-1)?.index ?? -1
+  const { hasMore, onLoadMore } = props
+  useEffect(() => {
+    if (hasMore && lastShown >= rows.length - LOAD_MORE_ROWS) onLoadMore?.()
+  }, [hasMore, onLoadMore, lastShown, rows.length])
 
   let body: React.ReactNode
   if (props.isLoading) body = <Spinner className="mx-auto my-8 block size-5" label="Loading threads" />

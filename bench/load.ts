@@ -1,0 +1,522 @@
+// Many people at once (issue 15): the built server in its own process with the shipped settings
+// (file-backed embedded database or PostgreSQL in cluster mode, default log level), the AI stand-in
+// in another, and this process as the load client. Direct calls to the stand-in and calls through
+// Loris alternate at each load level. Prints every figure next to its goal.
+//   BENCH_DB=embedded|postgres  BENCH_STREAMS=1,50  BENCH_TOKENS=100  BENCH_DELAY_MS=20
+//   BENCH_ROUNDS=2 (rounds per level; 1 stream runs 10 times per round)
+// Needs `npm run build` first. The figures depend on the machine and on what else runs on it.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import path from 'node:path'
+import { startPostgres } from '../scripts/postgres-server.mjs'
+
+const root = path.resolve(import.meta.dirname, '..')
+const DB = process.env.BENCH_DB === 'postgres' ? 'postgres' : 'embedded'
+const LEVELS = (process.env.BENCH_STREAMS ?? '1,50')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0)
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 100)
+const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
+const SHORT_TOKENS = 5
+const DEADLINE_MS = 15 * 60_000
+const CLK_TCK_MS = 10
+
+// ---- processes ----
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address()
+      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = ''
+    child.stdout?.on('data', (d) => {
+      buf += String(d)
+      const i = buf.indexOf('\n')
+      if (i >= 0) resolve(buf.slice(0, i))
+    })
+    child.once('exit', (code) => reject(new Error(`exited (code ${code}) before it was ready`)))
+  })
+}
+
+/** A process and its children (cluster workers), for CPU and memory. */
+function tree(pid: number): number[] {
+  const kids: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      if (ppid === pid) kids.push(Number(entry))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return [pid, ...kids]
+}
+
+function cpuMs(pid: number): number {
+  let total = 0
+  for (const p of tree(pid)) {
+    try {
+      const f = readFileSync(`/proc/${p}/stat`, 'utf8')
+      const fields = f.slice(f.lastIndexOf(')') + 2).split(' ')
+      total += (Number(fields[11]) + Number(fields[12])) * CLK_TCK_MS
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total
+}
+
+function rssMb(pid: number): number {
+  let kb = 0
+  for (const p of tree(pid)) {
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))
+      kb += Number(m?.[1] ?? 0)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kb / 1024
+}
+
+// ---- streams ----
+
+/** Why streams failed, to print under the table (the first few of each kind). */
+const failures = new Map<string, number>()
+const failed = (why: string) => failures.set(why, (failures.get(why) ?? 0) + 1)
+
+interface Stream {
+  ok: boolean
+  /** ms after the request started: each arrival and the text length received by then. */
+  arrivals: { at: number; length: number }[]
+}
+
+async function readSse(res: Response, onData: (data: string, at: number) => void) {
+  if (!res.body) return
+  let buffer = ''
+  for await (const chunk of res.body.pipeThrough(new TextDecoderStream())) {
+    const at = performance.now()
+    buffer += chunk
+    const lines = buffer.split('\n')
+    buffer = lines.pop() ?? ''
+    for (const line of lines) if (line.startsWith('data: ')) onData(line.slice(6), at)
+  }
+}
+
+async function timed(
+  start: () => Promise<Response>,
+  textOf: (data: string) => { text?: string; error?: boolean },
+) {
+  const t0 = performance.now()
+  const out: Stream = { ok: true, arrivals: [] }
+  let length = 0
+  try {
+    const res = await start()
+    if (!res.ok) {
+      failed(`HTTP ${res.status}: ${(await res.text()).slice(0, 160)}`)
+      return { ok: false, arrivals: [] }
+    }
+    await readSse(res, (data, at) => {
+      const { text, error } = textOf(data)
+      if (error) {
+        out.ok = false
+        failed(`error event: ${data.slice(0, 160)}`)
+      }
+      if (text) {
+        length += text.length
+        out.arrivals.push({ at: at - t0, length })
+      }
+    })
+  } catch (err) {
+    out.ok = false
+    failed(`request failed: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  if (out.arrivals.length === 0 && out.ok) {
+    out.ok = false
+    failed('no text arrived')
+  }
+  return out
+}
+
+const words = (chunks: number) => Array.from({ length: chunks * 3 }, (_, i) => `w${i}`).join(' ')
+
+// ---- statistics ----
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length ? (s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number) : Number.NaN
+}
+const median = (xs: number[]) => pct(xs, 50)
+const ms = (x: number) => (Number.isFinite(x) ? `${x < 10 ? x.toFixed(2) : x.toFixed(0)} ms` : 'n/a')
+
+/**
+ * Per-token delay added by Loris: each token's arrival after the first, minus the same for the
+ * direct calls of that round (median per token); Loris may carry several tokens in one frame.
+ */
+function addedTokenDelays(direct: Stream[], loris: Stream[]): { added: number[]; directJitter: number[] } {
+  const good = direct.filter((s) => s.ok)
+  const reference = good[0]?.arrivals.map((a) => a.length) ?? []
+  const relative = (s: Stream) => {
+    const first = s.arrivals[0]?.at ?? 0
+    let j = 0
+    return reference.map((length) => {
+      while (j < s.arrivals.length - 1 && (s.arrivals[j]?.length ?? 0) < length) j++
+      return (s.arrivals[j]?.at ?? Number.NaN) - first
+    })
+  }
+  const directRel = good.map(relative)
+  const expected = reference.map((_, i) => median(directRel.map((r) => r[i] as number)))
+  const diff = (rel: number[]) => rel.slice(1).map((v, i) => v - (expected[i + 1] as number))
+  return {
+    added: loris
+      .filter((s) => s.ok)
+      .flatMap((s) => diff(relative(s)))
+      .filter(Number.isFinite),
+    directJitter: directRel.flatMap(diff).filter(Number.isFinite),
+  }
+}
+
+// ---- the run ----
+
+interface Row {
+  figure: string
+  measured: string
+  goal: string
+  met: string
+}
+const rows: Row[] = []
+const row = (figure: string, measured: string, goal = '', met: boolean | null = null) =>
+  rows.push({ figure, measured, goal, met: met === null ? '' : met ? 'yes' : 'NO' })
+
+function table(list: Row[]): string {
+  const keys = ['figure', 'measured', 'goal', 'met'] as const
+  const widths = keys.map((k) => Math.max(k.length, ...list.map((r) => r[k].length)))
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')
+  return [
+    line([...keys]),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...list.map((r) => line(keys.map((k) => r[k]))),
+  ].join('\n')
+}
+
+export async function run(): Promise<void> {
+  const main = path.join(root, process.env.LORIS_BUILD_DIR ?? 'dist', 'server/main.js')
+  if (!existsSync(main)) throw new Error('Build first: npm run build')
+  const deadline = setTimeout(() => {
+    console.error('load bench: gave up (deadline)')
+    process.exit(1)
+  }, DEADLINE_MS)
+  const children: ChildProcess[] = []
+  let postgres: { url: string; stop(): void } | undefined
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'loris-bench-'))
+  try {
+    const standIn = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'bench/support/stand-in-process.ts', '--delay', String(DELAY_MS)],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
+    children.push(standIn)
+    const { gemini } = JSON.parse(await firstLine(standIn)) as { gemini: string }
+    if (DB === 'postgres') postgres = await startPostgres()
+
+    const port = await freePort()
+    const url = `http://127.0.0.1:${port}`
+    const started = performance.now()
+    const server = spawn(process.execPath, [main], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: url,
+        DATA_DIR: dataDir,
+        SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+        // Each simulated person comes from their own address (registration is limited per network).
+        TRUST_PROXY: 'true',
+        ECO_ENGINE: 'off',
+        GEMINI_API_KEY: 'bench',
+        GEMINI_BASE_URL: gemini,
+        ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    children.push(server)
+    const logTail: string[] = []
+    const keep = (d: Buffer) => {
+      logTail.push(String(d))
+      if (logTail.length > 50) logTail.shift()
+    }
+    server.stdout?.on('data', keep)
+    server.stderr?.on('data', keep)
+    const pid = server.pid as number
+    for (;;) {
+      if (server.exitCode !== null) throw new Error(`server exited:\n${logTail.join('')}`)
+      const up = await fetch(`${url}/api/health`)
+        .then((r) => r.ok)
+        .catch(() => false)
+      if (up) break
+      await new Promise((r) => setTimeout(r, 50))
+    }
+
+    const maxLevel = Math.max(...LEVELS)
+    let turn = 1
+    const nextPerson = () => people[turn++ % (people.length - 1)]!
+    // One stream per person at a time, rotating over three times the largest level: each stays
+    // far below the per-person limits (3 replies at once, 20 sends a minute).
+    const people = Array.from({ length: maxLevel * 3 + 10 }, (_, i) => ({
+      address: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+      cookie: '',
+    }))
+    const register = async (p: (typeof people)[number], i: number) => {
+      const res = await fetch(`${url}/api/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': p.address },
+        body: JSON.stringify({
+          email: `bench-${i}-${randomUUID().slice(0, 8)}@example.com`,
+          password: 'bench password 123',
+        }),
+      })
+      p.cookie =
+        res.headers
+          .getSetCookie()
+          .find((c) => c.startsWith('loris_session='))
+          ?.split(';')[0] ?? ''
+      if (!p.cookie) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`)
+    }
+    const textOfLoris = (data: string) => {
+      const e = JSON.parse(data) as { text?: string; error?: string }
+      return { text: e.text, error: Boolean(e.error) }
+    }
+    const viaLoris = (p: (typeof people)[number], chunks: number) =>
+      timed(
+        () =>
+          fetch(`${url}/api/messages`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', cookie: p.cookie },
+            body: JSON.stringify({ content: words(chunks), clientMessageId: randomUUID() }),
+          }),
+        textOfLoris,
+      )
+    const direct = (chunks: number) =>
+      timed(
+        () =>
+          fetch(`${gemini}/models/gemini-2.5-pro:streamGenerateContent?alt=sse`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-goog-api-key': 'bench' },
+            body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: words(chunks) }] }] }),
+          }),
+        (data) => {
+          const e = JSON.parse(data) as { candidates?: { content?: { parts?: { text?: string }[] } }[] }
+          return { text: e.candidates?.[0]?.content?.parts?.[0]?.text }
+        },
+      )
+
+    // Fresh start to first answer: the server started on an empty data directory just now.
+    const first = people[0]!
+    await register(first, 0)
+    const asked = performance.now()
+    const firstAnswer = await viaLoris(first, 3)
+    // To the first token of the first answer, from the moment the process was started.
+    const toFirstToken = asked - started + (firstAnswer.arrivals[0]?.at ?? Number.NaN)
+    await Promise.all(people.slice(1).map((p, i) => register(p, i + 1)))
+    // Idle: nothing streaming, a moment after start-up work settled.
+    await new Promise((r) => setTimeout(r, 1000))
+    const idleRss = rssMb(pid)
+
+    const embedded = DB === 'embedded'
+    row(
+      'database',
+      embedded
+        ? 'embedded PGlite, file-backed (worker thread)'
+        : `PostgreSQL, ${tree(pid).length - 1 || 1} worker(s)`,
+    )
+    row(
+      'machine',
+      `${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(1)} at start (shared)`,
+    )
+    if (embedded) {
+      row('fresh start to first token', ms(toFirstToken), 'under 3 s', toFirstToken < 3000)
+      row('idle RSS', `${idleRss.toFixed(0)} MB`, 'under 300 MB', idleRss < 300)
+    } else row('idle RSS (all workers)', `${idleRss.toFixed(0)} MB`)
+
+    // Warm-up.
+    await viaLoris(nextPerson(), 5)
+    await direct(5)
+
+    for (const n of LEVELS) {
+      const ttft = { loris: [] as number[], direct: [] as number[] }
+      const directStreams: Stream[] = []
+      const lorisStreams: Stream[] = []
+      let errors = 0
+      let streams = 0
+      let cpuLong = 0
+      let cpuShort = 0
+      let tokensLong = 0
+      let tokensShort = 0
+      let peakRss = 0
+      const batches = n === 1 ? 10 : 1
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let b = 0; b < batches; b++) {
+          const d = await Promise.all(Array.from({ length: n }, () => direct(TOKENS)))
+          const before = cpuMs(pid)
+          const sampler = setInterval(() => {
+            peakRss = Math.max(peakRss, rssMb(pid))
+          }, 250)
+          const l = await Promise.all(Array.from({ length: n }, () => viaLoris(nextPerson(), TOKENS)))
+          clearInterval(sampler)
+          cpuLong += cpuMs(pid) - before
+          tokensLong += l.filter((s) => s.ok).length * TOKENS
+          streams += n
+          errors += l.filter((s) => !s.ok).length + d.filter((s) => !s.ok).length
+          ttft.direct.push(...d.filter((s) => s.ok).map((s) => s.arrivals[0]!.at))
+          ttft.loris.push(...l.filter((s) => s.ok).map((s) => s.arrivals[0]!.at))
+          directStreams.push(...d)
+          lorisStreams.push(...l)
+          // The same number of short replies: what starting and finishing a stream costs.
+          const beforeShort = cpuMs(pid)
+          const s = await Promise.all(Array.from({ length: n }, () => viaLoris(nextPerson(), SHORT_TOKENS)))
+          cpuShort += cpuMs(pid) - beforeShort
+          tokensShort += s.filter((x) => x.ok).length * SHORT_TOKENS
+          errors += s.filter((x) => !x.ok).length
+        }
+      }
+      const { added, directJitter: jitter } = addedTokenDelays(directStreams, lorisStreams)
+      const perToken = (cpuLong - cpuShort) / Math.max(1, tokensLong - tokensShort)
+      const perStream = (cpuShort - perToken * tokensShort) / Math.max(1, streams)
+      const label = `${n} stream${n > 1 ? 's' : ''}`
+      const ttftAdded = median(ttft.loris) - median(ttft.direct)
+      const addedP99 = pct(added, 99)
+      row(`${label}: TTFT p50 / p99, Loris`, `${ms(median(ttft.loris))} / ${ms(pct(ttft.loris, 99))}`)
+      row(`${label}: TTFT p50 / p99, direct`, `${ms(median(ttft.direct))} / ${ms(pct(ttft.direct, 99))}`)
+      row(
+        `${label}: errors`,
+        `${errors} of ${streams * 3}`,
+        n >= 500 ? 'none' : '',
+        n >= 500 ? errors === 0 : null,
+      )
+      if (n === 1) {
+        row(`${label}: TTFT added, p50`, ms(ttftAdded), 'within 5 ms', ttftAdded <= 5)
+        row(`${label}: per-token delay added, p99`, ms(addedP99), 'within 1 ms', addedP99 <= 1)
+      } else
+        row(
+          `${label}: per-token delay added, p99`,
+          ms(addedP99),
+          n >= 500 ? 'under 100 ms' : '',
+          n >= 500 ? addedP99 < 100 : null,
+        )
+      row(`${label}: direct's own per-token jitter, p99`, ms(pct(jitter, 99)))
+      row(`${label}: server CPU per token (fit)`, ms(perToken), 'at most 0.05 ms', perToken <= 0.05)
+      row(`${label}: server CPU per stream start+finish (fit)`, ms(perStream), 'at most 5 ms', perStream <= 5)
+      row(`${label}: server RSS, peak while streaming`, `${peakRss.toFixed(0)} MB`)
+    }
+
+    // Lists: a long history, brought in by the import, then walked a page at a time.
+    const conv = (title: string, time: number, exchanges: number) => {
+      const mapping: Record<string, unknown> = {
+        root: { id: 'root', parent: null, children: [] as string[], message: null },
+      }
+      let parent = 'root'
+      for (let i = 0; i < exchanges; i++)
+        for (const role of ['user', 'assistant']) {
+          const id = `${role}-${i}`
+          mapping[id] = {
+            id,
+            parent,
+            children: [],
+            message: {
+              author: { role },
+              content: { content_type: 'text', parts: [`${role} ${i} ${words(10)}`] },
+              create_time: time + i,
+            },
+          }
+          ;(mapping[parent] as { children: string[] }).children.push(id)
+          parent = id
+        }
+      return {
+        title,
+        conversation_id: title,
+        create_time: time,
+        update_time: time + exchanges,
+        current_node: parent,
+        mapping,
+      }
+    }
+    const lists = people[people.length - 1]!
+    const file = [
+      conv('Long', 1_700_000_000, 1000),
+      ...Array.from({ length: 1000 }, (_, i) => conv(`T${i}`, 1_600_000_000 + i * 60, 1)),
+    ]
+    const form = new FormData()
+    form.set('file', new File([JSON.stringify(file)], 'conversations.json'))
+    const imported = await fetch(`${url}/api/import`, {
+      method: 'POST',
+      headers: { cookie: lists.cookie },
+      body: form,
+    })
+    if (!imported.ok) throw new Error(`import failed: ${imported.status} ${await imported.text()}`)
+    const get = async (p: string) => {
+      const res = await fetch(`${url}${p}`, { headers: { cookie: lists.cookie } })
+      if (!res.ok) throw new Error(`${p}: ${res.status}`)
+      return res.json()
+    }
+    const walk = async (base: string, pages: number) => {
+      let cursor: string | null = null
+      const before = cpuMs(pid)
+      let done = 0
+      for (; done < pages; done++) {
+        const page = (await get(cursor ? `${base}&cursor=${encodeURIComponent(cursor)}` : base)) as {
+          nextCursor: string | null
+        }
+        cursor = page.nextCursor
+        if (!cursor) break
+      }
+      return (cpuMs(pid) - before) / (done + 1)
+    }
+    const threads = (await get('/api/threads?limit=1')) as { items: { id: string; title: string }[] }
+    const all = (await get('/api/threads')) as { id: string; title: string }[]
+    const longId = all.find((t) => t.title === 'Long')?.id ?? threads.items[0]?.id
+    const threadPage = await walk('/api/threads?limit=50', 20)
+    const messagePage = await walk(`/api/messages?threadId=${longId}&limit=30`, 30)
+    const beforeWhole = cpuMs(pid)
+    await get('/api/threads')
+    await get(`/api/messages?threadId=${longId}`)
+    const whole = (cpuMs(pid) - beforeWhole) / 2
+    row('lists: server CPU per thread page (50 of 1,001)', ms(threadPage), 'under 5 ms', threadPage < 5)
+    row('lists: server CPU per message page (30 of 1,000)', ms(messagePage), 'under 5 ms', messagePage < 5)
+    row('lists: server CPU for a whole list (before pages)', ms(whole))
+    row('server RSS at the end', `${rssMb(pid).toFixed(0)} MB`)
+
+    console.info(
+      `Stand-in: ${TOKENS} chunks ${DELAY_MS} ms apart (and ${SHORT_TOKENS}-chunk replies for the start/finish fit), own process; load client: this process; server: dist/server/main.js, own process.`,
+    )
+    console.info('CPU is read from /proc in 10 ms ticks: small figures are coarse. The machine is shared.')
+    console.info(table(rows))
+    for (const [why, count] of failures) console.info(`failed ${count}x: ${why}`)
+  } finally {
+    clearTimeout(deadline)
+    for (const child of children.reverse()) {
+      child.kill('SIGTERM')
+      if (child.exitCode === null) await new Promise((r) => child.once('exit', r))
+    }
+    postgres?.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}

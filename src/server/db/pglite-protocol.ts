@@ -1,0 +1,26 @@
+// Messages between the app and the worker thread that owns the embedded database
+// (pglite-thread.ts, pglite-worker.ts; issue 15, decision 017).
+
+export interface QueryOptions {
+  rowMode?: 'array' | 'object'
+  /** Type OIDs whose text is kept as is (drizzle's parsers for dates and intervals). */
+  rawTypes?: number[]
+}
+
+export type WorkerRequest =
+  | { id: number; kind: 'open'; dataDir: string | null }
+  | { id: number; kind: 'query'; tx: number | null; sql: string; params: unknown[]; options: QueryOptions }
+  | { id: number; kind: 'begin' }
+  | { id: number; kind: 'end'; tx: number; commit: boolean }
+  | { id: number; kind: 'close' }
+
+export type WorkerResponse =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: SerializedError }
+
+export interface SerializedError {
+  message: string
+  name: string
+  /** PostgreSQL's fields (code, detail, constraint...) the app reads on errors. */
+  fields: Record<string, unknown>
+}

@@ -1,0 +1,94 @@
+// The embedded database in its worker thread (decision 017): the app's statements, transactions
+// (committed, rolled back, nested) and PostgreSQL's errors work as in the app's thread, and a long
+// query no longer stops the app's event loop.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Database, openDatabase } from './client.ts'
+import { users } from './schema/index.ts'
+
+let dir: string
+let database: Database
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'loris-pglite-thread-'))
+  database = await openDatabase({ dataDir: dir })
+}, 120_000)
+afterAll(async () => {
+  await database?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const email = (name: string) => `${name}-${Date.now()}@example.com`
+
+/** How many 1 ms timer ticks the event loop ran while `work` was pending. */
+async function ticksDuring(work: () => Promise<unknown>): Promise<number> {
+  let ticks = 0
+  const timer = setInterval(() => ticks++, 1)
+  try {
+    await work()
+  } finally {
+    clearInterval(timer)
+  }
+  return ticks
+}
+
+const HEAVY = sql`select count(*) from generate_series(1, 3000000) as g(x) where x % 7 = 3`
+
+describe('PGlite in a worker thread', () => {
+  it('migrates, reads and writes through drizzle', async () => {
+    const { db } = database
+    const address = email('plain')
+    const [row] = await db.insert(users).values({ email: address }).returning()
+    expect(row?.email).toBe(address)
+    const [again] = await db.select().from(users).where(eq(users.id, row!.id))
+    expect(again?.createdAt).toBeInstanceOf(Date)
+  })
+
+  it('commits, rolls back and nests transactions; errors keep their PostgreSQL code', async () => {
+    const { db } = database
+    const kept = email('kept')
+    const lost = email('lost')
+    await db.transaction(async (tx) => {
+      await tx.insert(users).values({ email: kept })
+      await tx
+        .transaction(async (inner) => {
+          await inner.insert(users).values({ email: lost })
+          throw new Error('undo the inner part')
+        })
+        .catch(() => undefined)
+    })
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.insert(users).values({ email: lost })
+        throw new Error('undo all')
+      }),
+    ).rejects.toThrow('undo all')
+    const found = await db.select({ email: users.email }).from(users)
+    expect(found.map((u) => u.email)).toContain(kept)
+    expect(found.map((u) => u.email)).not.toContain(lost)
+
+    const duplicate = await db
+      .insert(users)
+      .values({ email: kept })
+      .then(() => null)
+      .catch((err: unknown) => err)
+    expect(
+      (duplicate as { cause?: { code?: string }; code?: string })?.cause?.code ??
+        (duplicate as { code?: string })?.code,
+    ).toBe('23505')
+  })
+
+  it('leaves the event loop free during a long query (it is stopped in the app thread)', async () => {
+    const inThread = await openDatabase({ pgliteThread: false })
+    try {
+      const blocked = await ticksDuring(() => inThread.db.execute(HEAVY))
+      const free = await ticksDuring(() => database.db.execute(HEAVY))
+      expect(blocked).toBeLessThanOrEqual(1)
+      expect(free).toBeGreaterThan(5)
+    } finally {
+      await inThread.close()
+    }
+  }, 60_000)
+})

@@ -1,0 +1,130 @@
+// The embedded database seen from the app's thread (decision 017): the subset of PGlite's
+// interface drizzle's pglite driver uses (`query`, `transaction`), each call a message to the
+// worker that owns the database (pglite-worker.ts). Results come back as plain data.
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { PGlite } from '@electric-sql/pglite'
+import type { QueryOptions, SerializedError, WorkerRequest, WorkerResponse } from './pglite-protocol.ts'
+
+// Under tsx or vitest the worker starts from its source through tsx's loader; in the built
+// server it is bundled beside main.js (scripts/build.mjs), as the parse worker is.
+const FROM_SOURCE = import.meta.url.endsWith('.ts')
+const WORKER_URL = new URL(FROM_SOURCE ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url)
+
+function startWorker(): Worker {
+  if (!FROM_SOURCE) return new Worker(WORKER_URL)
+  const tsx = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  )
+  const boot = `import(${JSON.stringify(tsx.href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}) })`
+  return new Worker(boot, { eval: true })
+}
+
+/** An error from the worker, with PostgreSQL's fields (code, constraint...) as PGlite has them. */
+function revive(e: SerializedError): Error {
+  const err = new Error(e.message)
+  err.name = e.name
+  Object.assign(err, e.fields)
+  return err
+}
+
+type Send = (req: DistributiveOmit<WorkerRequest, 'id'>) => Promise<unknown>
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never
+
+interface DrizzleQueryConfig {
+  rowMode?: 'array' | 'object'
+  parsers?: Record<number, unknown>
+}
+
+const optionsOf = (config?: DrizzleQueryConfig): QueryOptions => ({
+  rowMode: config?.rowMode,
+  rawTypes: Object.keys(config?.parsers ?? {}).map(Number),
+})
+
+class TxClient {
+  constructor(
+    private readonly send: Send,
+    private readonly tx: number,
+  ) {}
+
+  query(sql: string, params: unknown[] = [], config?: DrizzleQueryConfig) {
+    return this.send({ kind: 'query', tx: this.tx, sql, params, options: optionsOf(config) })
+  }
+}
+
+export class PGliteThread {
+  private readonly worker: Worker
+  private nextId = 1
+  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>()
+  private failure: Error | null = null
+
+  private constructor() {
+    this.worker = startWorker()
+    this.worker.on('message', (res: WorkerResponse) => {
+      const waiting = this.pending.get(res.id)
+      if (!waiting) return
+      this.pending.delete(res.id)
+      if (res.ok) waiting.resolve(res.value)
+      else waiting.reject(revive(res.error))
+    })
+    const fail = (err: Error) => {
+      this.failure = err
+      for (const waiting of this.pending.values()) waiting.reject(err)
+      this.pending.clear()
+    }
+    this.worker.on('error', fail)
+    this.worker.on('exit', (code) => fail(new Error(`the database thread stopped (code ${code})`)))
+  }
+
+  /** Opens the database in `dataDir` (in memory when null) in a new worker thread. */
+  static async open(dataDir: string | null): Promise<PGliteThread> {
+    const thread = new PGliteThread()
+    try {
+      await thread.send({ kind: 'open', dataDir })
+    } catch (err) {
+      await thread.worker.terminate()
+      throw err
+    }
+    return thread
+  }
+
+  private readonly send: Send = (req) => {
+    if (this.failure) return Promise.reject(this.failure)
+    const id = this.nextId++
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject })
+      this.worker.postMessage({ ...req, id })
+    })
+  }
+
+  query(sql: string, params: unknown[] = [], config?: DrizzleQueryConfig) {
+    return this.send({ kind: 'query', tx: null, sql, params, options: optionsOf(config) })
+  }
+
+  /** Runs `fn` in one transaction in the worker: committed if it resolves, rolled back if not. */
+  async transaction<T>(fn: (tx: TxClient) => Promise<T>): Promise<T> {
+    const tx = (await this.send({ kind: 'begin' })) as number
+    let result: T
+    try {
+      result = await fn(new TxClient(this.send, tx))
+    } catch (err) {
+      await this.send({ kind: 'end', tx, commit: false }).catch(() => undefined)
+      throw err
+    }
+    await this.send({ kind: 'end', tx, commit: true })
+    return result
+  }
+
+  async close(): Promise<void> {
+    if (!this.failure) await this.send({ kind: 'close' }).catch(() => undefined)
+    await this.worker.terminate()
+  }
+
+  /** Drizzle's pglite driver takes this in place of a PGlite. */
+  asPGlite(): PGlite {
+    return this as unknown as PGlite
+  }
+}

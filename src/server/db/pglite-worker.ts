@@ -1,0 +1,93 @@
+// The worker thread that owns the embedded database (decision 017): PGlite runs every query
+// synchronously inside WebAssembly, so in the app's thread each query would stall every open
+// stream. Here it stalls only this thread. Transactions stay open across messages: `begin`
+// starts PGlite's own transaction, whose statements then arrive one by one, until `end`.
+import { parentPort } from 'node:worker_threads'
+import { PGlite, type Transaction } from '@electric-sql/pglite'
+import type { QueryOptions, SerializedError, WorkerRequest, WorkerResponse } from './pglite-protocol.ts'
+
+if (!parentPort) throw new Error('pglite-worker runs as a worker thread')
+const port = parentPort
+
+let db: PGlite | null = null
+let nextTx = 1
+const transactions = new Map<
+  number,
+  { tx: Transaction; end: (commit: boolean) => void; done: Promise<void> }
+>()
+
+function serialize(err: unknown): SerializedError {
+  const e = err instanceof Error ? err : new Error(String(err))
+  const fields: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(e)) {
+    if (value === undefined || typeof value === 'function' || typeof value === 'object') continue
+    fields[key] = value
+  }
+  return { message: e.message, name: e.name, fields }
+}
+
+function parsersFor(options: QueryOptions) {
+  const keep = (value: string) => value
+  return Object.fromEntries((options.rawTypes ?? []).map((oid) => [oid, keep]))
+}
+
+async function query(tx: number | null, sql: string, params: unknown[], options: QueryOptions) {
+  const target = tx === null ? db : transactions.get(tx)?.tx
+  if (!target) throw new Error(tx === null ? 'database not open' : 'transaction is over')
+  const result = await target.query(sql, params, { rowMode: options.rowMode, parsers: parsersFor(options) })
+  // Only what drizzle reads: plain data, cloned to the app's thread.
+  return { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows }
+}
+
+function begin(): Promise<number> {
+  if (!db) throw new Error('database not open')
+  const id = nextTx++
+  return new Promise<number>((started, failed) => {
+    let end: (commit: boolean) => void = () => {}
+    const ended = new Promise<boolean>((resolve) => {
+      end = resolve
+    })
+    const done: Promise<void> = db!
+      .transaction(async (tx) => {
+        transactions.set(id, { tx, end, done })
+        started(id)
+        if (!(await ended)) await tx.rollback()
+      })
+      .finally(() => transactions.delete(id))
+    // A failure to begin rejects `begin`; a failure to commit rejects `end`, which awaits `done`.
+    done.catch(failed)
+  })
+}
+
+async function end(tx: number, commit: boolean) {
+  const open = transactions.get(tx)
+  if (!open) throw new Error('transaction is over')
+  open.end(commit)
+  await open.done
+}
+
+async function handle(req: WorkerRequest): Promise<unknown> {
+  switch (req.kind) {
+    case 'open':
+      db = req.dataDir ? new PGlite(req.dataDir) : new PGlite()
+      await db.waitReady
+      return null
+    case 'query':
+      return query(req.tx, req.sql, req.params, req.options)
+    case 'begin':
+      return begin()
+    case 'end':
+      return end(req.tx, req.commit)
+    case 'close':
+      await db?.close()
+      db = null
+      return null
+  }
+}
+
+port.on('message', (req: WorkerRequest) => {
+  handle(req).then(
+    (value) => port.postMessage({ id: req.id, ok: true, value } satisfies WorkerResponse),
+    (err) => port.postMessage({ id: req.id, ok: false, error: serialize(err) } satisfies WorkerResponse),
+  )
+})

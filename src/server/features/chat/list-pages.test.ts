@@ -1,0 +1,311 @@
+// Cursor pages of the long lists (issue 15): every row exactly once in the full list's order,
+// and the same small, fixed amount of database work per page whatever the history's size.
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Message, messageListSchema, messagePageSchema } from '#contract/messages.ts'
+import { type Thread, threadListSchema, threadPageSchema } from '#contract/threads.ts'
+import { messages, threads } from '#server/db/schema/index.ts'
+import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(() => t.close())
+
+async function signedIn() {
+  const { cookie, user } = await t.signUp()
+  return { cookie, userId: user.id as string }
+}
+
+// Several rows share each timestamp, some differing only below the millisecond: the order then
+// rests on the id, and a cursor that rounded the time would skip or repeat rows.
+const at = (i: number) =>
+  sql`timestamptz '2026-01-01T00:00:00Z' + ${Math.floor(i / 3)} * interval '1 second' + ${i % 2} * interval '1 microsecond'`
+
+async function addThreads(userId: string, count: number) {
+  if (count === 0) return
+  await t.deps.database.db.insert(threads).values(
+    Array.from({ length: count }, (_, i) => ({
+      userId,
+      title: `Thread ${i}`,
+      lastMessageAt: at(i) as unknown as Date,
+    })),
+  )
+}
+
+/** The order of `at(i)`: its second, then its microsecond. */
+const atKey = (i: number) => Math.floor(i / 3) * 2 + (i % 2)
+
+/**
+ * Adds `count` exchanges as one branch, each following the one before in (created_at, id) order,
+ * as the versions migration (0006) chains a history; the first follows `after`. Returns the ids in
+ * branch order.
+ */
+async function addMessages(
+  userId: string,
+  threadId: string | null,
+  count: number,
+  from = 0,
+  after: string | null = null,
+): Promise<string[]> {
+  if (count === 0) return []
+  const order = Array.from({ length: count }, (_, n) => ({ id: crypto.randomUUID(), i: from + n })).sort(
+    (a, b) => atKey(a.i) - atKey(b.i) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  )
+  await t.deps.database.db.insert(messages).values(
+    order.map(({ id, i }, n) => ({
+      id,
+      userId,
+      threadId,
+      parentId: n === 0 ? after : (order[n - 1]?.id ?? null),
+      content: `Question ${i}`,
+      response: 'An answer.',
+      chatModel: 'gemini' as const,
+      status: 'complete' as const,
+      createdAt: at(i) as unknown as Date,
+      selectedAt: at(i) as unknown as Date,
+    })),
+  )
+  return order.map((r) => r.id)
+}
+
+async function json(path: string, cookie: string) {
+  const res = await t.request(path, { cookie })
+  expect(res.status, await res.clone().text()).toBe(200)
+  return res.json()
+}
+
+/** Walks every page; returns the rows in list order and the statements each page ran. */
+async function walk<T>(
+  first: string,
+  cookie: string,
+  parse: (body: unknown) => { items: T[]; nextCursor: string | null },
+  newestFirst = false,
+) {
+  const pages: T[][] = []
+  const work: number[] = []
+  let cursor: string | null = null
+  do {
+    const path: string = cursor ? `${first}&cursor=${encodeURIComponent(cursor)}` : first
+    t.queries.length = 0
+    const page = parse(await json(path, cookie))
+    work.push(t.queries.length)
+    pages.push(page.items)
+    cursor = page.nextCursor
+  } while (cursor)
+  return { rows: (newestFirst ? [...pages].reverse() : pages).flat(), work, pages }
+}
+
+describe('GET /api/threads pages', () => {
+  it('walks every thread once, in the full list order (Default first), a page at a time', async () => {
+    const { cookie, userId } = await signedIn()
+    await addThreads(userId, 61)
+    const full = threadListSchema.parse(await json('/api/threads', cookie))
+    expect(full).toHaveLength(62)
+    const { rows, pages } = await walk<Thread>('/api/threads?limit=25', cookie, (b) =>
+      threadPageSchema.parse(b),
+    )
+    expect(pages.map((p) => p.length)).toEqual([25, 25, 12])
+    expect(rows.map((r) => r.id)).toEqual(full.map((r) => r.id))
+    expect(rows[0]?.isDefault).toBe(true)
+  })
+
+  it('does the same few queries per page with 10 threads or 600', async () => {
+    const small = await signedIn()
+    await addThreads(small.userId, 10)
+    const large = await signedIn()
+    await addThreads(large.userId, 600)
+    const a = await walk('/api/threads?limit=5', small.cookie, (b) => threadPageSchema.parse(b))
+    const b = await walk('/api/threads?limit=5', large.cookie, (b) => threadPageSchema.parse(b))
+    const perPage = new Set([...a.work, ...b.work])
+    expect(perPage.size).toBe(1)
+    // The session, then the page (raise only with a reason).
+    expect([...perPage][0]).toBeLessThanOrEqual(2)
+  })
+
+  it('answers a cursor it did not write, or a bad limit, with a clear 400', async () => {
+    const { cookie } = await signedIn()
+    for (const bad of ['nonsense', Buffer.from('["t","2026","x"]').toString('base64url'), 'W10']) {
+      const res = await t.request(`/api/threads?cursor=${bad}`, { cookie })
+      expect(res.status).toBe(400)
+      expect((await res.json()).code).toBe('bad_request:cursor')
+    }
+    for (const limit of ['0', '101', 'many']) {
+      const res = await t.request(`/api/threads?limit=${limit}`, { cookie })
+      expect(res.status).toBe(400)
+    }
+  })
+})
+
+describe('GET /api/messages pages', () => {
+  it('walks a thread newest page first back to its start; each page oldest first', async () => {
+    const { cookie, userId } = await signedIn()
+    const [thread] = await t.deps.database.db.insert(threads).values({ userId, title: 'Long' }).returning()
+    await addMessages(userId, thread!.id, 47)
+    const base = `/api/messages?threadId=${thread!.id}`
+    const full = messageListSchema.parse(await json(base, cookie))
+    const { rows, pages } = await walk<Message>(
+      `${base}&limit=20`,
+      cookie,
+      (b) => messagePageSchema.parse(b),
+      true,
+    )
+    expect(pages.map((p) => p.length)).toEqual([20, 20, 7])
+    expect(pages[0]?.at(-1)?.id).toBe(full.at(-1)?.id)
+    expect(rows.map((r) => r.id)).toEqual(full.map((r) => r.id))
+  })
+
+  it("pages the Default thread's branch on into thread-less exchanges", async () => {
+    const { cookie, userId } = await signedIn()
+    const [def] = threadListSchema.parse(await json('/api/threads', cookie))
+    const inThread = await addMessages(userId, def!.id, 20, 0)
+    await addMessages(userId, null, 13, 20, inThread.at(-1))
+    const full = messageListSchema.parse(await json('/api/messages', cookie))
+    expect(full).toHaveLength(33)
+    const { rows } = await walk<Message>(
+      '/api/messages?limit=6',
+      cookie,
+      (b) => messagePageSchema.parse(b),
+      true,
+    )
+    expect(rows.map((r) => r.id)).toEqual(full.map((r) => r.id))
+  })
+
+  it('pages the shown branch only, each exchange naming the versions of its turn', async () => {
+    const { cookie, userId } = await signedIn()
+    const [thread] = await t.deps.database.db
+      .insert(threads)
+      .values({ userId, title: 'Versions' })
+      .returning()
+    const chain = await addMessages(userId, thread!.id, 12)
+    // An edit of the sixth turn, selected, with two exchanges after it: the old sixth turn and the
+    // six after it are on a branch not shown.
+    const edit = await addMessages(userId, thread!.id, 3, 100, chain[4])
+    const full = messageListSchema.parse(await json(`/api/messages?threadId=${thread!.id}`, cookie))
+    expect(full.map((m) => m.id)).toEqual([...chain.slice(0, 5), ...edit])
+    const { rows, pages } = await walk<Message>(
+      `/api/messages?threadId=${thread!.id}&limit=3`,
+      cookie,
+      (b) => messagePageSchema.parse(b),
+      true,
+    )
+    expect(pages.map((p) => p.length)).toEqual([3, 3, 2])
+    expect(rows).toEqual(full)
+    expect(rows[5]?.versionIds).toEqual([chain[5], edit[0]])
+    expect(rows[5]?.parentId).toBe(chain[4])
+
+    // Back to the first version: the pages follow it, and a cursor from the other branch is
+    // refused as a page link to reload rather than answered with the wrong exchanges.
+    const stale = messagePageSchema.parse(
+      await json(`/api/messages?threadId=${thread!.id}&limit=3`, cookie),
+    ).nextCursor
+    const sel = await t.request(`/api/messages/${chain[5]}/select`, { method: 'POST', cookie })
+    expect(sel.status).toBe(200)
+    const after = await walk<Message>(
+      `/api/messages?threadId=${thread!.id}&limit=5`,
+      cookie,
+      (b) => messagePageSchema.parse(b),
+      true,
+    )
+    expect(after.rows.map((m) => m.id)).toEqual(chain)
+    const res = await t.request(
+      `/api/messages?threadId=${thread!.id}&limit=3&cursor=${encodeURIComponent(stale ?? '')}`,
+      { cookie },
+    )
+    expect(res.status).toBe(400)
+    expect((await res.json()).code).toBe('bad_request:cursor')
+  })
+
+  it('finishes a reply on the page whose node stopped renewing its lease', async () => {
+    const { cookie, userId } = await signedIn()
+    const [thread] = await t.deps.database.db.insert(threads).values({ userId, title: 'Lost' }).returning()
+    const before = await addMessages(userId, thread!.id, 3)
+    await t.deps.database.db.insert(messages).values({
+      userId,
+      threadId: thread!.id,
+      parentId: before.at(-1),
+      content: 'Still there?',
+      response: 'Half an ans',
+      chatModel: 'gemini',
+      status: 'streaming',
+      heartbeatAt: new Date(Date.now() - 3_600_000),
+    })
+    const page = messagePageSchema.parse(await json(`/api/messages?threadId=${thread!.id}&limit=10`, cookie))
+    expect(page.items.at(-1)).toMatchObject({
+      content: 'Still there?',
+      status: 'interrupted',
+      response: 'Half an ans',
+    })
+  })
+
+  it('does the same few queries per page with 10 messages or 1,500', async () => {
+    const run = async (count: number) => {
+      const { cookie, userId } = await signedIn()
+      const [thread] = await t.deps.database.db
+        .insert(threads)
+        .values({ userId, title: 'History' })
+        .returning()
+      await addMessages(userId, thread!.id, count)
+      // Only the first pages: the cost of one page must not depend on what lies beyond it.
+      t.queries.length = 0
+      const first = messagePageSchema.parse(
+        await json(`/api/messages?threadId=${thread!.id}&limit=5`, cookie),
+      )
+      const firstWork = t.queries.length
+      t.queries.length = 0
+      messagePageSchema.parse(
+        await json(
+          `/api/messages?threadId=${thread!.id}&limit=5&cursor=${encodeURIComponent(first.nextCursor ?? '')}`,
+          cookie,
+        ),
+      )
+      return [firstWork, t.queries.length]
+    }
+    const small = await run(10)
+    const large = await run(1500)
+    expect(new Set([...small, ...large]).size).toBe(1)
+    // The session, the thread, the thread's tree (small columns: the shown branch follows parent
+    // links and selections, which no index order gives) and the page's rows by id (raise only
+    // with a reason).
+    expect(small[0]).toBeLessThanOrEqual(4)
+  })
+
+  it('reads a page through the indexes, never sorting the whole history', async () => {
+    const { userId } = await signedIn()
+    const [thread] = await t.deps.database.db.insert(threads).values({ userId, title: 'Planned' }).returning()
+    await addMessages(userId, thread!.id, 3000)
+    await addThreads(userId, 3000)
+    await t.deps.database.db.execute(sql`analyze messages`)
+    await t.deps.database.db.execute(sql`analyze threads`)
+    const plan = async (query: ReturnType<typeof sql>) => {
+      const result = (await t.deps.database.db.execute(sql`explain ${query}`)) as unknown as {
+        rows: { 'QUERY PLAN': string }[]
+      }
+      return result.rows.map((r) => r['QUERY PLAN']).join('\n')
+    }
+    // The tree the shown branch is computed from: the thread's rows, unsorted (the branch follows
+    // parent links), then only the page's rows in full, by primary key.
+    const treePlan = await plan(
+      sql`select id, parent_id, selected_at, created_at, status, heartbeat_at from messages
+          where thread_id = ${thread!.id}`,
+    )
+    expect(treePlan).not.toContain('Sort')
+    const pagePlan = await plan(
+      sql`select * from messages where user_id = ${userId} and id in (${thread!.id}::uuid, ${userId}::uuid)`,
+    )
+    expect(pagePlan).toContain('messages_pkey')
+    const threadPlan = await plan(
+      sql`select * from threads where user_id = ${userId}
+          and (is_default, last_message_at, id) < (false, timestamptz '2026-01-01T00:10:00Z', ${thread!.id}::uuid)
+          order by is_default desc, last_message_at desc, id desc limit 51`,
+    )
+    expect(threadPlan).toContain('threads_user_page_idx')
+    expect(threadPlan).not.toContain('Sort')
+    const lapsedPlan = await plan(
+      sql`select id from messages where completed_at is null and (status = 'streaming' or reserved_chars > 0)
+          and heartbeat_at < now() - interval '15 seconds' and user_id = ${userId}`,
+    )
+    expect(lapsedPlan).toContain('messages_unsettled_idx')
+  })
+})
