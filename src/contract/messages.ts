@@ -48,6 +48,9 @@ export const messageSchema = z.object({
   createdAt: z.string(),
   mediaUrl: z.string().nullable(),
   mediaType: mediaTypeSchema.nullable(),
+  /** The sent file's name and its type (e.g. 'application/pdf'), which the exchange shows. */
+  mediaName: z.string().nullable().optional(),
+  mediaMime: z.string().nullable().optional(),
   status: messageStatusSchema,
   errorMessage: z.string().nullable(),
   clientMessageId: z.string().nullable(),

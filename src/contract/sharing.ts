@@ -25,6 +25,8 @@ export const sharedExchangeSchema = z.object({
   co2Impact: messageCo2ImpactSchema.nullable(),
   mediaType: mediaTypeSchema.nullable(),
   mediaUrl: z.string().nullable(),
+  mediaName: z.string().nullable().optional(),
+  mediaMime: z.string().nullable().optional(),
   createdAt: z.string(),
   /** The reply footer's model and time (absent from links shared before they were kept). */
   modelName: z.string().nullable().optional(),

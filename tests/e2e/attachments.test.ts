@@ -74,8 +74,8 @@ describe('attachments', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
-  it('a dropped PDF shows the overlay, its card, and a reply that read it', async () => {
-    const { chat, composer, unexpectedErrors } = await signedInChat()
+  it('a dropped PDF shows the overlay, its card naming the file and type, and a reply that read it', async () => {
+    const { chat, composer, page, unexpectedErrors } = await signedInChat()
     await composer.dragOver('document.pdf', 'application/pdf')
     await composer.dropOverlay().getByText('Drop your file here').waitFor()
     expect(await composer.dropOverlay().textContent()).toContain('Supports images, documents, and text files')
@@ -89,6 +89,14 @@ describe('attachments', () => {
     const exchange = chat.exchange('Summarise this')
     await exchange.getByText('Shared a document').waitFor()
     await exchange.getByText('Document attached').waitFor()
+    // The card names the file and its type, and downloads it.
+    const card = exchange.getByRole('link', { name: /Document attached/ })
+    expect(await card.getByTestId('document-details').textContent()).toBe('document.pdf·PDF')
+    expect(await card.getAttribute('href')).toMatch(/^\/api\/uploads\//)
+    // After a reload, from the stored message.
+    await page.reload()
+    const reloaded = chat.exchange('Summarise this').getByRole('link', { name: /Document attached/ })
+    expect(await reloaded.getByTestId('document-details').textContent()).toBe('document.pdf·PDF')
     expect(unexpectedErrors()).toEqual([])
   })
 

@@ -116,6 +116,10 @@ export const messages = pgTable(
     uploadId: uuid('upload_id').references(() => uploads.id, { onDelete: 'set null' }),
     mediaUrl: text('media_url'),
     mediaType: text('media_type', { enum: ['image', 'document'] }),
+    // The sent file's name and type as the exchange shows them ("report.pdf", PDF); kept on the
+    // message because they never change and the lists then need no join.
+    mediaName: text('media_name'),
+    mediaMime: text('media_mime'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     // What this send reserved on users.ai_reserved_chars; zeroed when the reply is settled.

@@ -122,11 +122,36 @@ describe('sending a file with a message', () => {
     const { reply, message } = await sendFile(cookie, 'file', name)
     expect(reply).toContain(`Attached ${name}:\n`)
     expect(reply).toContain(text)
-    expect(message).toMatchObject({ mediaType: 'document', content: '' })
+    expect(message).toMatchObject({ mediaType: 'document', content: '', mediaName: name })
     const file = await t.request(message.mediaUrl as string, { cookie })
     expect(file.headers.get('content-disposition')).toBe(
       `attachment; filename="${name}"; filename*=UTF-8''${name}`,
     )
+  })
+
+  it('the exchange names the file and the type read from its bytes, and keeps them on an edit', async () => {
+    const { cookie } = await signUp()
+    const { message, threadId } = await sendFile(cookie, 'file', 'document.pdf', { content: 'Read this' })
+    expect(message).toMatchObject({ mediaName: 'document.pdf', mediaMime: 'application/pdf' })
+    // An edit without a new file is a new version of the turn with the same file.
+    const edit = new FormData()
+    for (const [k, v] of Object.entries({
+      isEcoMode: 'false',
+      useOpenAI: 'false',
+      threadId,
+      content: 'Read it',
+    }))
+      edit.set(k, v)
+    edit.set('editOf', message.id)
+    await readEvents(await post(cookie, edit))
+    const list = messageListSchema.parse(
+      await (await t.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
+    )
+    expect(list.at(-1)).toMatchObject({
+      content: 'Read it',
+      mediaName: 'document.pdf',
+      mediaMime: 'application/pdf',
+    })
   })
 
   it('a file sent alone to a new thread names the thread', async () => {
@@ -303,6 +328,10 @@ describe('who may see a file, and when it goes', () => {
       json: { messageId: first.message.id },
     })
     expect(copy.status).toBe(201)
+    // The copy shows the same file, named and typed as it was sent.
+    const { id: copyThread } = await copy.json()
+    const copied = await (await t.request(`/api/messages?threadId=${copyThread}`, { cookie })).json()
+    expect(copied[0]).toMatchObject({ mediaName: 'photo.jpg', mediaMime: 'image/jpeg' })
     await t.request(`/api/threads/${first.threadId}`, { method: 'DELETE', cookie })
     const file = await t.request(first.message.mediaUrl as string, { cookie })
     expect(file.status).toBe(200)

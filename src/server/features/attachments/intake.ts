@@ -22,7 +22,7 @@ export interface Intake {
   content: string
   attachment: ModelAttachment | null
   /** Stored on the message for the client to show; null for audio (its words are the message). */
-  media: { url: string; type: 'image' | 'document'; uploadId: string } | null
+  media: { url: string; type: 'image' | 'document'; uploadId: string; name: string; mimeType: string } | null
   /** Said to the user when the model gets less than the whole file. */
   notice?: string
   /** Deletes the stored file again unless a message now refers to it (a failed or repeated send). */
@@ -126,7 +126,13 @@ export function createAttachmentIntake(d: IntakeDeps) {
     })
     return {
       ...model,
-      media: { url: `/api/uploads/${row.id}`, type: sniffed.kind, uploadId: row.id },
+      media: {
+        url: `/api/uploads/${row.id}`,
+        type: sniffed.kind,
+        uploadId: row.id,
+        name: fileName,
+        mimeType: sniffed.mimeType,
+      },
       async settle() {
         try {
           const key = await deleteIfUnreferenced(d.db, row.id)

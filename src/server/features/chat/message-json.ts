@@ -39,6 +39,8 @@ export function toMessageJson(m: MessageRow, versionIds?: string[]): Message {
     createdAt: m.createdAt.toISOString(),
     mediaUrl: m.mediaUrl,
     mediaType: m.mediaType,
+    mediaName: m.mediaName,
+    mediaMime: m.mediaMime,
     status: m.status,
     errorMessage: m.errorMessage,
     clientMessageId: m.clientMessageId,

@@ -240,6 +240,8 @@ export interface NewMessage {
   mediaUrl?: string | null
   mediaType?: 'image' | 'document' | null
   uploadId?: string | null
+  mediaName?: string | null
+  mediaMime?: string | null
 }
 
 class DuplicateSend extends Error {}
@@ -281,6 +283,8 @@ export async function storeUserMessage(
           mediaUrl: v.mediaUrl ?? null,
           mediaType: v.mediaType ?? null,
           uploadId: v.uploadId ?? null,
+          mediaName: v.mediaName ?? null,
+          mediaMime: v.mediaMime ?? null,
           reservedChars: claim.chars,
           nodeId: NODE_ID,
         })

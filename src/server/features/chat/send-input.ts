@@ -20,7 +20,13 @@ export interface SendInput {
   /** What the model is sent along with the text. */
   attachment: PromptAttachment | null
   /** What is stored on the message for the client to show. */
-  media: { url: string; type: 'image' | 'document'; uploadId: string | null } | null
+  media: {
+    url: string
+    type: 'image' | 'document'
+    uploadId: string | null
+    name: string
+    mimeType: string
+  } | null
   /** Said to the user along with the reply (a long document was cut). */
   notice?: string
   /** Runs once the send is answered: drops a stored file no message ended up using. */

@@ -191,6 +191,8 @@ export async function sendMessage(
       mediaUrl: input.media ? input.media.url : target?.mediaUrl,
       mediaType: input.media ? input.media.type : target?.mediaType,
       uploadId: input.media ? input.media.uploadId : target?.uploadId,
+      mediaName: input.media ? input.media.name : target?.mediaName,
+      mediaMime: input.media ? input.media.mimeType : target?.mediaMime,
     },
     claim,
   )

@@ -117,7 +117,10 @@ export async function storeImportedThread(
     // A message's file comes back as an upload of this user when the export carried it.
     let stored = 0
     let leftOut = 0
-    const media = new Map<number, { uploadId: string; mediaType: 'image' | 'document' }>()
+    const media = new Map<
+      number,
+      { uploadId: string; mediaType: 'image' | 'document'; name: string; mimeType: string }
+    >()
     for (const [i, m] of t.messages.entries()) {
       const a = m.attachment
       if (!a) continue
@@ -139,7 +142,7 @@ export async function storeImportedThread(
         })
         .returning({ id: uploads.id })
       if (upload) {
-        media.set(i, { uploadId: upload.id, mediaType: a.kind })
+        media.set(i, { uploadId: upload.id, mediaType: a.kind, name: a.fileName, mimeType: a.mimeType })
         stored++
       }
     }
@@ -170,6 +173,8 @@ export async function storeImportedThread(
             uploadId: file?.uploadId ?? null,
             mediaType: file?.mediaType ?? null,
             mediaUrl: file ? `/api/uploads/${file.uploadId}` : null,
+            mediaName: file?.name ?? null,
+            mediaMime: file?.mimeType ?? null,
             createdAt,
             completedAt: m.completedAt ? new Date(m.completedAt) : null,
           }

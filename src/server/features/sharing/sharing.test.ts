@@ -155,10 +155,13 @@ describe('sharing a thread', () => {
       uploadId: upload!.id,
       mediaType: 'image',
       mediaUrl: `/api/uploads/${upload!.id}`,
+      mediaName: 'a.png',
+      mediaMime: 'image/png',
     })
     const { token } = await share(cookie, thread.id)
     const body = sharedConversationSchema.parse(await (await read(token)).json())
     const url = body.exchanges[0]?.mediaUrl
+    expect(body.exchanges[0]).toMatchObject({ mediaName: 'a.png', mediaMime: 'image/png' })
     expect(url).toBe(`/api/shares/${token}/files/${upload!.id}`)
     const file = await t.request(url!)
     expect(file.status).toBe(200)

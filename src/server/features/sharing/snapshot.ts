@@ -17,6 +17,9 @@ export const storedExchangeSchema = z.object({
   errorMessage: z.string().nullable(),
   co2Impact: messageCo2ImpactSchema.nullable(),
   mediaType: mediaTypeSchema.nullable(),
+  /** The file's name and type; absent in snapshots taken before the exchange showed them. */
+  mediaName: z.string().nullable().optional(),
+  mediaMime: z.string().nullable().optional(),
   uploadId: z.string().nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable().optional(),

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { attachmentFieldFor, isDroppable } from '#contract/attachments.ts'
-import { formatFileSize, kindOfFile, mediaTypeOfFile, overLimitMessage } from './file-kinds.ts'
+import {
+  documentTypeLabel,
+  formatFileSize,
+  kindOfFile,
+  mediaTypeOfFile,
+  overLimitMessage,
+} from './file-kinds.ts'
 
 const MB = 1024 * 1024
 
@@ -72,5 +78,24 @@ describe('limits said before uploading', () => {
     expect(formatFileSize(821)).toBe('821 B')
     expect(formatFileSize(8381)).toBe('8.2 KB')
     expect(formatFileSize(12.5 * MB)).toBe('12.5 MB')
+  })
+})
+
+describe('the document card names the type', () => {
+  it.each([
+    ['application/pdf', 'scan.bin', 'PDF'],
+    ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', null, 'Word document'],
+    ['application/msword', 'old.doc', 'Word document'],
+    ['application/vnd.ms-excel', 'q1.xls', 'Excel spreadsheet'],
+    ['text/csv; charset=utf-8', 'data.csv', 'CSV'],
+    ['text/plain', 'notes.md', 'Text file'],
+    // A file still being sent: the browser may give no type, the name tells.
+    ['', 'Report.PDF', 'PDF'],
+    [null, 'sheet.xlsx', 'Excel spreadsheet'],
+    ['application/octet-stream', 'archive', null],
+    [null, '.txt', null],
+    [null, null, null],
+  ])('%s %s is %s', (mime, name, label) => {
+    expect(documentTypeLabel(mime, name)).toBe(label)
   })
 })

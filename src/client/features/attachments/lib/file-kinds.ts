@@ -26,3 +26,35 @@ export function formatFileSize(bytes: number): string {
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 102.4) / 10} KB`
   return `${Math.round(bytes / (1024 * 102.4)) / 10} MB`
 }
+
+const DOCUMENT_TYPES: Record<string, string> = {
+  'application/pdf': 'PDF',
+  'application/msword': 'Word document',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word document',
+  'application/vnd.ms-excel': 'Excel spreadsheet',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'Excel spreadsheet',
+  'text/csv': 'CSV',
+  'text/plain': 'Text file',
+}
+const BY_EXTENSION: Record<string, string> = {
+  pdf: 'PDF',
+  doc: 'Word document',
+  docx: 'Word document',
+  xls: 'Excel spreadsheet',
+  xlsx: 'Excel spreadsheet',
+  csv: 'CSV',
+  txt: 'Text file',
+}
+
+/**
+ * What kind of document a sent file is, in words ("PDF", "Word document"): from the type the
+ * server read from its bytes, else (a file still being sent, whose browser type may be empty)
+ * from its name; null when neither tells.
+ */
+export function documentTypeLabel(mime: string | null, name: string | null): string | null {
+  const byType = mime ? DOCUMENT_TYPES[mime.split(';')[0]?.trim().toLowerCase() ?? ''] : undefined
+  if (byType) return byType
+  const dot = name?.lastIndexOf('.') ?? -1
+  const extension = name && dot > 0 ? name.slice(dot + 1).toLowerCase() : ''
+  return BY_EXTENSION[extension] ?? null
+}

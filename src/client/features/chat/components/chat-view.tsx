@@ -143,6 +143,8 @@ export function ChatView() {
         : pending.file
           ? mediaTypeOfFile(pending.file)
           : null,
+      mediaName: pending.media ? pending.media.mediaName : (pending.file?.name ?? null),
+      mediaMime: pending.media ? pending.media.mediaMime : (pending.file?.type ?? null),
       status: 'streaming' as const,
       errorMessage: null,
       createdAt: pending.createdAt,

@@ -5,7 +5,10 @@ import { createContext, useContext } from 'react'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message } from '#contract/messages.ts'
 
-export type RevisedExchange = Pick<Message, 'id' | 'content' | 'mediaUrl' | 'mediaType'>
+export type RevisedExchange = Pick<
+  Message,
+  'id' | 'content' | 'mediaUrl' | 'mediaType' | 'mediaName' | 'mediaMime'
+>
 
 export interface ExchangeActions {
   /** A reply is being written: nothing may start another. */

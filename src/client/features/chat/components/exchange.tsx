@@ -5,6 +5,7 @@ import { memo, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import { Textarea } from '#client/components/ui/textarea.tsx'
+import { documentTypeLabel } from '#client/features/attachments/lib/file-kinds.ts'
 import { cn } from '#client/lib/cn.ts'
 import type { ChatWait } from '#contract/chat-events.ts'
 import type { Message } from '#contract/messages.ts'
@@ -20,6 +21,8 @@ export type ExchangeView = Pick<
   | 'chatModel'
   | 'mediaUrl'
   | 'mediaType'
+  | 'mediaName'
+  | 'mediaMime'
   | 'status'
   | 'errorMessage'
   | 'createdAt'
@@ -48,7 +51,41 @@ export function waitText(wait: ChatWait | null | undefined): string {
     : `The Loris eco model is being prepared on this server (${wait.percent}%)...`
 }
 
-function Attachment({ url, type }: { url: string | null; type: 'image' | 'document' }) {
+/** 'Document attached' (spec 8), with the file's name and type under it when they are known. */
+function DocumentCard({ name, mime }: { name: string | null; mime: string | null }) {
+  const label = documentTypeLabel(mime, name)
+  return (
+    <>
+      <FileText className="size-4 shrink-0 text-primary" aria-hidden="true" />
+      <span className="flex min-w-0 flex-col">
+        <span>Document attached</span>
+        {(name || label) && (
+          <span data-testid="document-details" className="flex min-w-0 gap-1 text-xs text-muted-foreground">
+            {name && (
+              <span className="truncate" title={name}>
+                {name}
+              </span>
+            )}
+            {name && label && <span aria-hidden="true">·</span>}
+            {label && <span className="shrink-0">{label}</span>}
+          </span>
+        )}
+      </span>
+    </>
+  )
+}
+
+function Attachment({
+  url,
+  type,
+  name,
+  mime,
+}: {
+  url: string | null
+  type: 'image' | 'document'
+  name: string | null
+  mime: string | null
+}) {
   // Spec 8: an image that fails to load is hidden (and logged).
   const [failedUrl, setFailedUrl] = useState<string | null>(null)
   return (
@@ -74,15 +111,13 @@ function Attachment({ url, type }: { url: string | null; type: 'image' | 'docume
         <a
           href={url}
           title="Download the document"
-          className="flex items-center gap-2 rounded-lg border bg-card px-3 py-2 text-sm hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
+          className="flex max-w-72 items-center gap-2 rounded-lg border bg-card px-3 py-2 text-sm hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
         >
-          <FileText className="size-4 text-primary" aria-hidden="true" />
-          Document attached
+          <DocumentCard name={name} mime={mime} />
         </a>
       ) : (
-        <div className="flex items-center gap-2 rounded-lg border bg-card px-3 py-2 text-sm">
-          <FileText className="size-4 text-primary" aria-hidden="true" />
-          Document attached
+        <div className="flex max-w-72 items-center gap-2 rounded-lg border bg-card px-3 py-2 text-sm">
+          <DocumentCard name={name} mime={mime} />
         </div>
       )}
     </div>
@@ -161,7 +196,17 @@ export const Exchange = memo(function Exchange({ exchange }: { exchange: Exchang
             onCancel={() => setEditing(false)}
             onSave={(text) => {
               setEditing(false)
-              actions.edit({ id, content, mediaUrl: exchange.mediaUrl, mediaType: exchange.mediaType }, text)
+              actions.edit(
+                {
+                  id,
+                  content,
+                  mediaUrl: exchange.mediaUrl,
+                  mediaType: exchange.mediaType,
+                  mediaName: exchange.mediaName,
+                  mediaMime: exchange.mediaMime,
+                },
+                text,
+              )
             }}
           />
         </div>
@@ -194,7 +239,12 @@ export const Exchange = memo(function Exchange({ exchange }: { exchange: Exchang
       )}
       {exchange.mediaType && (
         <div className="flex justify-end">
-          <Attachment url={exchange.mediaUrl} type={exchange.mediaType} />
+          <Attachment
+            url={exchange.mediaUrl}
+            type={exchange.mediaType}
+            name={exchange.mediaName ?? null}
+            mime={exchange.mediaMime ?? null}
+          />
         </div>
       )}
       <div

@@ -29,7 +29,7 @@ export interface PendingExchange {
   /** An edit or regeneration: the exchange it adds a version to (the view ends before it). */
   revises: string | null
   /** A regeneration shows the turn's stored file. */
-  media: Pick<Message, 'mediaUrl' | 'mediaType'> | null
+  media: Pick<Message, 'mediaUrl' | 'mediaType' | 'mediaName' | 'mediaMime'> | null
   /** Why the reply has not started yet (in line, or the eco model being prepared). */
   wait: ChatWait | null
 }
@@ -43,7 +43,7 @@ export interface SendOptions {
   editOf?: string | null
   /** A new reply to this exchange's text. */
   regenerateOf?: string | null
-  media?: Pick<Message, 'mediaUrl' | 'mediaType'> | null
+  media?: Pick<Message, 'mediaUrl' | 'mediaType' | 'mediaName' | 'mediaMime'> | null
 }
 
 export interface StreamCallbacks {
@@ -89,6 +89,8 @@ function storedMessage(p: PendingExchange, end: ChatEvent): Message {
     createdAt: p.createdAt,
     mediaUrl: p.media?.mediaUrl ?? null,
     mediaType: p.media?.mediaType ?? null,
+    mediaName: p.media?.mediaName ?? null,
+    mediaMime: p.media?.mediaMime ?? null,
     status: end.status ?? 'complete',
     errorMessage: null,
     clientMessageId: p.clientMessageId,

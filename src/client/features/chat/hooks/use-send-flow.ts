@@ -99,7 +99,7 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
   const revise = useCallback(
     (r: {
       kind: 'edit' | 'regenerate'
-      of: Pick<Message, 'id' | 'content' | 'mediaUrl' | 'mediaType'>
+      of: Pick<Message, 'id' | 'content' | 'mediaUrl' | 'mediaType' | 'mediaName' | 'mediaMime'>
       content: string
       flags: ModeFlags
     }) => {
@@ -111,7 +111,12 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
         flags: r.flags,
         editOf: r.kind === 'edit' ? r.of.id : null,
         regenerateOf: r.kind === 'regenerate' ? r.of.id : null,
-        media: { mediaUrl: r.of.mediaUrl, mediaType: r.of.mediaType },
+        media: {
+          mediaUrl: r.of.mediaUrl,
+          mediaType: r.of.mediaType,
+          mediaName: r.of.mediaName,
+          mediaMime: r.of.mediaMime,
+        },
       })
     },
     [user, streamSend],
