@@ -14,18 +14,23 @@ export function VerifyEmailBanner() {
   return (
     <section
       aria-label="Confirm your e-mail address"
-      className="flex flex-wrap items-center justify-center gap-x-3 gap-y-1 border-b bg-muted/60 px-4 py-1.5 text-sm text-muted-foreground"
+      // One line on phones too: a long address is cut rather than pushing the chat down.
+      className="flex items-center justify-center gap-x-3 border-b bg-muted/60 px-4 py-1.5 text-xs text-muted-foreground sm:text-sm"
     >
       <MailCheck className="size-4 shrink-0" aria-hidden="true" />
-      <span>
-        Please confirm your e-mail address: we sent a link to{' '}
-        <strong className="font-medium">{user.email}</strong>.
+      <span className="min-w-0 truncate">
+        <span className="hidden sm:inline">Please confirm your e-mail address: we sent a link to </span>
+        <span className="sm:hidden">Confirm the link we sent to </span>
+        <strong className="font-medium" title={user.email}>
+          {user.email}
+        </strong>
+        .
       </span>
       <Button
         type="button"
         variant="link"
         size="sm"
-        className="h-auto p-0"
+        className="h-auto shrink-0 p-0 text-xs sm:text-sm"
         disabled={resend.isPending || resend.isSuccess}
         onClick={() => resend.mutate()}
       >
