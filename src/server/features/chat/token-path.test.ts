@@ -1,6 +1,6 @@
 // The streaming hot loop counted in work, not time (issue 15): SSE writes per burst of tokens,
 // and statements per progress tick for many replies at once.
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseChatEventLine } from '#contract/chat-events.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
@@ -9,7 +9,7 @@ import { readEvents, replyText, waitFor } from '../../../../tests/helpers/chat.t
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 import { Generation, type GenerationJob } from './generation.ts'
-import { ProgressSaver } from './progress-saver.ts'
+import { ProgressSaver, saveBatch } from './progress-saver.ts'
 import { followGeneration } from './stream.ts'
 
 /** Reads an SSE body write by write: each chunk the stream hands over is one write. */
@@ -111,6 +111,28 @@ describe('progress saves', () => {
     expect(t.queries).toHaveLength(1)
     expect([...stopped]).toEqual([first!.id])
     for (const { id } of rows) await saver.remove(id)
+  })
+
+  it('does not index the text at a progress save, only once the reply is settled', async () => {
+    const { user } = await t.signUp()
+    const db = t.deps.database.db
+    const [row] = await db
+      .insert(messages)
+      .values({ userId: user.id as string, content: 'Question', chatModel: 'gemini' as const })
+      .returning({ id: messages.id })
+    const id = row!.id
+    const vector = async () =>
+      (
+        (await db.execute(
+          sql`select search_vector::text as v from messages where id = ${id}`,
+        )) as unknown as {
+          rows: { v: string | null }[]
+        }
+      ).rows[0]?.v
+    await saveBatch(db, [{ id, response: 'an unusual zebrafish answer' }])
+    expect(await vector()).toBeNull()
+    await db.update(messages).set({ status: 'complete' }).where(eq(messages.id, id))
+    expect(await vector()).toContain("'zebrafish'")
   })
 })
 

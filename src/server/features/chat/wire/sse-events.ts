@@ -15,8 +15,6 @@ export class SseEvents {
   private data = ''
   private dataLines = 0
   private first = true
-  /** The last chunk ended with CR: an LF starting the next one belongs to that line ending. */
-  private afterCr = false
 
   /** Reads decoded text; calls `onData` with the data of every event it completes. */
   feed(chunk: string, onData: (data: string) => void): void {
@@ -25,15 +23,13 @@ export class SseEvents {
       if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1)
     }
     let text = chunk
-    let i = 0
-    if (this.afterCr && text.charCodeAt(0) === LF) i = 1
-    this.afterCr = false
     if (this.rest) {
-      text = this.rest + text.slice(i)
+      text = this.rest + text
       this.rest = ''
-      i = 0
     }
-    const length = text.length
+    // A CR at the very end waits for the next chunk: it may be the first half of a CRLF.
+    const length = text.charCodeAt(text.length - 1) === CR ? text.length - 1 : text.length
+    let i = 0
     const hasCr = text.indexOf('\r', i) !== -1
     while (i < length) {
       let end: number
@@ -44,15 +40,12 @@ export class SseEvents {
         const cr = text.indexOf('\r', i)
         end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf)
       }
-      if (end === -1) break
+      if (end === -1 || end >= length) break
       this.line(text, i, end, onData)
       i = end + 1
-      if (text.charCodeAt(end) === CR) {
-        if (i === length) this.afterCr = true
-        else if (text.charCodeAt(i) === LF) i++
-      }
+      if (text.charCodeAt(end) === CR && text.charCodeAt(i) === LF) i++
     }
-    if (i < length) this.rest = text.slice(i)
+    if (i < text.length) this.rest = text.slice(i)
   }
 
   private line(text: string, start: number, end: number, onData: (data: string) => void) {
