@@ -56,24 +56,21 @@ export async function* leanStream(
     })
     const capture: WireCapture = {}
     const { stream } = await captureWire(capture, () => model.doStream({ prompt, abortSignal: signal }))
-    const aborted = new Promise<never>((_, reject) => {
-      const fail = () => reject(signal.reason)
-      if (signal.aborted) fail()
-      else signal.addEventListener('abort', fail, { once: true })
-    })
-    aborted.catch(() => undefined)
     if (capture.body) {
       // The provider's wire format, read here (wire/): the SDK's own stream got no chunks.
       stream.cancel().catch(() => undefined)
-      yield* readWire(capture, aborted, touch)
+      yield* readWire(capture, signal, touch)
       return
     }
     const reader = stream.getReader()
+    const release = cancelOnAbort(reader, signal)
     try {
       for (;;) {
-        // A provider that ignores the signal still stops here.
-        const { value, done } = await Promise.race([reader.read(), aborted])
-        if (done) return
+        const { value, done } = await reader.read()
+        if (done) {
+          if (signal.aborted) throw signal.reason
+          return
+        }
         touch()
         const part = value as LanguageModelV3StreamPart
         if (part.type === 'text-delta') {
@@ -87,11 +84,26 @@ export async function* leanStream(
         } else if (part.type === 'error') yield { type: 'error', error: part.error }
       }
     } finally {
+      release()
       reader.cancel().catch(() => undefined)
     }
   } finally {
     clearTimeout(timer)
   }
+}
+
+/**
+ * A stop or a timeout cancels the read in progress, so a provider that ignores the signal still
+ * stops (the loop then throws the signal's reason). One listener per stream, not a race per chunk
+ * (a Promise.race against a long-lived promise keeps a reaction per chunk until the stream ends).
+ */
+function cancelOnAbort(reader: ReadableStreamDefaultReader<unknown>, signal: AbortSignal): () => void {
+  const cancel = () => {
+    reader.cancel(signal.reason).catch(() => undefined)
+  }
+  if (signal.aborted) cancel()
+  else signal.addEventListener('abort', cancel, { once: true })
+  return () => signal.removeEventListener('abort', cancel)
 }
 
 /** Counted by token-path.test.ts: JSON.parse once per event, nothing else per chunk. */
@@ -104,7 +116,7 @@ export const wireStats = { events: 0, reads: 0 }
  */
 async function* readWire(
   capture: WireCapture,
-  aborted: Promise<never>,
+  signal: AbortSignal,
   touch: () => void,
 ): AsyncGenerator<LeanPart> {
   const url = capture.url ?? ''
@@ -134,12 +146,16 @@ async function* readWire(
   let body = capture.body
   while (body) {
     const reader = body.getReader()
+    const release = cancelOnAbort(reader, signal)
     const events = new SseEvents()
     const decoder = new TextDecoder()
     try {
       for (;;) {
-        const { value, done } = await Promise.race([reader.read(), aborted])
-        if (done) break
+        const { value, done } = await reader.read()
+        if (done) {
+          if (signal.aborted) throw signal.reason
+          break
+        }
         touch()
         wireStats.reads++
         events.feed(decoder.decode(value, { stream: true }), onData)
@@ -147,12 +163,13 @@ async function* readWire(
       }
       events.feed(decoder.decode(), onData)
     } finally {
+      release()
       reader.cancel().catch(() => undefined)
     }
     body = undefined
     const token = wire.takeContinuation?.()
     if (token && capture.repost) {
-      const res = await Promise.race([capture.repost({ continuationToken: token }), aborted])
+      const res = await capture.repost({ continuationToken: token })
       if (res.ok && res.body) body = res.body
       else
         batch.errors.push(

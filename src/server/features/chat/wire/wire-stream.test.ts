@@ -13,7 +13,9 @@ import { wireFetch } from './wire-fetch.ts'
 const encoder = new TextEncoder()
 
 /** A fetch answering each call with the next response: byte chunks, or a status and body. */
-function fakeFetch(answers: ({ chunks: (string | Uint8Array)[] } | { status: number; body: string })[]) {
+function fakeFetch(
+  answers: ({ chunks: (string | Uint8Array)[]; silentAfter?: boolean } | { status: number; body: string })[],
+) {
   const requests: { url: string; body: Record<string, unknown> }[] = []
   const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
     requests.push({ url: String(input), body: JSON.parse(String(init?.body)) })
@@ -28,7 +30,8 @@ function fakeFetch(answers: ({ chunks: (string | Uint8Array)[] } | { status: num
       start(c) {
         for (const chunk of answer.chunks)
           c.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk)
-        c.close()
+        // A provider gone silent, ignoring the signal: only the reader's cancel ends it.
+        if (!answer.silentAfter) c.close()
       },
     })
     return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } })
@@ -236,6 +239,33 @@ describe('OpenAI chat completions', () => {
     const done = await collect(compatible(whole.fetch))
     expect(errorsOf(done)).toEqual([])
     expect(finishOf(done)).toEqual({ type: 'finish', usage: { inputTokens: 9, outputTokens: 4 } })
+  })
+})
+
+describe('stop and timeouts', () => {
+  it('a Stop ends a silent stream with an AbortError, a quiet provider with a TimeoutError', async () => {
+    const stop = new AbortController()
+    const silent = fakeFetch([{ chunks: [sse(geminiChunk('Hi'))], silentAfter: true }])
+    const stream = leanStream(gemini(silent.fetch), input, {
+      signal: stop.signal,
+      totalMs: 5000,
+      chunkMs: 5000,
+    })
+    expect((await stream.next()).value).toEqual({ type: 'text-delta', text: 'Hi' })
+    stop.abort()
+    await expect(stream.next()).rejects.toMatchObject({ name: 'AbortError' })
+
+    const quiet = fakeFetch([{ chunks: [sse(geminiChunk('Hi'))], silentAfter: true }])
+    const parts = leanStream(gemini(quiet.fetch), input, {
+      signal: new AbortController().signal,
+      totalMs: 5000,
+      chunkMs: 50,
+    })
+    await expect(
+      (async () => {
+        for await (const _ of parts);
+      })(),
+    ).rejects.toMatchObject({ name: 'TimeoutError' })
   })
 })
 
