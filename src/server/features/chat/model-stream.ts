@@ -159,7 +159,13 @@ async function* readWire(
         touch()
         wireStats.reads++
         events.feed(decoder.decode(value, { stream: true }), onData)
-        yield* drain()
+        // drain() inline: no generator object per read.
+        if (batch.text) {
+          const text = batch.text
+          batch.text = ''
+          yield { type: 'text-delta', text }
+        }
+        if (batch.errors.length > 0) yield* drain()
       }
       events.feed(decoder.decode(), onData)
     } finally {
