@@ -4,6 +4,8 @@
 // Loris alternate at each load level. Prints every figure next to its goal.
 //   BENCH_DB=embedded|postgres  BENCH_STREAMS=1,50  BENCH_TOKENS=100  BENCH_DELAY_MS=20
 //   BENCH_ROUNDS=2 (rounds per level; 1 stream runs 10 times per round)
+//   BENCH_LISTS=0 skips the list pages (only the token path); BENCH_SERVER_ARGS='--cpu-prof'
+//   passes node flags to the server (e.g. to profile it).
 // Needs `npm run build` first. The figures depend on the machine and on what else runs on it.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -23,6 +25,8 @@ const TOKENS = Number(process.env.BENCH_TOKENS ?? 100)
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
 const SHORT_TOKENS = 5
+const LISTS = process.env.BENCH_LISTS !== '0'
+const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean)
 const DEADLINE_MS = 15 * 60_000
 const CLK_TCK_MS = 10
 
@@ -239,7 +243,7 @@ export async function run(): Promise<void> {
     const port = await freePort()
     const url = `http://127.0.0.1:${port}`
     const started = performance.now()
-    const server = spawn(process.execPath, [main], {
+    const server = spawn(process.execPath, [...SERVER_ARGS, main], {
       cwd: root,
       env: {
         PATH: process.env.PATH,
@@ -429,79 +433,82 @@ export async function run(): Promise<void> {
     }
 
     // Lists: a long history, brought in by the import, then walked a page at a time.
-    const conv = (title: string, time: number, exchanges: number) => {
-      const mapping: Record<string, unknown> = {
-        root: { id: 'root', parent: null, children: [] as string[], message: null },
-      }
-      let parent = 'root'
-      for (let i = 0; i < exchanges; i++)
-        for (const role of ['user', 'assistant']) {
-          const id = `${role}-${i}`
-          mapping[id] = {
-            id,
-            parent,
-            children: [],
-            message: {
-              author: { role },
-              content: { content_type: 'text', parts: [`${role} ${i} ${words(10)}`] },
-              create_time: time + i,
-            },
+    if (LISTS) await lists()
+    async function lists() {
+      const conv = (title: string, time: number, exchanges: number) => {
+        const mapping: Record<string, unknown> = {
+          root: { id: 'root', parent: null, children: [] as string[], message: null },
+        }
+        let parent = 'root'
+        for (let i = 0; i < exchanges; i++)
+          for (const role of ['user', 'assistant']) {
+            const id = `${role}-${i}`
+            mapping[id] = {
+              id,
+              parent,
+              children: [],
+              message: {
+                author: { role },
+                content: { content_type: 'text', parts: [`${role} ${i} ${words(10)}`] },
+                create_time: time + i,
+              },
+            }
+            ;(mapping[parent] as { children: string[] }).children.push(id)
+            parent = id
           }
-          ;(mapping[parent] as { children: string[] }).children.push(id)
-          parent = id
+        return {
+          title,
+          conversation_id: title,
+          create_time: time,
+          update_time: time + exchanges,
+          current_node: parent,
+          mapping,
         }
-      return {
-        title,
-        conversation_id: title,
-        create_time: time,
-        update_time: time + exchanges,
-        current_node: parent,
-        mapping,
       }
-    }
-    const lists = people[people.length - 1]!
-    const file = [
-      conv('Long', 1_700_000_000, 1000),
-      ...Array.from({ length: 1000 }, (_, i) => conv(`T${i}`, 1_600_000_000 + i * 60, 1)),
-    ]
-    const form = new FormData()
-    form.set('file', new File([JSON.stringify(file)], 'conversations.json'))
-    const imported = await fetch(`${url}/api/import`, {
-      method: 'POST',
-      headers: { cookie: lists.cookie },
-      body: form,
-    })
-    if (!imported.ok) throw new Error(`import failed: ${imported.status} ${await imported.text()}`)
-    const get = async (p: string) => {
-      const res = await fetch(`${url}${p}`, { headers: { cookie: lists.cookie } })
-      if (!res.ok) throw new Error(`${p}: ${res.status}`)
-      return res.json()
-    }
-    const walk = async (base: string, pages: number) => {
-      let cursor: string | null = null
-      const before = cpuMs(pid)
-      let done = 0
-      for (; done < pages; done++) {
-        const page = (await get(cursor ? `${base}&cursor=${encodeURIComponent(cursor)}` : base)) as {
-          nextCursor: string | null
+      const lists = people[people.length - 1]!
+      const file = [
+        conv('Long', 1_700_000_000, 1000),
+        ...Array.from({ length: 1000 }, (_, i) => conv(`T${i}`, 1_600_000_000 + i * 60, 1)),
+      ]
+      const form = new FormData()
+      form.set('file', new File([JSON.stringify(file)], 'conversations.json'))
+      const imported = await fetch(`${url}/api/import`, {
+        method: 'POST',
+        headers: { cookie: lists.cookie },
+        body: form,
+      })
+      if (!imported.ok) throw new Error(`import failed: ${imported.status} ${await imported.text()}`)
+      const get = async (p: string) => {
+        const res = await fetch(`${url}${p}`, { headers: { cookie: lists.cookie } })
+        if (!res.ok) throw new Error(`${p}: ${res.status}`)
+        return res.json()
+      }
+      const walk = async (base: string, pages: number) => {
+        let cursor: string | null = null
+        const before = cpuMs(pid)
+        let done = 0
+        for (; done < pages; done++) {
+          const page = (await get(cursor ? `${base}&cursor=${encodeURIComponent(cursor)}` : base)) as {
+            nextCursor: string | null
+          }
+          cursor = page.nextCursor
+          if (!cursor) break
         }
-        cursor = page.nextCursor
-        if (!cursor) break
+        return (cpuMs(pid) - before) / (done + 1)
       }
-      return (cpuMs(pid) - before) / (done + 1)
+      const threads = (await get('/api/threads?limit=1')) as { items: { id: string; title: string }[] }
+      const all = (await get('/api/threads')) as { id: string; title: string }[]
+      const longId = all.find((t) => t.title === 'Long')?.id ?? threads.items[0]?.id
+      const threadPage = await walk('/api/threads?limit=50', 20)
+      const messagePage = await walk(`/api/messages?threadId=${longId}&limit=30`, 30)
+      const beforeWhole = cpuMs(pid)
+      await get('/api/threads')
+      await get(`/api/messages?threadId=${longId}`)
+      const whole = (cpuMs(pid) - beforeWhole) / 2
+      row('lists: server CPU per thread page (50 of 1,001)', ms(threadPage), 'under 5 ms', threadPage < 5)
+      row('lists: server CPU per message page (30 of 1,000)', ms(messagePage), 'under 5 ms', messagePage < 5)
+      row('lists: server CPU for a whole list (before pages)', ms(whole))
     }
-    const threads = (await get('/api/threads?limit=1')) as { items: { id: string; title: string }[] }
-    const all = (await get('/api/threads')) as { id: string; title: string }[]
-    const longId = all.find((t) => t.title === 'Long')?.id ?? threads.items[0]?.id
-    const threadPage = await walk('/api/threads?limit=50', 20)
-    const messagePage = await walk(`/api/messages?threadId=${longId}&limit=30`, 30)
-    const beforeWhole = cpuMs(pid)
-    await get('/api/threads')
-    await get(`/api/messages?threadId=${longId}`)
-    const whole = (cpuMs(pid) - beforeWhole) / 2
-    row('lists: server CPU per thread page (50 of 1,001)', ms(threadPage), 'under 5 ms', threadPage < 5)
-    row('lists: server CPU per message page (30 of 1,000)', ms(messagePage), 'under 5 ms', messagePage < 5)
-    row('lists: server CPU for a whole list (before pages)', ms(whole))
     row('server RSS at the end', `${rssMb(pid).toFixed(0)} MB`)
 
     console.info(

@@ -129,9 +129,11 @@ export const messages = pgTable(
     // (docs/decisions/009-limits-and-leases.md).
     nodeId: text('node_id'),
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
-    // The person's text and the reply, for full-text search (decision 013).
+    // The person's text and the reply, for full-text search (decision 013). Only once the reply
+    // is settled: a progress save (decision 019) would otherwise index the whole text again.
     searchVector: tsvector('search_vector').generatedAlwaysAs(
-      (): SQL => sql`to_tsvector(${SEARCH_CONFIG}, ${messages.content} || ' ' || ${messages.response})`,
+      (): SQL =>
+        sql`case when ${messages.status} = 'streaming' then null else to_tsvector(${SEARCH_CONFIG}, ${messages.content} || ' ' || ${messages.response}) end`,
     ),
   },
   (t) => [

@@ -4,9 +4,14 @@
 // (the SDK's own `standardizePrompt` and `convertToLanguageModelPrompt`); the limits it applied,
 // a total time and a time between chunks, are applied here. Models that are not provider objects
 // of the current specification go through streamText (generation.ts).
+// For the hosted providers the chunks themselves are read here too, from the provider's wire
+// format (decision 019, wire/): the SDK builds the request and reports HTTP errors as before.
 import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider'
-import type { LanguageModel, ModelMessage } from 'ai'
+import { APICallError, JSONParseError, type LanguageModel, type ModelMessage } from 'ai'
 import { asLanguageModelUsage, convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal'
+import { chunkReader, type WireBatch } from './wire/chunks.ts'
+import { SseEvents } from './wire/sse-events.ts'
+import { captureWire, type WireCapture } from './wire/wire-fetch.ts'
 
 export type LeanPart =
   | { type: 'text-delta'; text: string }
@@ -28,15 +33,20 @@ export async function* leanStream(
 ): AsyncGenerator<LeanPart> {
   const chunkTimer = new AbortController()
   const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.totalMs), chunkTimer.signal])
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const arm = () => {
-    clearTimeout(timer)
-    timer = setTimeout(
-      () => chunkTimer.abort(new DOMException('No part of the reply came in time', 'TimeoutError')),
-      opts.chunkMs,
-    )
+  // The time between chunks: each chunk only notes when it came (no timer reset per chunk); the
+  // timer, when it fires, looks at how long it has been and waits again for the rest.
+  let lastChunk = performance.now()
+  const touch = () => {
+    lastChunk = performance.now()
   }
-  arm()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const check = () => {
+    const quiet = performance.now() - lastChunk
+    if (quiet >= opts.chunkMs)
+      chunkTimer.abort(new DOMException('No part of the reply came in time', 'TimeoutError'))
+    else timer = setTimeout(check, opts.chunkMs - quiet)
+  }
+  timer = setTimeout(check, opts.chunkMs)
   try {
     const prompt = await convertToLanguageModelPrompt({
       prompt: await standardizePrompt({ system: input.system, messages: input.messages }),
@@ -44,20 +54,24 @@ export async function* leanStream(
       download: undefined,
       abortSignal: signal,
     })
-    const { stream } = await model.doStream({ prompt, abortSignal: signal })
+    const capture: WireCapture = {}
+    const { stream } = await captureWire(capture, () => model.doStream({ prompt, abortSignal: signal }))
+    if (capture.body) {
+      // The provider's wire format, read here (wire/): the SDK's own stream got no chunks.
+      stream.cancel().catch(() => undefined)
+      yield* readWire(capture, signal, touch)
+      return
+    }
     const reader = stream.getReader()
-    const aborted = new Promise<never>((_, reject) => {
-      const fail = () => reject(signal.reason)
-      if (signal.aborted) fail()
-      else signal.addEventListener('abort', fail, { once: true })
-    })
-    aborted.catch(() => undefined)
+    const release = cancelOnAbort(reader, signal)
     try {
       for (;;) {
-        // A provider that ignores the signal still stops here.
-        const { value, done } = await Promise.race([reader.read(), aborted])
-        if (done) return
-        arm()
+        const { value, done } = await reader.read()
+        if (done) {
+          if (signal.aborted) throw signal.reason
+          return
+        }
+        touch()
         const part = value as LanguageModelV3StreamPart
         if (part.type === 'text-delta') {
           if (part.delta) yield { type: 'text-delta', text: part.delta }
@@ -70,9 +84,112 @@ export async function* leanStream(
         } else if (part.type === 'error') yield { type: 'error', error: part.error }
       }
     } finally {
+      release()
       reader.cancel().catch(() => undefined)
     }
   } finally {
     clearTimeout(timer)
   }
+}
+
+/**
+ * A stop or a timeout cancels the read in progress, so a provider that ignores the signal still
+ * stops (the loop then throws the signal's reason). One listener per stream, not a race per chunk
+ * (a Promise.race against a long-lived promise keeps a reaction per chunk until the stream ends).
+ */
+function cancelOnAbort(reader: ReadableStreamDefaultReader<unknown>, signal: AbortSignal): () => void {
+  const cancel = () => {
+    reader.cancel(signal.reason).catch(() => undefined)
+  }
+  if (signal.aborted) cancel()
+  else signal.addEventListener('abort', cancel, { once: true })
+  return () => signal.removeEventListener('abort', cancel)
+}
+
+/** Counted by token-path.test.ts: JSON.parse once per event, nothing else per chunk. */
+export const wireStats = { events: 0, reads: 0 }
+
+/**
+ * The hot loop over a captured response: bytes to text (one decoder), text to events (one scan),
+ * each event's JSON parsed once and plucked by the provider's reader; all the text of one network
+ * read goes out as one part. A Gemini reply continued in another request is read on.
+ */
+async function* readWire(
+  capture: WireCapture,
+  signal: AbortSignal,
+  touch: () => void,
+): AsyncGenerator<LeanPart> {
+  const url = capture.url ?? ''
+  const wire = chunkReader(capture.format ?? 'openai-chat', url)
+  const batch: WireBatch = { text: '', errors: [] }
+  const onData = (data: string) => {
+    wireStats.events++
+    if (data === '[DONE]') return
+    let value: unknown
+    try {
+      value = JSON.parse(data)
+    } catch (cause) {
+      // As the SDK did: an error part, and the stream goes on.
+      batch.errors.push(new JSONParseError({ text: data, cause }))
+      return
+    }
+    wire.read(value, batch)
+  }
+  function* drain(): Generator<LeanPart> {
+    if (batch.text) {
+      const text = batch.text
+      batch.text = ''
+      yield { type: 'text-delta', text }
+    }
+    if (batch.errors.length > 0) for (const error of batch.errors.splice(0)) yield { type: 'error', error }
+  }
+  let body = capture.body
+  while (body) {
+    const reader = body.getReader()
+    const release = cancelOnAbort(reader, signal)
+    const events = new SseEvents()
+    const decoder = new TextDecoder()
+    try {
+      for (;;) {
+        const { value, done } = await reader.read()
+        if (done) {
+          if (signal.aborted) throw signal.reason
+          break
+        }
+        touch()
+        wireStats.reads++
+        events.feed(decoder.decode(value, { stream: true }), onData)
+        // drain() inline: no generator object per read.
+        if (batch.text) {
+          const text = batch.text
+          batch.text = ''
+          yield { type: 'text-delta', text }
+        }
+        if (batch.errors.length > 0) yield* drain()
+      }
+      events.feed(decoder.decode(), onData)
+    } finally {
+      release()
+      reader.cancel().catch(() => undefined)
+    }
+    body = undefined
+    const token = wire.takeContinuation?.()
+    if (token && capture.repost) {
+      const res = await capture.repost({ continuationToken: token })
+      if (res.ok && res.body) body = res.body
+      else
+        batch.errors.push(
+          new APICallError({
+            message: res.statusText || 'The continued reply failed',
+            url,
+            requestBodyValues: undefined,
+            statusCode: res.status,
+            responseBody: await res.text().catch(() => undefined),
+          }),
+        )
+    }
+  }
+  wire.end(batch)
+  yield* drain()
+  yield { type: 'finish', usage: wire.usage() }
 }

@@ -6,7 +6,11 @@ import { type SQL, sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { Db } from '#server/db/client.ts'
 
-export const FLUSH_MS = 500
+/**
+ * A second (decision 019; 500 ms before): what a crash or a reload on another node sees lags the
+ * reply by at most this; followers on this node get every token from memory.
+ */
+export const FLUSH_MS = 1_000
 export const FLAG_CHECK_MS = 2_000
 /** Rows per statement (two parameters each, far below PostgreSQL's 65,535). */
 const BATCH_ROWS = 500

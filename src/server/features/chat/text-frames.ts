@@ -2,12 +2,23 @@
 // once per FRAME_MS per stream instead of once per token. The first text after a quiet spell
 // goes at once (time to first token is not delayed, nor are tokens slower than a frame); text
 // arriving faster is gathered and written by one timer shared by every stream of this process.
+// Under load the frame grows (decision 019): each write is a system call (about 0.1 ms here), the
+// main cost of relaying a token once the chunks are read cheaply, so with many streams open a
+// frame carries several tokens; with few, tokens 20 ms apart still go one by one, at once.
 
-/** How often gathered text is written: about one screen refresh. */
+/** How often gathered text is written with few streams open: about one screen refresh. */
 export const FRAME_MS = 20
+/** The longest frame, with MAX_FRAME_MS or more streams open (1 ms per open stream between). */
+export const MAX_FRAME_MS = 50
 
 const waiting = new Set<TextFrames>()
 let scheduled = false
+let open = 0
+
+/** The frame now: FRAME_MS with up to FRAME_MS streams open, then 1 ms per stream up to MAX_FRAME_MS. */
+export function frameMs(): number {
+  return Math.min(MAX_FRAME_MS, Math.max(FRAME_MS, open))
+}
 
 function flushWaiting() {
   scheduled = false
@@ -18,13 +29,16 @@ function flushWaiting() {
 export class TextFrames {
   private pending = ''
   private lastWrite = Number.NEGATIVE_INFINITY
+  private closed = false
 
-  constructor(private readonly write: (text: string) => void) {}
+  constructor(private readonly write: (text: string) => void) {
+    open++
+  }
 
   add(text: string) {
     if (!text) return
     const now = performance.now()
-    if (!this.pending && now - this.lastWrite >= FRAME_MS) {
+    if (!this.pending && now - this.lastWrite >= frameMs()) {
       this.lastWrite = now
       this.write(text)
       return
@@ -33,7 +47,7 @@ export class TextFrames {
     waiting.add(this)
     if (!scheduled) {
       scheduled = true
-      setTimeout(flushWaiting, FRAME_MS)
+      setTimeout(flushWaiting, frameMs())
     }
   }
 
@@ -47,9 +61,13 @@ export class TextFrames {
     this.write(text)
   }
 
-  /** Drops what is gathered (the stream went away). */
+  /** Drops what is gathered: the stream ended or went away (it no longer counts as open). */
   discard() {
     waiting.delete(this)
     this.pending = ''
+    if (!this.closed) {
+      this.closed = true
+      open--
+    }
   }
 }

@@ -1,7 +1,7 @@
 // The streaming hot loop counted in work, not time (issue 15): SSE writes per burst of tokens,
 // and statements per progress tick for many replies at once.
-import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { parseChatEventLine } from '#contract/chat-events.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import { createLogger } from '#server/lib/logger.ts'
@@ -9,8 +9,9 @@ import { readEvents, replyText, waitFor } from '../../../../tests/helpers/chat.t
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 import { Generation, type GenerationJob } from './generation.ts'
-import { ProgressSaver } from './progress-saver.ts'
+import { ProgressSaver, saveBatch } from './progress-saver.ts'
 import { followGeneration } from './stream.ts'
+import { FRAME_MS, frameMs, MAX_FRAME_MS, TextFrames } from './text-frames.ts'
 
 /** Reads an SSE body write by write: each chunk the stream hands over is one write. */
 function writes(res: Response) {
@@ -55,6 +56,37 @@ describe('SSE frames', () => {
     expect(out.text()).toBe(`${tokens.join('')}last words`)
     expect(parseChatEventLine(out.seen.at(-1)!.trim())).toMatchObject({ done: true, status: 'complete' })
     expect(out.seen.length).toBeLessThanOrEqual(5)
+  })
+})
+
+describe('frames under load', () => {
+  afterEach(() => vi.useRealTimers())
+
+  /** `streams` followers each given `tokens` tokens 20 ms apart; the writes they made. */
+  async function relay(streams: number, tokens: number) {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] })
+    const written = Array.from({ length: streams }, () => [] as string[])
+    const frames = written.map((w) => new TextFrames((text) => w.push(text)))
+    const sizes = { during: frameMs() }
+    for (let i = 0; i < tokens; i++) {
+      for (const f of frames) f.add(`t${i} `)
+      await vi.advanceTimersByTimeAsync(20)
+    }
+    for (const f of frames) f.flush()
+    for (const f of frames) f.discard()
+    const expected = Array.from({ length: tokens }, (_, i) => `t${i} `).join('')
+    for (const w of written) expect(w.join('')).toBe(expected)
+    return { ...sizes, after: frameMs(), writes: written.reduce((n, w) => n + w.length, 0) }
+  }
+
+  it('writes each token at once with few streams open, several per write with many', async () => {
+    const one = await relay(1, 50)
+    expect(one).toEqual({ during: FRAME_MS, after: FRAME_MS, writes: 50 })
+    const many = await relay(60, 50)
+    expect(many.during).toBe(MAX_FRAME_MS)
+    expect(many.after).toBe(FRAME_MS)
+    // 50 ms frames for tokens 20 ms apart: at most one write per 2 tokens, plus the last.
+    expect(many.writes).toBeLessThanOrEqual(60 * 26)
   })
 })
 
@@ -111,6 +143,28 @@ describe('progress saves', () => {
     expect(t.queries).toHaveLength(1)
     expect([...stopped]).toEqual([first!.id])
     for (const { id } of rows) await saver.remove(id)
+  })
+
+  it('does not index the text at a progress save, only once the reply is settled', async () => {
+    const { user } = await t.signUp()
+    const db = t.deps.database.db
+    const [row] = await db
+      .insert(messages)
+      .values({ userId: user.id as string, content: 'Question', chatModel: 'gemini' as const })
+      .returning({ id: messages.id })
+    const id = row!.id
+    const vector = async () =>
+      (
+        (await db.execute(
+          sql`select search_vector::text as v from messages where id = ${id}`,
+        )) as unknown as {
+          rows: { v: string | null }[]
+        }
+      ).rows[0]?.v
+    await saveBatch(db, [{ id, response: 'an unusual zebrafish answer' }])
+    expect(await vector()).toBeNull()
+    await db.update(messages).set({ status: 'complete' }).where(eq(messages.id, id))
+    expect(await vector()).toContain("'zebrafish'")
   })
 })
 

@@ -1,6 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import type { Env } from '#server/env.ts'
+import { wireFetch } from '../wire/wire-fetch.ts'
 
 /**
  * Any OpenAI-compatible server (Ollama, llama.cpp server, vLLM) for the Loris eco mode; null
@@ -14,6 +15,8 @@ export function ecoFactory(env: Env): ((modelId: string) => LanguageModel) | nul
     apiKey: env.ECO_API_KEY,
     // Token counts feed the CO2 estimate; llama.cpp and vLLM send them only when asked.
     includeUsage: true,
+    // The streamed chunks are read by the hot loop (decision 019).
+    fetch: wireFetch('openai-compatible'),
   })
   return (modelId) => eco.chatModel(modelId)
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "messages" drop column "search_vector";--> statement-breakpoint
+ALTER TABLE "messages" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (case when "messages"."status" = 'streaming' then null else to_tsvector('simple'::regconfig, "messages"."content" || ' ' || "messages"."response") end) STORED;
