@@ -63,7 +63,7 @@ export async function* leanStream(
       return
     }
     const reader = stream.getReader()
-    const release = cancelOnAbort(reader, signal)
+    const release = cancelOnAbort((reason) => void reader.cancel(reason).catch(() => undefined), signal)
     try {
       for (;;) {
         const { value, done } = await reader.read()
@@ -97,10 +97,8 @@ export async function* leanStream(
  * stops (the loop then throws the signal's reason). One listener per stream, not a race per chunk
  * (a Promise.race against a long-lived promise keeps a reaction per chunk until the stream ends).
  */
-function cancelOnAbort(reader: ReadableStreamDefaultReader<unknown>, signal: AbortSignal): () => void {
-  const cancel = () => {
-    reader.cancel(signal.reason).catch(() => undefined)
-  }
+function cancelOnAbort(stop: (reason: unknown) => void, signal: AbortSignal): () => void {
+  const cancel = () => stop(signal.reason)
   if (signal.aborted) cancel()
   else signal.addEventListener('abort', cancel, { once: true })
   return () => signal.removeEventListener('abort', cancel)
@@ -145,13 +143,13 @@ async function* readWire(
   }
   let body = capture.body
   while (body) {
-    const reader = body.getReader()
-    const release = cancelOnAbort(reader, signal)
+    const reader = body
+    const release = cancelOnAbort(reader.cancel, signal)
     const events = new SseEvents()
     const decoder = new TextDecoder()
     try {
       for (;;) {
-        const { value, done } = await reader.read()
+        const { value, done } = await reader.next()
         if (done) {
           if (signal.aborted) throw signal.reason
           break
@@ -168,15 +166,18 @@ async function* readWire(
         if (batch.errors.length > 0) yield* drain()
       }
       events.feed(decoder.decode(), onData)
+    } catch (error) {
+      // A stop or a timeout fails the read in progress: report the signal's reason.
+      throw signal.aborted ? signal.reason : error
     } finally {
       release()
-      reader.cancel().catch(() => undefined)
+      reader.cancel()
     }
     body = undefined
     const token = wire.takeContinuation?.()
     if (token && capture.repost) {
       const res = await capture.repost({ continuationToken: token })
-      if (res.ok && res.body) body = res.body
+      if (res.body) body = res.body
       else
         batch.errors.push(
           new APICallError({

@@ -5,15 +5,20 @@
 // conversion, headers, options) and still turns an HTTP error (429, 5xx, a 400 with the vendor's
 // error JSON) into its APICallError; only the per-chunk parsing moves. Outside `captureWire`
 // (transcription, non-streaming calls) it is the plain fetch.
+// The captured request itself is sent with node:http(s) (wire/node-request.ts), not undici's
+// fetch: its body is then read as a Node stream, without a WHATWG ReadableStream per chunk.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { WireFormat } from './chunks.ts'
+import { nodeRequest, type WireBody, type WireResponse } from './node-request.ts'
+
+export type { WireBody } from './node-request.ts'
 
 export interface WireCapture {
   format?: WireFormat
-  body?: ReadableStream<Uint8Array>
+  body?: WireBody
   url?: string
   /** Sends the same request again with `extra` merged into its JSON body (Gemini continuation). */
-  repost?: (extra: Record<string, unknown>) => Promise<Response>
+  repost?: (extra: Record<string, unknown>) => Promise<WireResponse>
 }
 
 const current = new AsyncLocalStorage<WireCapture>()
@@ -23,18 +28,54 @@ export function captureWire<T>(capture: WireCapture, fn: () => PromiseLike<T>): 
   return current.run(capture, fn)
 }
 
+/** A fetch Response's body as a WireBody (a `fetch` given by tests, or a body not sent by us). */
+function fetchBody(body: ReadableStream<Uint8Array>): WireBody {
+  const reader = body.getReader()
+  return { next: () => reader.read(), cancel: (reason) => void reader.cancel(reason).catch(() => undefined) }
+}
+
+async function viaFetch(
+  send: typeof fetch,
+  input: string,
+  init: RequestInit | undefined,
+): Promise<WireResponse> {
+  const res = await send(input, init)
+  return {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+    body: res.ok && res.body ? fetchBody(res.body) : undefined,
+    text: () => res.text(),
+  }
+}
+
+/**
+ * `base`, when given (tests), sends every request; otherwise the captured streaming request goes
+ * through node:http(s) and everything else through the global fetch.
+ */
 export function wireFetch(format: WireFormat, base?: typeof fetch): typeof fetch {
   const send: typeof fetch = (input, init) => (base ?? globalThis.fetch)(input, init)
+  const stream = (url: string, init: RequestInit | undefined) => {
+    const body = init?.body
+    return base || typeof body !== 'string' ? viaFetch(send, url, init) : nodeRequest(url, { ...init, body })
+  }
   return async (input, init) => {
-    const res = await send(input, init)
     const capture = current.getStore()
-    if (!capture || capture.body || !res.ok || !res.body) return res
+    // The SDK passes a URL string; a Request (never seen) keeps the plain path.
+    if (!capture || capture.body || input instanceof Request) return send(input, init)
+    const url = String(input)
+    const res = await stream(url, init)
+    if (!res.body) {
+      // An HTTP error: the SDK reads it from a real Response, so its error mapping is unchanged.
+      const text = await res.text()
+      return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers })
+    }
     capture.format = format
     capture.body = res.body
-    capture.url = input instanceof Request ? input.url : String(input)
+    capture.url = url
     capture.repost = (extra) => {
       const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {}
-      return send(input, { ...init, body: JSON.stringify({ ...body, ...extra }) })
+      return stream(url, { ...init, body: JSON.stringify({ ...body, ...extra }) })
     }
     return new Response('', { status: res.status, statusText: res.statusText, headers: res.headers })
   }

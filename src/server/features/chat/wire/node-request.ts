@@ -1,0 +1,112 @@
+// The captured streaming request sent with node:http(s) (issue 15, decision 019): its body is read
+// as a Node stream, so a chunk costs one Buffer and one iterator step instead of undici's WHATWG
+// byte stream (a ReadableStream read, its promise and its queue per chunk). One keep-alive agent
+// per protocol, as undici keeps its connections. No proxy: Loris configures none for fetch either.
+import http from 'node:http'
+import https from 'node:https'
+
+/** A response body, read chunk by chunk by the hot loop (model-stream.ts readWire). */
+export interface WireBody {
+  next(): Promise<IteratorResult<Uint8Array, unknown>>
+  /** Stops the body (a stop, a timeout, or the end of the read); safe to call more than once. */
+  cancel(reason?: unknown): void
+}
+
+export interface WireResponse {
+  status: number
+  statusText: string
+  headers: Headers
+  /** Only for a 2xx answer; an error's body is read with `text()`. */
+  body?: WireBody
+  text(): Promise<string>
+}
+
+const agents = {
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
+}
+
+/** Counted by tests: requests sent this way. */
+export const nodeRequestStats = { requests: 0 }
+
+function plainHeaders(init: HeadersInit | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (!init) return out
+  if (init instanceof Headers || Array.isArray(init)) {
+    for (const [k, v] of init instanceof Headers ? init.entries() : init) out[k.toLowerCase()] = v
+    return out
+  }
+  for (const [k, v] of Object.entries(init)) if (v !== undefined) out[k.toLowerCase()] = v
+  return out
+}
+
+function responseHeaders(res: http.IncomingMessage): Headers {
+  const headers = new Headers()
+  for (const [k, v] of Object.entries(res.headers))
+    if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v)
+  return headers
+}
+
+function nodeBody(res: http.IncomingMessage): WireBody {
+  const chunks = res[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>
+  return {
+    next: () => chunks.next(),
+    cancel: (reason) => {
+      // A body read to its end keeps its socket for the next request.
+      if (!res.complete) res.destroy(reason instanceof Error ? reason : undefined)
+    },
+  }
+}
+
+async function readText(res: http.IncomingMessage): Promise<string> {
+  const parts: Buffer[] = []
+  for await (const chunk of res) parts.push(chunk as Buffer)
+  return Buffer.concat(parts).toString('utf8')
+}
+
+/**
+ * POSTs a string body as fetch would (method, headers, signal) and answers once the status and
+ * headers are in. An abort before or during the body rejects (or fails the next read) with the
+ * signal's reason, as fetch does.
+ */
+export function nodeRequest(url: string, init: RequestInit & { body: string }): Promise<WireResponse> {
+  const target = new URL(url)
+  const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:']
+  const transport = target.protocol === 'https:' ? https : http
+  const headers = plainHeaders(init.headers)
+  headers['content-length'] = String(Buffer.byteLength(init.body))
+  const signal = init.signal ?? undefined
+  nodeRequestStats.requests++
+  return new Promise<WireResponse>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    let response: http.IncomingMessage | undefined
+    const req = transport.request(target, { method: init.method ?? 'POST', headers, agent }, (res) => {
+      response = res
+      const ok = res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300
+      res.once('close', () => signal?.removeEventListener('abort', onAbort))
+      resolve({
+        status: res.statusCode ?? 0,
+        statusText: res.statusMessage ?? '',
+        headers: responseHeaders(res),
+        body: ok ? nodeBody(res) : undefined,
+        text: () => readText(res),
+      })
+    })
+    const onAbort = () => {
+      const reason = signal?.reason
+      const error = reason instanceof Error ? reason : undefined
+      // Once the answer is in, its body fails with the reason (the next read throws it).
+      if (response) response.destroy(error)
+      else {
+        req.destroy(error)
+        reject(reason)
+      }
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+    req.once('error', (error) => {
+      signal?.removeEventListener('abort', onAbort)
+      reject(error)
+    })
+    req.end(init.body)
+  })
+}
