@@ -9,6 +9,7 @@ import { startCluster } from './cluster.ts'
 import { openDatabase } from './db/client.ts'
 import { parseEnv, publicOrigin } from './env.ts'
 import { startLeaseSweeper } from './features/chat/lease.ts'
+import { withDirectSse } from './features/chat/sse.ts'
 import { closeEcoEngine } from './features/eco-engine/instance.ts'
 import { startupTable } from './features/system/startup-report.ts'
 import { pruneAccountTokens } from './lib/account-tokens.ts'
@@ -50,7 +51,8 @@ async function main() {
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
   const app = createApp(deps, { clientDir })
-  const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+  // The chat's SSE answers are written straight to the Node response (decision 019).
+  const server = serve({ fetch: withDirectSse(app.fetch), port: env.PORT, hostname: env.HOST }, (info) => {
     log.info(
       { url: `http://${info.address}:${info.port}`, publicUrl: publicOrigin(env) },
       'Loris is listening',

@@ -20,6 +20,9 @@ export function frameMs(): number {
   return Math.min(MAX_FRAME_MS, Math.max(FRAME_MS, open))
 }
 
+/** Streams following a generation in this process (tests check that a departed client leaves). */
+export const openStreams = () => open
+
 function flushWaiting() {
   scheduled = false
   const now = performance.now()

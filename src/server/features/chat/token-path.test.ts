@@ -44,6 +44,8 @@ describe('SSE frames', () => {
   it('writes a burst of 1,000 tokens in two frames, not 1,000 writes, and ends after its text', async () => {
     const gen = new Generation(job)
     const out = writes(followGeneration(gen, { id: 'm-1' }, new AbortController().signal))
+    // The stream starts on its first read (sse.ts): the tokens come once it follows.
+    await waitFor(async () => out.seen.length === 1)
     const tokens = Array.from({ length: 1000 }, (_, i) => `t${i} `)
     for (const token of tokens) gen.push(token)
     await waitFor(async () => out.text() === tokens.join(''))
