@@ -115,14 +115,16 @@ export async function openDatabase(opts: {
     closeClient = () => local.close()
   }
   const pgliteDb = drizzlePglite({ client, schema })
+  // Migrations drizzle has recorded (none before its first run): a template's are all there.
   const applied = async () => {
-    const [row] = (
-      await pgliteDb.execute<{ n: number }>(
-        sql`select case when to_regclass('drizzle.__drizzle_migrations') is null then 0
-          else (select count(*)::int from drizzle.__drizzle_migrations) end as n`,
-      )
-    ).rows
-    return row?.n ?? 0
+    const table = await pgliteDb.execute<{ t: string | null }>(
+      sql`select to_regclass('drizzle.__drizzle_migrations')::text as t`,
+    )
+    if (!table.rows[0]?.t) return 0
+    const count = await pgliteDb.execute<{ n: number }>(
+      sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+    )
+    return count.rows[0]?.n ?? 0
   }
   const before = await applied()
   await migratePglite(pgliteDb, { migrationsFolder })
