@@ -89,24 +89,31 @@ export async function openDatabase(opts: {
   let client: PGlite
   let closeClient: () => Promise<void>
   const dir = opts.dataDir ? path.resolve(opts.dataDir, 'pglite') : null
+  // Started first, so PostgreSQL's WebAssembly compiles while a fresh directory is copied.
+  const thread = (opts.pgliteThread ?? Boolean(dir)) ? PGliteThread.start() : null
   let created: 'template' | 'initdb' | null = null
   let note: string | undefined
-  if (opts.dataDir && dir) {
-    // DATA_DIR and the database in it are the server user's alone (private-dir.ts).
-    ensurePrivateDirSync(path.resolve(opts.dataDir))
-    if (!existsSync(path.join(dir, 'PG_VERSION'))) {
-      const template = opts.pgliteTemplate === undefined ? bundledTemplate : opts.pgliteTemplate
-      const mismatch = template ? templateMismatch(template, migrationsFolder) : 'no template'
-      if (template && !mismatch && (await createFromTemplate(template, dir))) created = 'template'
-      else {
-        created = 'initdb'
-        note = mismatch ?? 'the directory was not empty'
+  try {
+    if (opts.dataDir && dir) {
+      // DATA_DIR and the database in it are the server user's alone (private-dir.ts).
+      ensurePrivateDirSync(path.resolve(opts.dataDir))
+      if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+        const template = opts.pgliteTemplate === undefined ? bundledTemplate : opts.pgliteTemplate
+        const mismatch = template ? templateMismatch(template, migrationsFolder) : 'no template'
+        if (template && !mismatch && (await createFromTemplate(template, dir))) created = 'template'
+        else {
+          created = 'initdb'
+          note = mismatch ?? 'the directory was not empty'
+        }
       }
+      ensurePrivateDirSync(dir)
     }
-    ensurePrivateDirSync(dir)
+  } catch (err) {
+    await thread?.close()
+    throw err
   }
-  if (opts.pgliteThread ?? Boolean(dir)) {
-    const thread = await PGliteThread.open(dir)
+  if (thread) {
+    await thread.open(dir)
     client = thread.asPGlite()
     closeClient = () => thread.close()
   } else {

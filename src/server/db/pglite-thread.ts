@@ -83,16 +83,29 @@ export class PGliteThread {
     this.worker.on('exit', (code) => fail(new Error(`the database thread stopped (code ${code})`)))
   }
 
+  /**
+   * Starts the thread; it begins compiling PostgreSQL's WebAssembly at once, while the caller
+   * prepares the data directory (decision 022). Then `open` it, or `close` it.
+   */
+  static start(): PGliteThread {
+    return new PGliteThread()
+  }
+
   /** Opens the database in `dataDir` (in memory when null) in a new worker thread. */
   static async open(dataDir: string | null): Promise<PGliteThread> {
-    const thread = new PGliteThread()
+    const thread = PGliteThread.start()
+    await thread.open(dataDir)
+    return thread
+  }
+
+  /** Opens the database in `dataDir` (in memory when null); the thread is ended if it fails. */
+  async open(dataDir: string | null): Promise<void> {
     try {
-      await thread.send({ kind: 'open', dataDir })
+      await this.send({ kind: 'open', dataDir })
     } catch (err) {
-      await thread.worker.terminate()
+      await this.worker.terminate()
       throw err
     }
-    return thread
   }
 
   private readonly send: Send = (req) => {
