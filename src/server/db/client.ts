@@ -100,7 +100,7 @@ export async function openDatabase(opts: {
       if (!existsSync(path.join(dir, 'PG_VERSION'))) {
         const template = opts.pgliteTemplate === undefined ? bundledTemplate : opts.pgliteTemplate
         const mismatch = template ? templateMismatch(template, migrationsFolder) : 'no template'
-        if (template && !mismatch && (await createFromTemplate(template, dir))) created = 'template'
+        if (template && !mismatch && createFromTemplate(template, dir)) created = 'template'
         else {
           created = 'initdb'
           note = mismatch ?? 'the directory was not empty'
