@@ -1,6 +1,7 @@
 // A fresh data directory is a copy of the database made at build time (decision 022): it opens
 // with every migration already recorded (none run), keeps what is written across a restart, and
 // a template that does not match today's migrations is never used.
+import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -48,6 +49,51 @@ describe('the embedded database template', () => {
     }
     // Nothing of the copy is left beside the database.
     expect(existsSync(path.join(dir, 'pglite', 'PG_VERSION'))).toBe(true)
+  }, 120_000)
+
+  it('keeps what was written when the process is killed (kill -9) right after a fresh start', async () => {
+    const dir = dataDir('killed')
+    // A server's first moments on a new data directory: made from the template, one write, then
+    // killed without any shutdown.
+    const script = `
+      const { openDatabase } = await import(${JSON.stringify(path.join(import.meta.dirname, 'client.ts'))})
+      const { users } = await import(${JSON.stringify(path.join(import.meta.dirname, 'schema/index.ts'))})
+      const database = await openDatabase({ dataDir: ${JSON.stringify(dir)}, pgliteTemplate: ${JSON.stringify(template)} })
+      await database.db.insert(users).values({ email: 'survivor@example.com' })
+      process.stdout.write(JSON.stringify(database.start) + '\\n')
+      setInterval(() => {}, 1000)
+    `
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: path.resolve(import.meta.dirname, '../../..'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (d) => {
+      stderr += String(d)
+    })
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = ''
+        child.stdout.on('data', (d) => {
+          out += String(d)
+          if (out.includes('\n')) resolve(out.split('\n')[0] as string)
+        })
+        child.once('exit', (code) => reject(new Error(`exited (${code}) before writing: ${stderr}`)))
+      })
+      expect(JSON.parse(line)).toEqual({ created: 'template', migrationsApplied: 0 })
+    } finally {
+      child.kill('SIGKILL')
+      if (child.exitCode === null && child.signalCode === null)
+        await new Promise((r) => child.once('exit', r))
+    }
+    const again = await openDatabase({ dataDir: dir, pgliteTemplate: template })
+    try {
+      expect(again.start).toEqual({ created: null, migrationsApplied: 0 })
+      const rows = await again.db.select().from(users).where(eq(users.email, 'survivor@example.com'))
+      expect(rows).toHaveLength(1)
+    } finally {
+      await again.close()
+    }
   }, 120_000)
 
   it('removes what an interrupted copy left and does not copy over files', async () => {
