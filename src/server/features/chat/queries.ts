@@ -10,11 +10,11 @@ import { admit, type UsageClaim } from './admission.ts'
 import { activeBranch, ancestorsOf, type BranchEntry } from './branch.ts'
 import type { HistoryExchange } from './history.ts'
 import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
+import { HISTORY_ROWS } from './send-statement.ts'
+import { reshowThread } from './shown-branch.ts'
 
 export type MessageRow = typeof messages.$inferSelect
 export type ThreadRow = typeof threads.$inferSelect
-
-const HISTORY_ROWS = 200
 
 export async function findOwnedThread(db: Db, userId: string, threadId: string) {
   const [row] = await db
@@ -132,45 +132,36 @@ export async function listMessagesPage(
 
 /**
  * The exchanges before the new one on its branch, oldest first (history.ts applies the budget):
- * the versions left on other branches are never sent to the model.
+ * the versions left on other branches are never sent to the model. Up the parent links by primary
+ * key, at most HISTORY_ROWS, whatever the thread's size (a new send reads it in its own statement,
+ * send-statement.ts; this serves a retried one).
  */
-export async function loadHistory(
-  db: Db,
-  threadId: string,
-  parentId: string | null,
-): Promise<HistoryExchange[]> {
+export async function loadHistory(db: Db, parentId: string | null): Promise<HistoryExchange[]> {
   if (!parentId) return []
-  const rows = await db
-    .select({
-      id: messages.id,
-      parentId: messages.parentId,
-      selectedAt: messages.selectedAt,
-      createdAt: messages.createdAt,
-      content: messages.content,
-      response: messages.response,
-      status: messages.status,
-      mediaType: messages.mediaType,
-    })
-    .from(messages)
-    .where(eq(messages.threadId, threadId))
-  return ancestorsOf(rows, parentId, HISTORY_ROWS)
-}
-
-/** The last exchange of the branch the thread shows: a plain send follows it. */
-export async function activeLeafId(db: Db, userId: string, thread: ThreadRow): Promise<string | null> {
-  const inThread = thread.isDefault
-    ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
-    : eq(messages.threadId, thread.id)
-  const rows = await db
-    .select({
-      id: messages.id,
-      parentId: messages.parentId,
-      selectedAt: messages.selectedAt,
-      createdAt: messages.createdAt,
-    })
-    .from(messages)
-    .where(and(eq(messages.userId, userId), inThread))
-  return activeBranch(rows).at(-1)?.row.id ?? null
+  const result = (await db.execute(sql`
+    with recursive history(id, parent_id, content, response, status, media_type, n) as (
+      select m.id, m.parent_id, m.content, m.response, m.status, m.media_type, 1
+      from messages m where m.id = ${parentId}
+      union all
+      select m.id, m.parent_id, m.content, m.response, m.status, m.media_type, h.n + 1
+      from history h join messages m on m.id = h.parent_id
+      where h.n < ${HISTORY_ROWS}
+    )
+    select content, response, status, media_type from history order by n desc
+  `)) as unknown as {
+    rows: {
+      content: string
+      response: string
+      status: HistoryExchange['status']
+      media_type: HistoryExchange['mediaType']
+    }[]
+  }
+  return result.rows.map((r) => ({
+    content: r.content,
+    response: r.response,
+    status: r.status,
+    mediaType: r.media_type,
+  }))
 }
 
 /**
@@ -185,6 +176,9 @@ export async function selectVersion(db: Db, userId: string, id: string, now: Dat
       .from(messages)
       .where(and(eq(messages.id, id), eq(messages.userId, userId)))
     if (!row) return undefined
+    // Sends in this thread wait: its shown branch is computed again below (shown-branch.ts).
+    if (row.threadId)
+      await tx.select({ id: threads.id }).from(threads).where(eq(threads.id, row.threadId)).for('update')
     const sameThread = row.threadId
       ? or(eq(messages.threadId, row.threadId), isNull(messages.threadId))
       : isNull(messages.threadId)
@@ -202,6 +196,7 @@ export async function selectVersion(db: Db, userId: string, id: string, now: Dat
       .update(messages)
       .set({ selectedAt: now })
       .where(and(eq(messages.userId, userId), inArray(messages.id, chain)))
+    if (row.threadId) await reshowThread(tx, row.threadId)
     const [selected] = await tx.select().from(messages).where(eq(messages.id, id))
     return selected
   })
@@ -219,81 +214,6 @@ export async function resetUsageIfDue(db: Db, user: UserRow, now: Date, due: boo
   if (row) return row
   const [fresh] = await db.select().from(users).where(eq(users.id, user.id))
   return fresh ?? user
-}
-
-export interface NewMessage {
-  userId: string
-  /** null: create a thread titled `title`. */
-  threadId: string | null
-  title: string
-  content: string
-  clientMessageId: string | null
-  /** The exchange it follows on its branch; null for the first of a thread. */
-  parentId: string | null
-  /** 'edit' and 'regenerate' add a version of an existing turn. */
-  origin: 'sent' | 'edit' | 'regenerate'
-  /** When it is stored: a new version is the selected one. */
-  now: Date
-  chatModel: ChatModel
-  provider: string
-  modelId: string
-  mediaUrl?: string | null
-  mediaType?: 'image' | 'document' | null
-  uploadId?: string | null
-}
-
-class DuplicateSend extends Error {}
-
-/**
- * Stores the user's message (status streaming) before the model is called, creating the thread
- * when none was named. Returns null when the clientMessageId was already used (nothing stored).
- */
-export async function storeUserMessage(
-  db: Db,
-  v: NewMessage,
-  claim: UsageClaim,
-): Promise<{ row: MessageRow; createdThread: boolean } | null> {
-  try {
-    return await db.transaction(async (tx) => {
-      // Checks and reserves in this transaction: a refusal or a duplicate rolls the reservation back.
-      await admit(tx, v.userId, claim)
-      let threadId = v.threadId
-      if (!threadId) {
-        const [thread] = await tx
-          .insert(threads)
-          .values({ userId: v.userId, title: v.title, chatModel: v.chatModel })
-          .returning({ id: threads.id })
-        threadId = thread?.id ?? null
-      }
-      const [row] = await tx
-        .insert(messages)
-        .values({
-          userId: v.userId,
-          threadId,
-          content: v.content,
-          clientMessageId: v.clientMessageId,
-          parentId: v.threadId ? v.parentId : null,
-          origin: v.origin,
-          selectedAt: v.now,
-          chatModel: v.chatModel,
-          provider: v.provider,
-          modelId: v.modelId,
-          mediaUrl: v.mediaUrl ?? null,
-          mediaType: v.mediaType ?? null,
-          uploadId: v.uploadId ?? null,
-          reservedChars: claim.chars,
-          nodeId: NODE_ID,
-        })
-        .onConflictDoNothing()
-        .returning()
-      // Rolls the new thread back too: the first send owns it.
-      if (!row) throw new DuplicateSend()
-      return { row, createdThread: !v.threadId }
-    })
-  } catch (err) {
-    if (err instanceof DuplicateSend) return null
-    throw err
-  }
 }
 
 /** A stored send that a retry generates again: the model never answered, or its node died. */
