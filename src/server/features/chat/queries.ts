@@ -1,6 +1,6 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
-import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
@@ -64,14 +64,45 @@ export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
 }
 
 /**
- * One page of the shown branch (docs/decisions/012 and 014), newest first from `cursor` back,
- * returned oldest first with each turn's versions. The branch follows parent links and the latest
- * selection at each turn, which no index order gives, so the thread's tree is read first, small
- * columns only (one walk of messages_thread_page_idx, plus the thread-less rows for Default), the
- * branch computed here, and only the page's rows read in full (by primary key). The cursor is the
- * id of the oldest exchange the page before showed: the next page is the exchanges before it on
- * the branch. A reply on the page still marked as being written by a node whose lease lapsed is
- * finished (as the full list does for all of them) and the page read again.
+ * The page query (decision 021): the shown rows of the thread just before the cursor's depth,
+ * newest first, one walk of messages_shown_idx; each row with its turn's versions (its siblings,
+ * by messages_thread_parent_idx). A cursor no longer on the shown branch (a version switched since)
+ * matches no depth, so the page is empty. Exported for the tests that check its plan.
+ */
+export function messagePageQuery(db: Db, threadId: string, before: string | null, limit: number) {
+  const below = before
+    ? sql`"messages"."depth" < (select c.depth from messages c where c.id = ${before} and c.thread_id = ${threadId} and c.shown)`
+    : sql`true`
+  const order = sql.raw('order by v.created_at, v.id')
+  // Qualified by hand: drizzle writes a single table's columns unqualified, which inside these
+  // subqueries would name v's.
+  const outer = sql.raw('"messages"."thread_id"')
+  const outerParent = sql.raw('"messages"."parent_id"')
+  const versionIds = sql<string>`coalesce(
+    (select json_agg(v.id ${order}) from messages v
+      where v.thread_id = ${outer} and v.parent_id = ${outerParent}),
+    (select json_agg(v.id ${order}) from messages v
+      where v.thread_id = ${outer} and v.parent_id is null and ${outerParent} is null)
+  )::text`
+  return (
+    db
+      .select({ row: messages, versionIds })
+      .from(messages)
+      // `shown` as written in the partial index's predicate (a bound `= true` would not match it).
+      .where(and(eq(messages.threadId, threadId), sql`"messages"."shown"`, below))
+      .orderBy(desc(messages.depth))
+      .limit(limit + 1)
+  )
+}
+
+/**
+ * One page of the shown branch (docs/decisions/012, 014 and 021), newest first from `cursor` back,
+ * returned oldest first with each turn's versions, in one statement whatever the thread's length:
+ * the shown rows are marked (shown-branch.ts) and indexed by depth. The cursor is the id of the
+ * oldest exchange the page before showed: the next page is the exchanges before it on the branch;
+ * after a version switch it is off the branch and answered `400 bad_request:cursor`. A reply on
+ * the page still marked as being written by a node whose lease lapsed is finished (as the full
+ * list does for all of them) and the page read again.
  */
 export async function listMessagesPage(
   db: Db,
@@ -81,52 +112,24 @@ export async function listMessagesPage(
   lapsedChecked = false,
 ): Promise<{ entries: BranchEntry<MessageRow>[]; nextCursor: string | null }> {
   const before = page.cursor ? cursorUuid(decodeCursor(page.cursor, 1)[0]) : null
-  const inThread = thread.isDefault
-    ? or(eq(messages.threadId, thread.id), and(eq(messages.userId, userId), isNull(messages.threadId)))
-    : eq(messages.threadId, thread.id)
-  const tree = await db
-    .select({
-      id: messages.id,
-      parentId: messages.parentId,
-      selectedAt: messages.selectedAt,
-      createdAt: messages.createdAt,
-      status: messages.status,
-      heartbeatAt: messages.heartbeatAt,
-    })
-    .from(messages)
-    .where(inThread)
-  const branch = activeBranch(tree)
-  let end = branch.length
-  if (before) {
-    end = branch.findIndex((e) => e.row.id === before)
-    // Its version was switched away since (the client reloads the list on a switch).
-    if (end < 0) throw badCursor()
-  }
-  const start = Math.max(0, end - page.limit)
-  const shown = branch.slice(start, end)
+  const found = await messagePageQuery(db, thread.id, before, page.limit)
+  // Every cursor this server writes has exchanges before it: none means it left the branch.
+  if (before && found.length === 0) throw badCursor()
   const lapsedBefore = Date.now() - LEASE_MS
   if (
     !lapsedChecked &&
-    shown.some((e) => e.row.status === 'streaming' && e.row.heartbeatAt.getTime() < lapsedBefore)
+    found.some((f) => f.row.status === 'streaming' && f.row.heartbeatAt.getTime() < lapsedBefore)
   ) {
     await finishLapsed(db, { userId })
     return listMessagesPage(db, userId, thread, page, true)
   }
-  const ids = shown.map((e) => e.row.id)
-  const full = ids.length
-    ? await db
-        .select()
-        .from(messages)
-        .where(and(eq(messages.userId, userId), inArray(messages.id, ids)))
-    : []
-  const byId = new Map(full.map((r) => [r.id, r]))
-  const entries = shown.flatMap((e) => {
-    const row = byId.get(e.row.id)
-    // Deleted between the two reads (Clear History): left out rather than shown half.
-    return row ? [{ row, versionIds: e.versionIds }] : []
-  })
+  const shown = found.slice(0, page.limit).reverse()
+  const entries = shown.map((f) => ({
+    row: f.row,
+    versionIds: f.versionIds ? (JSON.parse(f.versionIds) as string[]) : [f.row.id],
+  }))
   const first = shown[0]
-  const nextCursor = start > 0 && first ? encodeCursor([first.row.id]) : null
+  const nextCursor = found.length > page.limit && first ? encodeCursor([first.row.id]) : null
   return { entries, nextCursor }
 }
 
