@@ -144,7 +144,7 @@ async function resend(
 }
 
 /** Attempts of a send whose branch moved under it (another send or a switch in the thread). */
-const PLACE_ATTEMPTS = 3
+const PLACE_ATTEMPTS = 5
 
 /**
  * Where a send goes: a new thread, after the branch the thread shows (a plain send), or beside the
