@@ -63,15 +63,25 @@ export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
     .orderBy(asc(messages.createdAt), asc(messages.id))
 }
 
+/** The thread a page is of: one named by id (only if it is the user's), or the user's Default. */
+export interface PageThread {
+  userId: string
+  threadId: string | null
+}
+
 /**
  * The page query (decision 021): the shown rows of the thread just before the cursor's depth,
  * newest first, one walk of messages_shown_idx; each row with its turn's versions (its siblings,
- * by messages_thread_parent_idx). A cursor no longer on the shown branch (a version switched since)
- * matches no depth, so the page is empty. Exported for the tests that check its plan.
+ * by messages_thread_parent_idx). The thread is found in the same statement (another user's
+ * thread gives no rows). A cursor no longer on the shown branch (a version switched since) matches
+ * no depth, so the page is empty. Exported for the tests that check its plan.
  */
-export function messagePageQuery(db: Db, threadId: string, before: string | null, limit: number) {
+export function messagePageQuery(db: Db, of: PageThread, before: string | null, limit: number) {
+  const thread = of.threadId
+    ? sql`(select t.id from threads t where t.id = ${of.threadId} and t.user_id = ${of.userId})`
+    : sql`(select t.id from threads t where t.user_id = ${of.userId} and t.is_default)`
   const below = before
-    ? sql`"messages"."depth" < (select c.depth from messages c where c.id = ${before} and c.thread_id = ${threadId} and c.shown)`
+    ? sql`"messages"."depth" < (select c.depth from messages c where c.id = ${before} and c.thread_id = ${thread} and c.shown)`
     : sql`true`
   const order = sql.raw('order by v.created_at, v.id')
   // Qualified by hand: drizzle writes a single table's columns unqualified, which inside these
@@ -89,7 +99,7 @@ export function messagePageQuery(db: Db, threadId: string, before: string | null
       .select({ row: messages, versionIds })
       .from(messages)
       // `shown` as written in the partial index's predicate (a bound `= true` would not match it).
-      .where(and(eq(messages.threadId, threadId), sql`"messages"."shown"`, below))
+      .where(and(sql`"messages"."thread_id" = ${thread}`, sql`"messages"."shown"`, below))
       .orderBy(desc(messages.depth))
       .limit(limit + 1)
   )
@@ -102,26 +112,33 @@ export function messagePageQuery(db: Db, threadId: string, before: string | null
  * oldest exchange the page before showed: the next page is the exchanges before it on the branch;
  * after a version switch it is off the branch and answered `400 bad_request:cursor`. A reply on
  * the page still marked as being written by a node whose lease lapsed is finished (as the full
- * list does for all of them) and the page read again.
+ * list does for all of them) and the page read again. Null when the thread is not the user's.
  */
 export async function listMessagesPage(
   db: Db,
-  userId: string,
-  thread: ThreadRow,
+  of: PageThread,
   page: { cursor?: string; limit: number },
   lapsedChecked = false,
-): Promise<{ entries: BranchEntry<MessageRow>[]; nextCursor: string | null }> {
+): Promise<{ entries: BranchEntry<MessageRow>[]; nextCursor: string | null } | null> {
   const before = page.cursor ? cursorUuid(decodeCursor(page.cursor, 1)[0]) : null
-  const found = await messagePageQuery(db, thread.id, before, page.limit)
-  // Every cursor this server writes has exchanges before it: none means it left the branch.
-  if (before && found.length === 0) throw badCursor()
+  const found = await messagePageQuery(db, of, before, page.limit)
+  if (found.length === 0) {
+    // Nothing shown: an empty thread, another user's (or none), or a cursor off the branch.
+    const thread = of.threadId
+      ? await findOwnedThread(db, of.userId, of.threadId)
+      : await findDefaultThread(db, of.userId)
+    if (!thread) return null
+    // Every cursor this server writes has exchanges before it: none means it left the branch.
+    if (before) throw badCursor()
+    return { entries: [], nextCursor: null }
+  }
   const lapsedBefore = Date.now() - LEASE_MS
   if (
     !lapsedChecked &&
     found.some((f) => f.row.status === 'streaming' && f.row.heartbeatAt.getTime() < lapsedBefore)
   ) {
-    await finishLapsed(db, { userId })
-    return listMessagesPage(db, userId, thread, page, true)
+    await finishLapsed(db, { userId: of.userId })
+    return listMessagesPage(db, of, page, true)
   }
   const shown = found.slice(0, page.limit).reverse()
   const entries = shown.map((f) => ({
