@@ -1,6 +1,6 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
-import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
@@ -14,6 +14,10 @@ import { HISTORY_ROWS } from './send-statement.ts'
 import { reshowThread } from './shown-branch.ts'
 
 export type MessageRow = typeof messages.$inferSelect
+/** A message as a page reads it: every column but the search vector (as large as the text). */
+export type PageRow = Omit<MessageRow, 'searchVector'>
+
+const { searchVector: _searchVector, ...pageColumns } = getTableColumns(messages)
 export type ThreadRow = typeof threads.$inferSelect
 
 export async function findOwnedThread(db: Db, userId: string, threadId: string) {
@@ -96,7 +100,7 @@ export function messagePageQuery(db: Db, of: PageThread, before: string | null, 
   )::text`
   return (
     db
-      .select({ row: messages, versionIds })
+      .select({ row: pageColumns, versionIds })
       .from(messages)
       // `shown` as written in the partial index's predicate (a bound `= true` would not match it).
       .where(and(sql`"messages"."thread_id" = ${thread}`, sql`"messages"."shown"`, below))
@@ -119,7 +123,7 @@ export async function listMessagesPage(
   of: PageThread,
   page: { cursor?: string; limit: number },
   lapsedChecked = false,
-): Promise<{ entries: BranchEntry<MessageRow>[]; nextCursor: string | null } | null> {
+): Promise<{ entries: BranchEntry<PageRow>[]; nextCursor: string | null } | null> {
   const before = page.cursor ? cursorUuid(decodeCursor(page.cursor, 1)[0]) : null
   const found = await messagePageQuery(db, of, before, page.limit)
   if (found.length === 0) {
