@@ -11,10 +11,10 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { startPostgres } from '../scripts/postgres-server.mjs'
+import { freePort } from '../tests/helpers/free-port.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const DB = process.env.BENCH_DB === 'postgres' ? 'postgres' : 'embedded'
@@ -33,16 +33,6 @@ const DEADLINE_MS = 15 * 60_000
 const CLK_TCK_MS = 10
 
 // ---- processes ----
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address()
-      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))))
-    })
-  })
-}
 
 function firstLine(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {

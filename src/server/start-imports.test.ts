@@ -4,24 +4,14 @@
 // they are configured. Counted from the module URLs the process resolves, not timed.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, it } from 'vitest'
+import { freePort } from '../../tests/helpers/free-port.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const work = mkdtempSync(path.join(tmpdir(), 'loris-start-imports-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address()
-      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))))
-    })
-  })
-}
 
 const LATER = ['node-llama-cpp', 'stripe', 'nodemailer', 'pg', 'xlsx', 'mammoth', 'unpdf']
 
