@@ -1,10 +1,15 @@
+import type { QueryClient } from '@tanstack/react-query'
 import { Loader2 } from 'lucide-react'
 import { type ComponentType, lazy, Suspense, useEffect } from 'react'
 import { parse } from 'regexparam'
 import { Route, Router, Switch, useLocation } from 'wouter'
 import { paths } from './paths.ts'
 
-type PageModule = { default: ComponentType }
+type PageModule = {
+  default: ComponentType
+  /** Fetches what the page shows first, so it mounts once with it (see chat-page.tsx). */
+  prepare?: (client: QueryClient) => Promise<void>
+}
 
 /**
  * A lazy page inside PageShell (React Query, tooltips). The shell loads in parallel with the
@@ -12,7 +17,8 @@ type PageModule = { default: ComponentType }
  */
 function shellPage(load: () => Promise<PageModule>) {
   return lazy(async () => {
-    const [{ PageShell }, page] = await Promise.all([import('./page-shell.tsx'), load()])
+    const [{ PageShell, queryClient }, page] = await Promise.all([import('./page-shell.tsx'), load()])
+    await page.prepare?.(queryClient)
     const Page = page.default
     return {
       default: () => (

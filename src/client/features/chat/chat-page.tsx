@@ -1,12 +1,15 @@
 // /chat and /chat/:threadId (spec section 2): the header, then the thread list (panels on large screens, a drawer
 // below) beside the conversation; visitors get the conversation column only.
+import type { QueryClient } from '@tanstack/react-query'
 import { PageSpinner } from '#client/components/ui/spinner.tsx'
-import { useUser } from '#client/features/auth/api/get-user.ts'
+import { userQueryOptions, useUser } from '#client/features/auth/api/get-user.ts'
 import { SignInDialog } from '#client/features/auth/components/sign-in-dialog.tsx'
 import { VerifyEmailBanner } from '#client/features/auth/components/verify-email-banner.tsx'
 import { UpgradeDialog } from '#client/features/billing/components/upgrade-dialog.tsx'
 import { useSubscriptionSuccess } from '#client/features/billing/hooks/use-subscription-success.ts'
-import { useThreads } from '#client/features/threads/api/get-threads.ts'
+import { configQueryOptions } from '#client/features/config/api/get-config.ts'
+import { threadsQueryOptions, useThreads } from '#client/features/threads/api/get-threads.ts'
+import { messagesQueryOptions } from './api/get-messages.ts'
 import { ChatHeader } from './components/chat-header.tsx'
 import { ChatView } from './components/chat-view.tsx'
 import { DesktopLayout } from './components/desktop-layout.tsx'
@@ -17,8 +20,25 @@ import { ThreadsToggle } from './components/threads-toggle.tsx'
 import { useChatShortcuts } from './hooks/use-chat-shortcuts.ts'
 import { LARGE_QUERY, useMediaQuery } from './hooks/use-media-query.ts'
 import { useStripAuthParam } from './hooks/use-pending-draft.ts'
-import { useThreadSelection } from './hooks/use-thread-selection.ts'
+import { upcomingThread, useThreadSelection } from './hooks/use-thread-selection.ts'
 import { useThreadUrl } from './hooks/use-thread-url.ts'
+
+/**
+ * What the chat shows first, fetched before it first renders (the router waits for it, issue 13):
+ * who is signed in, the configuration, the threads and the messages of the thread about to be
+ * shown. The page then mounts once, complete, in a render React can split up, instead of
+ * mounting a spinner and re-rendering whole as each answer lands. The HTML preloads the first
+ * three (src/server/lib/route-preloads.ts). A request that fails is left to the page's own
+ * queries, which retry and show the error as before.
+ */
+export async function prepare(client: QueryClient) {
+  await Promise.all([client.prefetchQuery(userQueryOptions), client.prefetchQuery(configQueryOptions)])
+  if (!client.getQueryData(userQueryOptions.queryKey)) return
+  await client.prefetchInfiniteQuery(threadsQueryOptions)
+  const threads = client.getQueryData(threadsQueryOptions.queryKey)
+  const threadId = threads && upcomingThread(threads.pages.flatMap((page) => page.items))
+  if (threadId) await client.prefetchInfiniteQuery(messagesQueryOptions(threadId))
+}
 
 export default function ChatPage() {
   const { user, isLoading } = useUser()

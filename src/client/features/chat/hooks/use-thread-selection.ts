@@ -85,6 +85,14 @@ export function initialThread(threads: Thread[]): Thread | undefined {
   return [...threads].sort((a, b) => Date.parse(b.lastMessageAt) - Date.parse(a.lastMessageAt))[0]
 }
 
+/** The thread the chat is about to show, by the rules below: its messages can be fetched early. */
+export function upcomingThread(threads: Thread[]): string | null {
+  if (selection.kind === 'thread') return selection.id
+  if (selection.kind === 'new') return null
+  const inPath = threadIdInPath(window.location.pathname)
+  return (threads.find((t) => t.id.toLowerCase() === inPath) ?? initialThread(threads))?.id ?? null
+}
+
 /**
  * Applies the rules: signed out clears the selection; signed in with nothing selected (or a
  * selected thread that no longer exists) picks Default. Returns the thread id to show.
