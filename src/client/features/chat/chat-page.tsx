@@ -9,14 +9,14 @@ import { UpgradeDialog } from '#client/features/billing/components/upgrade-dialo
 import { useSubscriptionSuccess } from '#client/features/billing/hooks/use-subscription-success.ts'
 import { configQueryOptions } from '#client/features/config/api/get-config.ts'
 import { threadsQueryOptions, useThreads } from '#client/features/threads/api/get-threads.ts'
+import { useLoadedModule } from '#client/lib/module-loader.ts'
 import { messagesQueryOptions } from './api/get-messages.ts'
 import { ChatHeader } from './components/chat-header.tsx'
 import { ChatView } from './components/chat-view.tsx'
-import { DesktopLayout } from './components/desktop-layout.tsx'
 import { ShortcutsDialog } from './components/shortcuts-dialog.tsx'
 import { ThreadsDrawer } from './components/threads-drawer.tsx'
-import { ThreadsPanel } from './components/threads-panel.tsx'
 import { ThreadsToggle } from './components/threads-toggle.tsx'
+import { threadsUi } from './components/threads-ui.ts'
 import { useChatShortcuts } from './hooks/use-chat-shortcuts.ts'
 import { LARGE_QUERY, useMediaQuery } from './hooks/use-media-query.ts'
 import { useStripAuthParam } from './hooks/use-pending-draft.ts'
@@ -32,7 +32,15 @@ import { useThreadUrl } from './hooks/use-thread-url.ts'
  * queries, which retry and show the error as before.
  */
 export async function prepare(client: QueryClient) {
-  await Promise.all([client.prefetchQuery(userQueryOptions), client.prefetchQuery(configQueryOptions)])
+  // A large screen shows the thread list beside the chat (and a visitor may sign in): its code
+  // comes with the page there, so the layout never changes under the reader. A phone fetches
+  // it when the drawer is about to open.
+  const large = window.matchMedia(LARGE_QUERY).matches
+  await Promise.all([
+    client.prefetchQuery(userQueryOptions),
+    client.prefetchQuery(configQueryOptions),
+    large ? threadsUi.load().catch(() => undefined) : null,
+  ])
   if (!client.getQueryData(userQueryOptions.queryKey)) return
   await client.prefetchInfiniteQuery(threadsQueryOptions)
   const threads = client.getQueryData(threadsQueryOptions.queryKey)
@@ -42,7 +50,10 @@ export async function prepare(client: QueryClient) {
 
 export default function ChatPage() {
   const { user, isLoading } = useUser()
+  // The side panel needs its code: until that is in (a phone turned sideways), the phone's layout.
   const large = useMediaQuery(LARGE_QUERY)
+  const ui = useLoadedModule(threadsUi, Boolean(user) && large)
+  const desktop = large && ui
   const threads = useThreads(Boolean(user))
   // The address first: its effects run before the automatic pick's.
   useThreadUrl(Boolean(user), threads.data)
@@ -54,10 +65,10 @@ export default function ChatPage() {
   if (isLoading) return <PageSpinner />
   return (
     <div className="flex h-dvh flex-col overflow-hidden">
-      <ChatHeader start={user ? large ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined} />
+      <ChatHeader start={user ? desktop ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined} />
       <VerifyEmailBanner />
-      {user && large ? (
-        <DesktopLayout threads={<ThreadsPanel />} chat={<ChatView />} />
+      {user && desktop ? (
+        <desktop.DesktopLayout threads={<desktop.ThreadsPanel />} chat={<ChatView />} />
       ) : (
         <main className="flex min-h-0 flex-1 flex-col">
           <ChatView />
