@@ -3,6 +3,7 @@
 // visitor's background poster only after the page has rendered: two round trips on slow 4G.
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { MESSAGES_PAGE_SIZE } from '#contract/messages.ts'
 import { THREADS_PAGE_SIZE } from '#contract/threads.ts'
 
 /** One chunk of Vite's build manifest (`build.manifest`), keyed by its source path. */
@@ -26,7 +27,8 @@ const VISITOR_POSTERS = [
  * The API answers the chat asks for before it can show anything, exactly as the client fetches
  * them (same address, credentials included), so the browser hands the preloaded answer to the
  * client's fetch instead of asking again after the code has run: who is signed in, the app's
- * configuration and, for a signed-in person, the first page of threads.
+ * configuration and, for a signed-in person, the first page of threads and of the messages of the
+ * thread about to be shown.
  */
 const VISITOR_DATA = ['/api/session', '/api/config']
 const SIGNED_IN_DATA = [...VISITOR_DATA, `/api/threads?limit=${THREADS_PAGE_SIZE}`]
@@ -61,16 +63,30 @@ export function staticChunks(manifest: ViteManifest, sources: string[]): string[
   return files
 }
 
+/** Who opens the chat: a visitor, or someone signed in and the thread they will see first. */
+export interface ChatVisit {
+  signedIn: boolean
+  /** The thread whose messages the chat shows first (null: none, e.g. /chat/new). */
+  threadId: string | null
+}
+
+/** The first page of a thread's messages, addressed exactly as the client asks for it. */
+export function messagesUrl(threadId: string): string {
+  return `/api/messages?${new URLSearchParams({ threadId, limit: String(MESSAGES_PAGE_SIZE) })}`
+}
+
 /** index.html with the chat route's code, first data and (for visitors) poster preloaded. */
-export function chatHtml(indexHtml: string, chunks: string[], visitor: boolean): string {
+export function chatHtml(indexHtml: string, chunks: string[], visit: ChatVisit): string {
+  const visitor = !visit.signedIn
+  const data = [...(visitor ? VISITOR_DATA : SIGNED_IN_DATA)]
+  if (visit.signedIn && visit.threadId) data.push(messagesUrl(visit.threadId))
   const already = (file: string) => indexHtml.includes(`/${file}"`)
   const links = [
     ...chunks
       .filter((file) => !already(file))
-      .map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">`),
-    ...(visitor ? VISITOR_DATA : SIGNED_IN_DATA).map(
-      (href) => `    <link rel="preload" as="fetch" crossorigin="use-credentials" href="${href}">`,
-    ),
+      // Low priority: after the entry script and the stylesheet, which paint the first frame.
+      .map((file) => `    <link rel="modulepreload" crossorigin href="/${file}" fetchpriority="low">`),
+    ...data.map((href) => `    <link rel="preload" as="fetch" crossorigin="use-credentials" href="${href}">`),
   ]
   // The visitor's largest paint is the poster: let the browser fetch it with the code.
   if (visitor)

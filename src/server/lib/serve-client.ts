@@ -4,7 +4,7 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import type { Context, Hono } from 'hono'
 import { getCookie } from 'hono/cookie'
 import type { AppEnv } from './context.ts'
-import { CHAT_ROUTE_SOURCES, chatHtml, readManifest, staticChunks } from './route-preloads.ts'
+import { CHAT_ROUTE_SOURCES, type ChatVisit, chatHtml, readManifest, staticChunks } from './route-preloads.ts'
 import { SESSION_COOKIE } from './session.ts'
 
 /** Head tags a server-rendered page sets on the shell (link previews read only the HTML). */
@@ -48,7 +48,11 @@ export function serveClient(
   app: Hono<AppEnv>,
   clientDir: string,
   publicOrigin: string,
-  opts: { shareHead?: (token: string) => Promise<HeadMeta | null> } = {},
+  opts: {
+    shareHead?: (token: string) => Promise<HeadMeta | null>
+    /** Who opens /chat, for its preloads (features/chat/chat-visit.ts). */
+    chatVisit?: (c: Context<AppEnv>) => Promise<ChatVisit>
+  } = {},
 ) {
   const indexPath = path.join(clientDir, 'index.html')
   if (!existsSync(indexPath))
@@ -59,19 +63,24 @@ export function serveClient(
     `content="${publicOrigin}/og-image.png"`,
   )
   const root = path.relative(process.cwd(), clientDir) || '.'
-  // /chat and /chat/:threadId name their code in the HTML (issue 13); a visitor's also names the
-  // background poster. Whether a session cookie came decides which, so the answer varies by it.
+  // /chat and /chat/:threadId name their code and first data in the HTML (issue 13); a visitor's
+  // also names the background poster. Who asks decides which, so the answer varies by cookie.
   const manifest = readManifest(clientDir)
   const chatChunks = manifest ? staticChunks(manifest, CHAT_ROUTE_SOURCES) : []
-  const chatPages = {
-    visitor: chatHtml(indexHtml, chatChunks, true),
-    signedIn: chatHtml(indexHtml, chatChunks, false),
-  }
-  const sendIndex = (c: Context<AppEnv>) => {
+  const { chatVisit } = opts
+  const sendIndex = async (c: Context<AppEnv>) => {
     c.header('Cache-Control', 'no-cache')
     if (!CHAT_PATH.test(c.req.path)) return c.html(indexHtml)
     c.header('Vary', 'Cookie')
-    return c.html(getCookie(c, SESSION_COOKIE) ? chatPages.signedIn : chatPages.visitor)
+    let visit: ChatVisit = { signedIn: Boolean(getCookie(c, SESSION_COOKIE)), threadId: null }
+    if (chatVisit)
+      try {
+        visit = await chatVisit(c)
+      } catch (err) {
+        // The page works without its preloads: never fail it over them.
+        c.get('log').warn({ err }, 'chat preloads skipped')
+      }
+    return c.html(chatHtml(indexHtml, chatChunks, visit))
   }
   // The build manifest is for the server only.
   app.get('/.vite/*', (c) => c.notFound())
