@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { Loader2 } from 'lucide-react'
-import { type ComponentType, lazy, Suspense, useEffect } from 'react'
+import { type ComponentType, lazy, Suspense, startTransition, useEffect, useState } from 'react'
 import { parse } from 'regexparam'
 import { Route, Router, Switch, useLocation } from 'wouter'
 import { paths } from './paths.ts'
@@ -15,24 +15,61 @@ type PageModule = {
  * A lazy page inside PageShell (React Query, tooltips). The shell loads in parallel with the
  * page; the landing page does without it, so its first load stays under 90 KB (issue #8).
  */
+async function loadShellPage(load: () => Promise<PageModule>): Promise<ComponentType> {
+  const [{ PageShell, queryClient }, page] = await Promise.all([import('./page-shell.tsx'), load()])
+  await page.prepare?.(queryClient)
+  const Page = page.default
+  return () => (
+    <PageShell>
+      <Page />
+    </PageShell>
+  )
+}
+
 function shellPage(load: () => Promise<PageModule>) {
-  return lazy(async () => {
-    const [{ PageShell, queryClient }, page] = await Promise.all([import('./page-shell.tsx'), load()])
-    await page.prepare?.(queryClient)
-    const Page = page.default
-    return {
-      default: () => (
-        <PageShell>
-          <Page />
-        </PageShell>
-      ),
-    }
-  })
+  return lazy(async () => ({ default: await loadShellPage(load) }))
+}
+
+/**
+ * The chat (issue 13): a shellPage whose first render is a transition, which React renders in
+ * slices, so a phone's main thread is never blocked long by the chat mounting. Until then it
+ * shows the same spinner as the other routes' Suspense fallback.
+ */
+function slicedShellPage(load: () => Promise<PageModule>) {
+  let ready: ComponentType | null = null
+  let loading: Promise<ComponentType> | null = null
+  const start = () => {
+    loading ??= loadShellPage(load).then((Page) => {
+      ready = Page
+      return Page
+    })
+    return loading
+  }
+  return function SlicedShellPage() {
+    const [page, setPage] = useState<{ Page: ComponentType } | { error: unknown } | null>(() =>
+      ready ? { Page: ready } : null,
+    )
+    useEffect(() => {
+      if (page) return
+      let live = true
+      start().then(
+        (Page) => live && startTransition(() => setPage({ Page })),
+        (error: unknown) => live && setPage({ error }),
+      )
+      return () => {
+        live = false
+      }
+    }, [page])
+    if (!page) return <RouteSpinner />
+    // A chunk that failed to load fails the route as React.lazy does.
+    if ('error' in page) throw page.error
+    return <page.Page />
+  }
 }
 
 // Each screen is its own chunk: the landing page never downloads the chat code.
 const LandingPage = lazy(() => import('#client/features/landing/landing-page.tsx'))
-const ChatPage = shellPage(() => import('#client/features/chat/chat-page.tsx'))
+const ChatPage = slicedShellPage(() => import('#client/features/chat/chat-page.tsx'))
 const HowItWorksPage = shellPage(() => import('#client/features/how-it-works/how-it-works-page.tsx'))
 const AccountRoute = shellPage(() => import('./account-route.tsx'))
 const PrivacyPolicyPage = shellPage(() => import('#client/features/legal/privacy-policy-page.tsx'))

@@ -20,13 +20,13 @@ import { threadsUi } from './components/threads-ui.ts'
 import { useChatShortcuts } from './hooks/use-chat-shortcuts.ts'
 import { LARGE_QUERY, useMediaQuery } from './hooks/use-media-query.ts'
 import { useStripAuthParam } from './hooks/use-pending-draft.ts'
-import { upcomingThread, useThreadSelection } from './hooks/use-thread-selection.ts'
+import { pickUpcomingThread, useThreadSelection } from './hooks/use-thread-selection.ts'
 import { useThreadUrl } from './hooks/use-thread-url.ts'
 
 /**
  * What the chat shows first, fetched before it first renders (the router waits for it, issue 13):
  * who is signed in, the configuration, the threads and the messages of the thread about to be
- * shown. The page then mounts once, complete, in a render React can split up, instead of
+ * shown (picked now, as the page would pick it once mounted). The page then mounts once, complete, in a render React can split up, instead of
  * mounting a spinner and re-rendering whole as each answer lands. The HTML preloads the first
  * three (src/server/lib/route-preloads.ts). A request that fails is left to the page's own
  * queries, which retry and show the error as before.
@@ -44,7 +44,7 @@ export async function prepare(client: QueryClient) {
   if (!client.getQueryData(userQueryOptions.queryKey)) return
   await client.prefetchInfiniteQuery(threadsQueryOptions)
   const threads = client.getQueryData(threadsQueryOptions.queryKey)
-  const threadId = threads && upcomingThread(threads.pages.flatMap((page) => page.items))
+  const threadId = threads && pickUpcomingThread(threads.pages.flatMap((page) => page.items))
   if (threadId) await client.prefetchInfiniteQuery(messagesQueryOptions(threadId))
 }
 

@@ -3,6 +3,7 @@
 // most recent) is picked. 'new' is an empty conversation whose first send creates a thread.
 // The address says which (use-thread-url.ts), and a tab keeps it so a reload stays put.
 import { useEffect, useSyncExternalStore } from 'react'
+import { navigate } from 'wouter/use-browser-location'
 import type { Thread } from '#contract/threads.ts'
 import { setChatModel } from './use-chat-mode.ts'
 
@@ -91,6 +92,20 @@ export function upcomingThread(threads: Thread[]): string | null {
   if (selection.kind === 'new') return null
   const inPath = threadIdInPath(window.location.pathname)
   return (threads.find((t) => t.id.toLowerCase() === inPath) ?? initialThread(threads))?.id ?? null
+}
+
+/**
+ * Makes the automatic pick before the chat first renders (its prepare step, issue 13), as
+ * useThreadSelection and useThreadUrl would right after: the chat then renders once, not three
+ * times. Returns the thread about to be shown.
+ */
+export function pickUpcomingThread(threads: Thread[]): string | null {
+  const id = upcomingThread(threads)
+  if (!id || selection.kind !== 'auto') return id
+  showThread(id)
+  if (/^\/chat\/?$/i.test(window.location.pathname))
+    navigate(`/chat/${id}${window.location.search}`, { replace: true })
+  return id
 }
 
 /**
