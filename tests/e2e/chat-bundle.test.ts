@@ -4,7 +4,6 @@
 // the app once (global-setup.ts); this one reads what they drive.
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { buildDir } from '../../scripts/build-stamp.mjs'
 import {
   CHAT_JS_BUDGET,
   chatBundleSize,
@@ -14,7 +13,7 @@ import {
   landingBundleSize,
 } from '../../scripts/bundle-size.mjs'
 
-const clientDir = path.join(buildDir, 'client')
+const clientDir = path.resolve(import.meta.dirname, '../..', process.env.LORIS_BUILD_DIR ?? 'dist', 'client')
 
 describe('the JavaScript /chat loads first', () => {
   const chat = chatBundleSize(clientDir)

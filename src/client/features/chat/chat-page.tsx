@@ -44,7 +44,13 @@ export async function prepare(client: QueryClient) {
   if (!client.getQueryData(userQueryOptions.queryKey)) return
   await client.prefetchInfiniteQuery(threadsQueryOptions)
   const threads = client.getQueryData(threadsQueryOptions.queryKey)
-  const threadId = threads && pickUpcomingThread(threads.pages.flatMap((page) => page.items))
+  const complete = threads?.pages.at(-1)?.nextCursor == null
+  const threadId =
+    threads &&
+    pickUpcomingThread(
+      threads.pages.flatMap((page) => page.items),
+      complete,
+    )
   if (threadId) await client.prefetchInfiniteQuery(messagesQueryOptions(threadId))
 }
 

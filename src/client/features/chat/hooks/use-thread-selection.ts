@@ -86,26 +86,25 @@ export function initialThread(threads: Thread[]): Thread | undefined {
   return [...threads].sort((a, b) => Date.parse(b.lastMessageAt) - Date.parse(a.lastMessageAt))[0]
 }
 
-/** The thread the chat is about to show, by the rules below: its messages can be fetched early. */
-export function upcomingThread(threads: Thread[]): string | null {
-  if (selection.kind === 'thread') return selection.id
-  if (selection.kind === 'new') return null
-  const inPath = threadIdInPath(window.location.pathname)
-  return (threads.find((t) => t.id.toLowerCase() === inPath) ?? initialThread(threads))?.id ?? null
-}
-
 /**
- * Makes the automatic pick before the chat first renders (its prepare step, issue 13), as
- * useThreadSelection and useThreadUrl would right after: the chat then renders once, not three
- * times. Returns the thread about to be shown.
+ * Makes the automatic pick before the chat first renders (its prepare step, issue 13), by the
+ * rules of useThreadSelection and useThreadUrl below, which would otherwise make it right after
+ * mounting: nothing chosen, or a thread that a complete list does not hold, becomes the one in
+ * the address, else Default, and the address follows (replaced, as they replace it). The chat
+ * then renders once, not three times. Returns the thread about to be shown, if any.
  */
-export function pickUpcomingThread(threads: Thread[]): string | null {
-  const id = upcomingThread(threads)
-  if (!id || selection.kind !== 'auto') return id
-  showThread(id)
-  if (/^\/chat\/?$/i.test(window.location.pathname))
-    navigate(`/chat/${id}${window.location.search}`, { replace: true })
-  return id
+export function pickUpcomingThread(threads: Thread[], complete: boolean): string | null {
+  const current = selection
+  const missing = complete && current.kind === 'thread' && !threads.some((t) => t.id === current.id)
+  if (current.kind === 'thread' && !missing) return current.id
+  if (current.kind === 'new' || (current.kind === 'thread' && !complete)) return null
+  const inPath = threadIdInPath(window.location.pathname)
+  const pick = threads.find((t) => t.id.toLowerCase() === inPath) ?? initialThread(threads)
+  if (!pick) return null // left to the page (a missing thread with no other: a new conversation)
+  showThread(pick.id)
+  if (threadIdInPath(window.location.pathname) !== pick.id.toLowerCase())
+    navigate(`/chat/${pick.id}${window.location.search}`, { replace: true })
+  return pick.id
 }
 
 /**
