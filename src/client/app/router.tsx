@@ -3,6 +3,7 @@ import { Loader2 } from 'lucide-react'
 import { type ComponentType, lazy, Suspense, startTransition, useEffect, useState } from 'react'
 import { parse } from 'regexparam'
 import { Route, Router, Switch, useLocation } from 'wouter'
+import { type ModuleLoader, moduleLoader } from '#client/lib/module-loader.ts'
 import { paths } from './paths.ts'
 
 type PageModule = {
@@ -35,41 +36,32 @@ function shellPage(load: () => Promise<PageModule>) {
  * slices, so a phone's main thread is never blocked long by the chat mounting. Until then it
  * shows the same spinner as the other routes' Suspense fallback.
  */
-function slicedShellPage(load: () => Promise<PageModule>) {
-  let ready: ComponentType | null = null
-  let loading: Promise<ComponentType> | null = null
-  const start = () => {
-    loading ??= loadShellPage(load).then((Page) => {
-      ready = Page
-      return Page
-    })
-    return loading
-  }
-  return function SlicedShellPage() {
-    const [page, setPage] = useState<{ Page: ComponentType } | { error: unknown } | null>(() =>
-      ready ? { Page: ready } : null,
+function SlicedShellPage({ page }: { page: ModuleLoader<ComponentType> }) {
+  const [shown, setShown] = useState<{ Page: ComponentType } | { error: unknown } | null>(() => {
+    const Page = page.current()
+    return Page ? { Page } : null
+  })
+  useEffect(() => {
+    if (shown) return
+    let live = true
+    page.load().then(
+      (Page) => live && startTransition(() => setShown({ Page })),
+      (error: unknown) => live && setShown({ error }),
     )
-    useEffect(() => {
-      if (page) return
-      let live = true
-      start().then(
-        (Page) => live && startTransition(() => setPage({ Page })),
-        (error: unknown) => live && setPage({ error }),
-      )
-      return () => {
-        live = false
-      }
-    }, [page])
-    if (!page) return <RouteSpinner />
-    // A chunk that failed to load fails the route as React.lazy does.
-    if ('error' in page) throw page.error
-    return <page.Page />
-  }
+    return () => {
+      live = false
+    }
+  }, [page, shown])
+  if (!shown) return <RouteSpinner />
+  // A chunk that failed to load fails the route as React.lazy does.
+  if ('error' in shown) throw shown.error
+  return <shown.Page />
 }
 
 // Each screen is its own chunk: the landing page never downloads the chat code.
 const LandingPage = lazy(() => import('#client/features/landing/landing-page.tsx'))
-const ChatPage = slicedShellPage(() => import('#client/features/chat/chat-page.tsx'))
+const chatPage = moduleLoader(() => loadShellPage(() => import('#client/features/chat/chat-page.tsx')))
+const ChatPage = () => <SlicedShellPage page={chatPage} />
 const HowItWorksPage = shellPage(() => import('#client/features/how-it-works/how-it-works-page.tsx'))
 const AccountRoute = shellPage(() => import('./account-route.tsx'))
 const PrivacyPolicyPage = shellPage(() => import('#client/features/legal/privacy-policy-page.tsx'))
