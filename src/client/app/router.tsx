@@ -80,7 +80,6 @@ function caseInsensitiveParser(route: string, loose?: boolean) {
 }
 
 // PageSpinner's look without cn(), which would pull tailwind-merge into the landing page's load.
-// index.html holds the same markup, so the page shows it before any script has run: keep them alike.
 function RouteSpinner() {
   return (
     <div className="flex min-h-dvh items-center justify-center">
