@@ -10,6 +10,8 @@ export default defineConfig({
     outDir: '../../dist/client',
     emptyOutDir: true,
     sourcemap: true,
+    // The server reads it to name /chat's chunks in the HTML (src/server/lib/route-preloads.ts).
+    manifest: true,
     // The landing route must stay small; chat code is loaded on chat routes only.
     chunkSizeWarningLimit: 600,
   },

@@ -1,4 +1,4 @@
-// `npm run audit [-- --runs 3 --save dir]`: Lighthouse on the built app, served exactly as
+// `npm run audit [-- --runs 3 --save dir --only mobile]`: Lighthouse on the built app, served exactly as
 // `npm start` serves it, with a fresh data dir: the desktop preset on /, /chat and /howitworks
 // (issue #8), and the mobile preset on /chat as a visitor and signed in (issue 13). Prints the
 // four category scores per case (median run by performance) and the JS the landing page loads,
@@ -48,8 +48,10 @@ async function signUp(url) {
 }
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, save: { type: 'string' } },
+  options: { runs: { type: 'string', default: '3' }, save: { type: 'string' }, only: { type: 'string' } },
 })
+// `--only mobile` (or any part of a case's name) audits just the matching cases.
+const cases = values.only ? CASES.filter((c) => caseName(c).includes(values.only)) : CASES
 const runs = Math.max(1, Number(values.runs) || 1)
 
 function freePort() {
@@ -128,7 +130,7 @@ console.info(formatLandingBundle(bundle))
 
 const [load1] = loadavg()
 console.info(
-  `\nAuditing ${CASES.map(caseName).join(', ')} (load average ${load1.toFixed(1)} on ${cpus().length} cores)...`,
+  `\nAuditing ${cases.map(caseName).join(', ')} (load average ${load1.toFixed(1)} on ${cpus().length} cores)...`,
 )
 const server = await startServer()
 const chrome = await chromeLauncher.launch({
@@ -138,7 +140,7 @@ const chrome = await chromeLauncher.launch({
 const results = []
 try {
   const cookie = await signUp(server.url)
-  for (const c of CASES) {
+  for (const c of cases) {
     const { page } = c
     const lhrs = []
     // A run whose trace broke (e.g. NO_NAVSTART on a busy machine) says nothing about the page:

@@ -8,7 +8,14 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const buildDir = path.resolve(root, process.env.LORIS_BUILD_DIR ?? 'dist')
 export const stampFile = path.join(buildDir, '.build-inputs')
 
-const INPUTS = ['src', 'public', 'package-lock.json', 'vite.config.ts', 'scripts/build.mjs']
+const INPUTS = [
+  'src',
+  'public',
+  'package-lock.json',
+  'vite.config.ts',
+  'scripts/build.mjs',
+  'scripts/pglite-template.ts',
+]
 
 function addTree(hash, p) {
   if (!existsSync(p)) return

@@ -65,5 +65,17 @@ await build({
   external: Object.keys(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies ?? {}),
   logLevel: 'warning',
 })
+// A fresh DATA_DIR starts as a copy of a database initialised and migrated here, once, instead
+// of running PGlite's initdb and every migration on first start (decision 022).
+execFileSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    path.join(root, 'scripts/pglite-template.ts'),
+    path.join(buildDir, 'server/pglite-template'),
+  ],
+  { cwd: root, stdio: 'inherit' },
+)
 writeFileSync(stampFile, buildInputsHash())
 console.info(`Built client and server in ${((Date.now() - started) / 1000).toFixed(1)} s`)

@@ -4,14 +4,21 @@ export interface SizedFile {
   raw: number
   gzip: number
 }
+export interface SizedChunk extends SizedFile {
+  /** The sources the chunk was built from (its source map's), empty without a map. */
+  sources: string[]
+}
 export interface LandingBundleReport {
-  js: SizedFile[]
+  js: SizedChunk[]
   css: SizedFile[]
   totalJsGzip: number
   totalJsRaw: number
   totalCssGzip: number
 }
 export const LANDING_JS_BUDGET: number
+export const CHAT_JS_BUDGET: number
+export const CHAT_DEFERRED_PACKAGES: RegExp
+export function deferredPackagesIn(report: LandingBundleReport): string[]
 export function landingBundleSize(clientDir?: string): LandingBundleReport
 export function chatBundleSize(clientDir?: string): LandingBundleReport
 export function kb(bytes: number): string

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { chatBundleSize, isDevelopmentBuild, landingBundleSize } from './bundle-size.mjs'
+import { chatBundleSize, deferredPackagesIn, isDevelopmentBuild, landingBundleSize } from './bundle-size.mjs'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'loris-bundle-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -53,6 +53,30 @@ describe('landingBundleSize', () => {
       'assets/index-A.js',
       'assets/page-shell-J.js',
       'assets/shared-B.js',
+    ])
+  })
+
+  it("names the deferred packages /chat's first load holds, by the chunks' source maps", () => {
+    const map = (sources: string[]) => JSON.stringify({ version: 3, sources, mappings: '' })
+    const clean = fixture({
+      ...files,
+      'assets/huge-G.js.map': map(['../../node_modules/zod/v4/core/core.js', '../../src/client/x.ts']),
+      // A lazy chunk may hold them: it is not part of the first load.
+      'assets/rich-markdown-I.js.map': map(['../../node_modules/react-markdown/lib/index.js']),
+    })
+    expect(deferredPackagesIn(chatBundleSize(clean))).toEqual([])
+    const leaked = fixture({
+      ...files,
+      'assets/huge-G.js.map': map([
+        '../../node_modules/react-markdown/lib/index.js',
+        '../../node_modules/remark-gfm/lib/index.js',
+        '../../node_modules/micromark-core-commonmark/lib/x.js',
+      ]),
+    })
+    expect(deferredPackagesIn(chatBundleSize(leaked))).toEqual([
+      'micromark-core-commonmark (assets/huge-G.js)',
+      'react-markdown (assets/huge-G.js)',
+      'remark-gfm (assets/huge-G.js)',
     ])
   })
 

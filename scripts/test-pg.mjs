@@ -4,7 +4,9 @@
 import { spawnSync } from 'node:child_process'
 import { startPostgres } from './postgres-server.mjs'
 
+// Files (or vitest options) given: only those; none: the whole API suite.
 const extraArgs = process.argv.slice(2)
+const files = extraArgs.filter((a) => !a.startsWith('-'))
 let server
 let url = process.env.TEST_DATABASE_URL
 if (!url) {
@@ -15,7 +17,14 @@ let status = 1
 try {
   const r = spawnSync(
     process.execPath,
-    ['node_modules/vitest/vitest.mjs', 'run', '--project', 'unit', 'src/server', ...extraArgs],
+    [
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      '--project',
+      'unit',
+      ...(files.length ? [] : ['src/server']),
+      ...extraArgs,
+    ],
     { stdio: 'inherit', env: { ...process.env, TEST_DATABASE_URL: url } },
   )
   status = r.status ?? 1

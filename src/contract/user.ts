@@ -19,3 +19,7 @@ export const userSchema = z.object({
   lastAiUsageReset: z.string(),
 })
 export type User = z.infer<typeof userSchema>
+
+/** GET /api/session (decision 018): the signed-in user, or null for a visitor. */
+export const sessionSchema = z.object({ user: userSchema.nullable() })
+export type Session = z.infer<typeof sessionSchema>

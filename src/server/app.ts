@@ -12,6 +12,7 @@ import { sandboxUploads } from './features/attachments/routes.ts'
 import { authRoutes } from './features/auth/routes.ts'
 import { cancelSubscriptionForUser } from './features/billing/cancel-subscription.ts'
 import { billingRoutes } from './features/billing/routes.ts'
+import { chatVisitFor } from './features/chat/chat-visit.ts'
 import { chatRoutes } from './features/chat/routes.ts'
 import { exportRoutes } from './features/export/routes.ts'
 import { googleAuthRoutes } from './features/google-auth/routes.ts'
@@ -132,6 +133,9 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
   app.notFound((c) => c.json(errorBody('not_found:route', `No route ${c.req.method} ${c.req.path}`), 404))
   app.onError(toErrorResponse)
   if (opts.clientDir)
-    serveClient(app, opts.clientDir, publicOrigin(deps.env), { shareHead: shareHeadFor(deps) })
+    serveClient(app, opts.clientDir, publicOrigin(deps.env), {
+      shareHead: shareHeadFor(deps),
+      chatVisit: chatVisitFor(deps),
+    })
   return app
 }

@@ -43,7 +43,7 @@ async function main() {
     dataDir: env.DATA_DIR,
     onConnectionError: (err) => log.warn({ err }, 'database connection lost; it will be replaced'),
   })
-  log.info({ database: database.kind }, 'database ready, migrations applied')
+  log.info({ database: database.kind, ...database.start }, 'database ready, migrations applied')
   // Replies a crashed node left 'streaming' are finished now and whenever a lease lapses later.
   const leases = startLeaseSweeper(database.db, log)
   const background = new BackgroundWork()
@@ -57,6 +57,21 @@ async function main() {
       { url: `http://${info.address}:${info.port}`, publicUrl: publicOrigin(env) },
       'Loris is listening',
     )
+    // Where the memory is (decision 022): the V8 heap, buffers, and the rest of the resident set
+    // (the embedded database's WebAssembly memory and its thread are in `rss` only).
+    if (log.isLevelEnabled('debug')) {
+      const mb = (n: number) => Math.round(n / 2 ** 20)
+      const m = process.memoryUsage()
+      log.debug(
+        {
+          rssMb: mb(m.rss),
+          heapUsedMb: mb(m.heapUsed),
+          externalMb: mb(m.external),
+          arrayBuffersMb: mb(m.arrayBuffers),
+        },
+        'memory at start',
+      )
+    }
   })
 
   const maintenance = setInterval(() => {

@@ -1,32 +1,67 @@
+import type { QueryClient } from '@tanstack/react-query'
 import { Loader2 } from 'lucide-react'
-import { type ComponentType, lazy, Suspense, useEffect } from 'react'
+import { type ComponentType, lazy, Suspense, startTransition, useEffect, useState } from 'react'
 import { parse } from 'regexparam'
 import { Route, Router, Switch, useLocation } from 'wouter'
+import { type ModuleLoader, moduleLoader } from '#client/lib/module-loader.ts'
 import { paths } from './paths.ts'
 
-type PageModule = { default: ComponentType }
+type PageModule = {
+  default: ComponentType
+  /** Fetches what the page shows first, so it mounts once with it (see chat-page.tsx). */
+  prepare?: (client: QueryClient) => Promise<void>
+}
 
 /**
  * A lazy page inside PageShell (React Query, tooltips). The shell loads in parallel with the
  * page; the landing page does without it, so its first load stays under 90 KB (issue #8).
  */
+async function loadShellPage(load: () => Promise<PageModule>): Promise<ComponentType> {
+  const [{ PageShell, queryClient }, page] = await Promise.all([import('./page-shell.tsx'), load()])
+  await page.prepare?.(queryClient)
+  const Page = page.default
+  return () => (
+    <PageShell>
+      <Page />
+    </PageShell>
+  )
+}
+
 function shellPage(load: () => Promise<PageModule>) {
-  return lazy(async () => {
-    const [{ PageShell }, page] = await Promise.all([import('./page-shell.tsx'), load()])
-    const Page = page.default
-    return {
-      default: () => (
-        <PageShell>
-          <Page />
-        </PageShell>
-      ),
-    }
+  return lazy(async () => ({ default: await loadShellPage(load) }))
+}
+
+/**
+ * The chat (issue 13): a shellPage whose first render is a transition, which React renders in
+ * slices, so a phone's main thread is never blocked long by the chat mounting. Until then it
+ * shows the same spinner as the other routes' Suspense fallback.
+ */
+function SlicedShellPage({ page }: { page: ModuleLoader<ComponentType> }) {
+  const [shown, setShown] = useState<{ Page: ComponentType } | { error: unknown } | null>(() => {
+    const Page = page.current()
+    return Page ? { Page } : null
   })
+  useEffect(() => {
+    if (shown) return
+    let live = true
+    page.load().then(
+      (Page) => live && startTransition(() => setShown({ Page })),
+      (error: unknown) => live && setShown({ error }),
+    )
+    return () => {
+      live = false
+    }
+  }, [page, shown])
+  if (!shown) return <RouteSpinner />
+  // A chunk that failed to load fails the route as React.lazy does.
+  if ('error' in shown) throw shown.error
+  return <shown.Page />
 }
 
 // Each screen is its own chunk: the landing page never downloads the chat code.
 const LandingPage = lazy(() => import('#client/features/landing/landing-page.tsx'))
-const ChatPage = shellPage(() => import('#client/features/chat/chat-page.tsx'))
+const chatPage = moduleLoader(() => loadShellPage(() => import('#client/features/chat/chat-page.tsx')))
+const ChatPage = () => <SlicedShellPage page={chatPage} />
 const HowItWorksPage = shellPage(() => import('#client/features/how-it-works/how-it-works-page.tsx'))
 const AccountRoute = shellPage(() => import('./account-route.tsx'))
 const PrivacyPolicyPage = shellPage(() => import('#client/features/legal/privacy-policy-page.tsx'))

@@ -4,13 +4,13 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import { sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
-import pg from 'pg'
 import { ensurePrivateDirSync } from '#server/lib/private-dir.ts'
+import { pgliteOptions } from './pglite-options.ts'
+import { createFromTemplate, templateMismatch } from './pglite-template.ts'
 import { PGliteThread } from './pglite-thread.ts'
 import * as schema from './schema/index.ts'
 
@@ -22,6 +22,8 @@ export interface Database {
   db: Db
   kind: 'pglite' | 'postgres'
   close(): Promise<void>
+  /** Embedded only: how its files came to be this start (decision 022), and migrations run. */
+  start?: { created: 'template' | 'initdb' | null; migrationsApplied: number; note?: string }
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -38,6 +40,10 @@ function findMigrations(): string {
 }
 export const migrationsFolder = findMigrations()
 
+// The built server ships a ready database beside main.js (scripts/build.mjs, decision 022); run
+// from the sources there is none and PGlite's initdb makes one.
+const bundledTemplate = path.resolve(here, 'pglite-template')
+
 // Any fixed 64-bit number: app nodes starting together migrate one at a time.
 const MIGRATION_LOCK_ID = 727_001
 
@@ -50,10 +56,18 @@ export async function openDatabase(opts: {
   onQuery?: (sql: string) => void
   /** PGlite in a worker thread; by default only with a data directory (decision 017). */
   pgliteThread?: boolean
+  /** A new data directory is copied from this template (default: the built server's; decision 022). */
+  pgliteTemplate?: string | null
 }): Promise<Database> {
   const onQuery = opts.onQuery
   const logger = onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined
   if (opts.databaseUrl) {
+    // Loaded only for PostgreSQL: the embedded default never needs the driver (decision 022).
+    const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+      import('pg'),
+      import('drizzle-orm/node-postgres'),
+      import('drizzle-orm/node-postgres/migrator'),
+    ])
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 })
     // Without a listener, an idle connection dropped by the server would crash the process;
     // the pool replaces it on the next query.
@@ -75,22 +89,58 @@ export async function openDatabase(opts: {
   let client: PGlite
   let closeClient: () => Promise<void>
   const dir = opts.dataDir ? path.resolve(opts.dataDir, 'pglite') : null
-  if (opts.dataDir && dir) {
-    // DATA_DIR and the database in it are the server user's alone (private-dir.ts).
-    ensurePrivateDirSync(path.resolve(opts.dataDir))
-    ensurePrivateDirSync(dir)
+  // Started first, so PostgreSQL's WebAssembly compiles while a fresh directory is copied.
+  const thread = (opts.pgliteThread ?? Boolean(dir)) ? PGliteThread.start() : null
+  let created: 'template' | 'initdb' | null = null
+  let note: string | undefined
+  try {
+    if (opts.dataDir && dir) {
+      // DATA_DIR and the database in it are the server user's alone (private-dir.ts).
+      ensurePrivateDirSync(path.resolve(opts.dataDir))
+      if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+        const template = opts.pgliteTemplate === undefined ? bundledTemplate : opts.pgliteTemplate
+        const mismatch = template ? templateMismatch(template, migrationsFolder) : 'no template'
+        if (template && !mismatch && createFromTemplate(template, dir)) created = 'template'
+        else {
+          created = 'initdb'
+          note = mismatch ?? 'the directory was not empty'
+        }
+      }
+      ensurePrivateDirSync(dir)
+    }
+  } catch (err) {
+    await thread?.close()
+    throw err
   }
-  if (opts.pgliteThread ?? Boolean(dir)) {
-    const thread = await PGliteThread.open(dir)
+  if (thread) {
+    await thread.open(dir)
     client = thread.asPGlite()
     closeClient = () => thread.close()
   } else {
-    const local = dir ? new PGlite(dir) : new PGlite()
+    const local = new PGlite({ ...pgliteOptions(), dataDir: dir ?? undefined })
     client = local
     closeClient = () => local.close()
   }
   const pgliteDb = drizzlePglite({ client, schema })
+  // Migrations drizzle has recorded (none before its first run): a template's are all there.
+  const applied = async () => {
+    const table = await pgliteDb.execute<{ t: string | null }>(
+      sql`select to_regclass('drizzle.__drizzle_migrations')::text as t`,
+    )
+    if (!table.rows[0]?.t) return 0
+    const count = await pgliteDb.execute<{ n: number }>(
+      sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+    )
+    return count.rows[0]?.n ?? 0
+  }
+  const before = await applied()
   await migratePglite(pgliteDb, { migrationsFolder })
+  const migrationsApplied = (await applied()) - before
   const appDb = logger ? drizzlePglite({ client, schema, logger }) : pgliteDb
-  return { db: appDb as unknown as Db, kind: 'pglite', close: closeClient }
+  return {
+    db: appDb as unknown as Db,
+    kind: 'pglite',
+    close: closeClient,
+    start: { created, migrationsApplied, ...(note ? { note } : {}) },
+  }
 }

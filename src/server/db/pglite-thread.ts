@@ -12,15 +12,19 @@ import type { QueryOptions, SerializedError, WorkerRequest, WorkerResponse } fro
 const FROM_SOURCE = import.meta.url.endsWith('.ts')
 const WORKER_URL = new URL(FROM_SOURCE ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url)
 
+// The thread's own JavaScript is small (rows in, rows out): V8's default young generation (tens
+// of MB, sized for the app's thread) only raised its resident memory (decision 022).
+const resourceLimits = { maxYoungGenerationSizeMb: 8 }
+
 function startWorker(): Worker {
-  if (!FROM_SOURCE) return new Worker(WORKER_URL)
+  if (!FROM_SOURCE) return new Worker(WORKER_URL, { resourceLimits })
   const tsx = pathToFileURL(
     createRequire(import.meta.url)
       .resolve('tsx/esm/api')
       .replace(/\.cjs$/, '.mjs'),
   )
   const boot = `import(${JSON.stringify(tsx.href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}) })`
-  return new Worker(boot, { eval: true })
+  return new Worker(boot, { eval: true, resourceLimits })
 }
 
 /** An error from the worker, with PostgreSQL's fields (code, constraint...) as PGlite has them. */
@@ -79,16 +83,29 @@ export class PGliteThread {
     this.worker.on('exit', (code) => fail(new Error(`the database thread stopped (code ${code})`)))
   }
 
+  /**
+   * Starts the thread; it begins compiling PostgreSQL's WebAssembly at once, while the caller
+   * prepares the data directory (decision 022). Then `open` it, or `close` it.
+   */
+  static start(): PGliteThread {
+    return new PGliteThread()
+  }
+
   /** Opens the database in `dataDir` (in memory when null) in a new worker thread. */
   static async open(dataDir: string | null): Promise<PGliteThread> {
-    const thread = new PGliteThread()
+    const thread = PGliteThread.start()
+    await thread.open(dataDir)
+    return thread
+  }
+
+  /** Opens the database in `dataDir` (in memory when null); the thread is ended if it fails. */
+  async open(dataDir: string | null): Promise<void> {
     try {
-      await thread.send({ kind: 'open', dataDir })
+      await this.send({ kind: 'open', dataDir })
     } catch (err) {
-      await thread.worker.terminate()
+      await this.worker.terminate()
       throw err
     }
-    return thread
   }
 
   private readonly send: Send = (req) => {

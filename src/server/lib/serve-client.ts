@@ -2,7 +2,10 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { Context, Hono } from 'hono'
+import { getCookie } from 'hono/cookie'
 import type { AppEnv } from './context.ts'
+import { CHAT_ROUTE_SOURCES, type ChatVisit, chatHtml, readManifest, staticChunks } from './route-preloads.ts'
+import { SESSION_COOKIE } from './session.ts'
 
 /** Head tags a server-rendered page sets on the shell (link previews read only the HTML). */
 export interface HeadMeta {
@@ -34,6 +37,9 @@ export function withHead(indexHtml: string, meta: HeadMeta | null): string {
     )
 }
 
+/** The client's chat routes (matched case-insensitively, like the client's router). */
+const CHAT_PATH = /^\/chat(\/[^/]+)?\/?$/i
+
 /**
  * Serves the built SPA: hashed assets cached for a year, everything else revalidated, and
  * index.html for any client route (the router shows the 404 screen itself).
@@ -42,7 +48,11 @@ export function serveClient(
   app: Hono<AppEnv>,
   clientDir: string,
   publicOrigin: string,
-  opts: { shareHead?: (token: string) => Promise<HeadMeta | null> } = {},
+  opts: {
+    shareHead?: (token: string) => Promise<HeadMeta | null>
+    /** Who opens /chat, for its preloads (features/chat/chat-visit.ts). */
+    chatVisit?: (c: Context<AppEnv>) => Promise<ChatVisit>
+  } = {},
 ) {
   const indexPath = path.join(clientDir, 'index.html')
   if (!existsSync(indexPath))
@@ -53,10 +63,27 @@ export function serveClient(
     `content="${publicOrigin}/og-image.png"`,
   )
   const root = path.relative(process.cwd(), clientDir) || '.'
-  const sendIndex = (c: Context<AppEnv>) => {
+  // /chat and /chat/:threadId name their code and first data in the HTML (issue 13); a visitor's
+  // also names the background poster. Who asks decides which, so the answer varies by cookie.
+  const manifest = readManifest(clientDir)
+  const chatChunks = manifest ? staticChunks(manifest, CHAT_ROUTE_SOURCES) : []
+  const { chatVisit } = opts
+  const sendIndex = async (c: Context<AppEnv>) => {
     c.header('Cache-Control', 'no-cache')
-    return c.html(indexHtml)
+    if (!CHAT_PATH.test(c.req.path)) return c.html(indexHtml)
+    c.header('Vary', 'Cookie')
+    let visit: ChatVisit = { signedIn: Boolean(getCookie(c, SESSION_COOKIE)), threadId: null }
+    if (chatVisit)
+      try {
+        visit = await chatVisit(c)
+      } catch (err) {
+        // The page works without its preloads: never fail it over them.
+        c.get('log').warn({ err }, 'chat preloads skipped')
+      }
+    return c.html(chatHtml(indexHtml, chatChunks, visit))
   }
+  // The build manifest is for the server only.
+  app.get('/.vite/*', (c) => c.notFound())
   app.get('/', sendIndex)
   app.get('/index.html', sendIndex)
   const { shareHead } = opts

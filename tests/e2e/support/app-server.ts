@@ -6,9 +6,9 @@
 // killed and its data directory removed before the error, with the tail of the server's output.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { freePort } from '../../helpers/free-port.ts'
 import { isTemplate, templateDataDir } from './data-template.ts'
 
 export interface AppServer {
@@ -36,17 +36,6 @@ export interface StartOptions {
 const READY_TIMEOUT_MS = 150_000
 const STOP_GRACE_MS = 20_000
 const TAIL_CHARS = 6_000
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address()
-      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))))
-    })
-    srv.on('error', reject)
-  })
-}
 
 /** A new data directory: a copy of the migrated template when there is one, else empty. */
 function freshDataDir(): string {

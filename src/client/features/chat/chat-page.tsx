@@ -1,28 +1,65 @@
 // /chat and /chat/:threadId (spec section 2): the header, then the thread list (panels on large screens, a drawer
 // below) beside the conversation; visitors get the conversation column only.
+import type { QueryClient } from '@tanstack/react-query'
 import { PageSpinner } from '#client/components/ui/spinner.tsx'
-import { useUser } from '#client/features/auth/api/get-user.ts'
+import { userQueryOptions, useUser } from '#client/features/auth/api/get-user.ts'
 import { SignInDialog } from '#client/features/auth/components/sign-in-dialog.tsx'
 import { VerifyEmailBanner } from '#client/features/auth/components/verify-email-banner.tsx'
 import { UpgradeDialog } from '#client/features/billing/components/upgrade-dialog.tsx'
 import { useSubscriptionSuccess } from '#client/features/billing/hooks/use-subscription-success.ts'
-import { useThreads } from '#client/features/threads/api/get-threads.ts'
+import { configQueryOptions } from '#client/features/config/api/get-config.ts'
+import { threadsQueryOptions, useThreads } from '#client/features/threads/api/get-threads.ts'
+import { useLoadedModule } from '#client/lib/module-loader.ts'
+import { messagesQueryOptions } from './api/get-messages.ts'
 import { ChatHeader } from './components/chat-header.tsx'
 import { ChatView } from './components/chat-view.tsx'
-import { DesktopLayout } from './components/desktop-layout.tsx'
 import { ShortcutsDialog } from './components/shortcuts-dialog.tsx'
 import { ThreadsDrawer } from './components/threads-drawer.tsx'
-import { ThreadsPanel } from './components/threads-panel.tsx'
 import { ThreadsToggle } from './components/threads-toggle.tsx'
+import { threadsUi } from './components/threads-ui.ts'
 import { useChatShortcuts } from './hooks/use-chat-shortcuts.ts'
 import { LARGE_QUERY, useMediaQuery } from './hooks/use-media-query.ts'
 import { useStripAuthParam } from './hooks/use-pending-draft.ts'
-import { useThreadSelection } from './hooks/use-thread-selection.ts'
+import { pickUpcomingThread, useThreadSelection } from './hooks/use-thread-selection.ts'
 import { useThreadUrl } from './hooks/use-thread-url.ts'
+
+/**
+ * What the chat shows first, fetched before it first renders (the router waits for it, issue 13,
+ * decision 018): who is signed in, the configuration, the threads and the messages of the thread
+ * about to be shown (picked now, as the page would pick it once mounted). The page then mounts
+ * once, complete, instead of mounting a spinner and re-rendering whole as each answer lands. The
+ * chat's HTML preloads these answers (src/server/lib/route-preloads.ts). A request that fails is
+ * left to the page's own queries, which retry and show the error as before.
+ */
+export async function prepare(client: QueryClient) {
+  // A large screen shows the thread list beside the chat (and a visitor may sign in): its code
+  // comes with the page there, so the layout never changes under the reader. A phone fetches
+  // it when the drawer is about to open.
+  const large = window.matchMedia(LARGE_QUERY).matches
+  await Promise.all([
+    client.prefetchQuery(userQueryOptions),
+    client.prefetchQuery(configQueryOptions),
+    large ? threadsUi.load().catch(() => undefined) : null,
+  ])
+  if (!client.getQueryData(userQueryOptions.queryKey)) return
+  await client.prefetchInfiniteQuery(threadsQueryOptions)
+  const threads = client.getQueryData(threadsQueryOptions.queryKey)
+  const complete = threads?.pages.at(-1)?.nextCursor == null
+  const threadId =
+    threads &&
+    pickUpcomingThread(
+      threads.pages.flatMap((page) => page.items),
+      complete,
+    )
+  if (threadId) await client.prefetchInfiniteQuery(messagesQueryOptions(threadId))
+}
 
 export default function ChatPage() {
   const { user, isLoading } = useUser()
+  // The side panel needs its code: until that is in (a phone turned sideways), the phone's layout.
   const large = useMediaQuery(LARGE_QUERY)
+  const ui = useLoadedModule(threadsUi, Boolean(user) && large)
+  const desktop = large && ui
   const threads = useThreads(Boolean(user))
   // The address first: its effects run before the automatic pick's.
   useThreadUrl(Boolean(user), threads.data)
@@ -34,10 +71,10 @@ export default function ChatPage() {
   if (isLoading) return <PageSpinner />
   return (
     <div className="flex h-dvh flex-col overflow-hidden">
-      <ChatHeader start={user ? large ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined} />
+      <ChatHeader start={user ? desktop ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined} />
       <VerifyEmailBanner />
-      {user && large ? (
-        <DesktopLayout threads={<ThreadsPanel />} chat={<ChatView />} />
+      {user && desktop ? (
+        <desktop.DesktopLayout threads={<desktop.ThreadsPanel />} chat={<ChatView />} />
       ) : (
         <main className="flex min-h-0 flex-1 flex-col">
           <ChatView />

@@ -100,6 +100,11 @@ export const messages = pgTable(
       .default('sent'),
     // Among siblings, the one selected most recently is on the shown branch.
     selectedAt: timestamp('selected_at', { withTimezone: true }).notNull().defaultNow(),
+    // The turn's place on its branch (0 for the first turn): the parent's depth plus one.
+    depth: integer('depth').notNull().default(0),
+    // On the branch its thread shows (decision 021): kept by every write that changes that branch,
+    // so a page of it, the leaf a send follows and its history are read by index.
+    shown: boolean('shown').notNull().default(false),
     content: text('content').notNull(),
     response: text('response').notNull().default(''),
     status: text('status', { enum: ['streaming', 'complete', 'interrupted', 'failed'] })
@@ -149,6 +154,9 @@ export const messages = pgTable(
     index('messages_search_idx').using('gin', t.searchVector),
     index('messages_user_created_idx').on(t.userId, t.createdAt),
     index('messages_thread_parent_idx').on(t.threadId, t.parentId),
+    // The shown branch by turn: one row per depth (two sends racing to follow the same leaf
+    // cannot both be shown; the loser retries), a page is a walk of it from the cursor.
+    uniqueIndex('messages_shown_idx').on(t.threadId, t.depth).where(sql`${t.shown}`),
     uniqueIndex('messages_client_id_idx').on(t.userId, t.clientMessageId),
     index('messages_streaming_idx').on(t.heartbeatAt).where(sql`${t.status} = 'streaming'`),
   ],

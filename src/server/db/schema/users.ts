@@ -28,6 +28,9 @@ export const users = pgTable('users', {
   // Input characters of sends accepted but not yet settled (their reply is still being written).
   // The limit check counts them, in the same statement that adds to them (chat/usage-ledger.ts).
   aiReservedChars: integer('ai_reserved_chars').notNull().default(0),
+  // Replies of this user admitted and not yet settled: the limit of replies generating at once
+  // is checked on this row in the statement that admits a send (docs/decisions/021).
+  aiGenerating: integer('ai_generating').notNull().default(0),
   aiUsageStartDate: timestamp('ai_usage_start_date', { withTimezone: true }).notNull().defaultNow(),
   lastAiUsageReset: timestamp('last_ai_usage_reset', { withTimezone: true }).notNull().defaultNow(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

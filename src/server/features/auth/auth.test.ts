@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { userSchema } from '#contract/user.ts'
+import { sessionSchema, userSchema } from '#contract/user.ts'
 import { sessions, threads, users } from '#server/db/schema/index.ts'
 import { createTestApp, sessionCookie, type TestApp } from '../../../../tests/helpers/test-app.ts'
 
@@ -106,6 +106,19 @@ describe('login, user, logout', () => {
     const res = await t.request('/api/user')
     expect(res.status).toBe(401)
     expect(await res.json()).toMatchObject({ code: 'unauthorized:session' })
+  })
+
+  it('GET /api/session answers 200 either way: the user when signed in, null for a visitor', async () => {
+    const visitor = await t.request('/api/session')
+    expect(visitor.status).toBe(200)
+    expect(sessionSchema.parse(await visitor.json())).toEqual({ user: null })
+
+    const { cookie } = await t.signUp('session@example.com', password)
+    const signedIn = sessionSchema.parse(await (await t.request('/api/session', { cookie })).json())
+    expect(signedIn.user).toEqual(await (await t.request('/api/user', { cookie })).json())
+
+    await t.request('/api/logout', { method: 'POST', cookie })
+    expect(await (await t.request('/api/session', { cookie })).json()).toEqual({ user: null })
   })
 
   it('rate-limits login per e-mail with Retry-After', async () => {

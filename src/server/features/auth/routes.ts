@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { credentialsSchema, loginSchema } from '#contract/auth.ts'
+import type { Session } from '#contract/user.ts'
 import { publicOrigin } from '#server/env.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { clientIp, networkOf } from '#server/lib/client-ip.ts'
@@ -8,7 +9,7 @@ import { sendVerification } from '#server/lib/email-verification.ts'
 import { mailerFor } from '#server/lib/mail/mailer.ts'
 import { registrationAttemptNotice } from '#server/lib/mail/messages.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
-import { endSession, requireUser, startSession } from '#server/lib/session.ts'
+import { endSession, readSession, requireUser, startSession } from '#server/lib/session.ts'
 import { trustDevice } from '#server/lib/trusted-device.ts'
 import { toUserJson } from '#server/lib/user-json.ts'
 import { validate } from '#server/lib/validate.ts'
@@ -41,39 +42,48 @@ export function authRoutes(deps: AppDeps) {
     mailerFor(deps).send(registrationAttemptNotice(email, `${publicOrigin(deps.env)}/chat`))
   }
 
-  return new Hono<AppEnv>()
-    .post('/register', validate('json', credentialsSchema), async (c) => {
-      const { email, password } = c.req.valid('json')
-      await limitRegistration(c, email)
-      // The spec signs a new account in at once, so a taken address cannot be hidden behind a
-      // "check your mail" answer; the owner hears about the attempt instead (decision 010).
-      if (await findUserByEmail(db, email)) {
-        await noticeRegistrationAttempt(email)
-        throw new AppError('conflict:account', TAKEN)
-      }
-      const user = await createAccount(db, { email, passwordHash: await hashPassword(password) })
-      if (!user) throw new AppError('conflict:account', TAKEN)
-      await startSession(c, deps, user.id)
-      trustDevice(c, deps, user.id)
-      await sendVerification(deps, user)
-      c.get('log').info({ userId: user.id }, 'account created')
-      return c.json(toUserJson(user), 201)
-    })
-    .post('/login', validate('json', loginSchema), async (c) => {
-      const { email, password } = c.req.valid('json')
-      const user = await findUserByEmail(db, email)
-      const attempt = await countSignInAttempt(c, deps, email, user?.id)
-      const ok = await verifyPassword(user?.passwordHash ?? null, password)
-      if (!user || !ok) throw new AppError('unauthorized:login', INVALID_LOGIN)
-      await attempt.succeeded()
-      await startSession(c, deps, user.id)
-      trustDevice(c, deps, user.id)
-      return c.json(toUserJson(user), 200)
-    })
-    .post('/logout', async (c) => {
-      await endSession(c, deps)
-      return c.json({ ok: true as const }, 200)
-    })
-    .get('/user', requireUser(deps), (c) => c.json(toUserJson(c.get('user')), 200))
-    .route('/', emailRoutes(deps))
+  return (
+    new Hono<AppEnv>()
+      .post('/register', validate('json', credentialsSchema), async (c) => {
+        const { email, password } = c.req.valid('json')
+        await limitRegistration(c, email)
+        // The spec signs a new account in at once, so a taken address cannot be hidden behind a
+        // "check your mail" answer; the owner hears about the attempt instead (decision 010).
+        if (await findUserByEmail(db, email)) {
+          await noticeRegistrationAttempt(email)
+          throw new AppError('conflict:account', TAKEN)
+        }
+        const user = await createAccount(db, { email, passwordHash: await hashPassword(password) })
+        if (!user) throw new AppError('conflict:account', TAKEN)
+        await startSession(c, deps, user.id)
+        trustDevice(c, deps, user.id)
+        await sendVerification(deps, user)
+        c.get('log').info({ userId: user.id }, 'account created')
+        return c.json(toUserJson(user), 201)
+      })
+      .post('/login', validate('json', loginSchema), async (c) => {
+        const { email, password } = c.req.valid('json')
+        const user = await findUserByEmail(db, email)
+        const attempt = await countSignInAttempt(c, deps, email, user?.id)
+        const ok = await verifyPassword(user?.passwordHash ?? null, password)
+        if (!user || !ok) throw new AppError('unauthorized:login', INVALID_LOGIN)
+        await attempt.succeeded()
+        await startSession(c, deps, user.id)
+        trustDevice(c, deps, user.id)
+        return c.json(toUserJson(user), 200)
+      })
+      .post('/logout', async (c) => {
+        await endSession(c, deps)
+        return c.json({ ok: true as const }, 200)
+      })
+      .get('/user', requireUser(deps), (c) => c.json(toUserJson(c.get('user')), 200))
+      // Who is signed in, if anyone (decision 018): the app asks this on every screen, and for a
+      // visitor "nobody" is an answer, not an error (GET /api/user's 401 would be logged as one).
+      .get('/session', async (c) => {
+        const found = await readSession(c, deps)
+        const body: Session = { user: found ? toUserJson(found.user) : null }
+        return c.json(body, 200)
+      })
+      .route('/', emailRoutes(deps))
+  )
 }

@@ -1,6 +1,6 @@
 // The one interface to Stripe (conventions habit 7): the real SDK inside, pointed at the
 // loopback stand-in in tests through STRIPE_API_URL. Edit when billing needs another call.
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import type { Env } from '#server/env.ts'
 
 export interface CheckoutInput {
@@ -37,14 +37,24 @@ export function stripeConnection(apiUrl: string | undefined): Stripe.StripeConfi
 }
 
 function createPayments(secretKey: string, env: Env): Payments {
-  const stripe = new Stripe(secretKey, {
-    ...stripeConnection(env.STRIPE_API_URL),
-    // Network retries reuse one idempotency key, so a retried POST never charges twice.
-    maxNetworkRetries: 2,
-    timeout: 20_000,
-  })
+  // The SDK is loaded with the first call, not with the server (decision 022): most instances
+  // never bill, and those that do need it only on the billing pages and webhooks.
+  let client: Promise<Stripe> | null = null
+  const sdk = () => {
+    client ??= import('stripe').then(
+      ({ default: StripeSdk }) =>
+        new StripeSdk(secretKey, {
+          ...stripeConnection(env.STRIPE_API_URL),
+          // Network retries reuse one idempotency key, so a retried POST never charges twice.
+          maxNetworkRetries: 2,
+          timeout: 20_000,
+        }),
+    )
+    return client
+  }
   return {
     async createCustomer(user) {
+      const stripe = await sdk()
       const customer = await stripe.customers.create(
         { email: user.email, metadata: { userId: user.id } },
         { idempotencyKey: `loris-customer-${user.id}` },
@@ -52,6 +62,7 @@ function createPayments(secretKey: string, env: Env): Payments {
       return customer.id
     },
     async createCheckout(input) {
+      const stripe = await sdk()
       const session = await stripe.checkout.sessions.create(
         {
           mode: 'subscription',
@@ -69,6 +80,7 @@ function createPayments(secretKey: string, env: Env): Payments {
       return session.url
     },
     async createPortal(customerId, returnUrl) {
+      const stripe = await sdk()
       const session = await stripe.billingPortal.sessions.create({
         customer: customerId,
         return_url: returnUrl,
@@ -76,6 +88,7 @@ function createPayments(secretKey: string, env: Env): Payments {
       return session.url
     },
     async listSubscriptions(customerId) {
+      const stripe = await sdk()
       const all: Stripe.Subscription[] = []
       for await (const sub of stripe.subscriptions.list({
         customer: customerId,
@@ -87,10 +100,11 @@ function createPayments(secretKey: string, env: Env): Payments {
       return all
     },
     async cancelSubscription(subscriptionId) {
+      const stripe = await sdk()
       await stripe.subscriptions.cancel(subscriptionId)
     },
-    verifyEvent: (payload, signature, secret) =>
-      stripe.webhooks.constructEventAsync(payload, signature, secret),
+    verifyEvent: async (payload, signature, secret) =>
+      (await sdk()).webhooks.constructEventAsync(payload, signature, secret),
   }
 }
 

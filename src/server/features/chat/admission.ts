@@ -1,13 +1,12 @@
 // Whether a send may start a reply: the per-minute send budget, the replies a user may have
-// generating at once, and the usage limit. The last two are decided inside the transaction that
-// stores the message, so parallel sends (on one node or many) cannot all pass the check before any
-// is charged. docs/decisions/009-limits-and-leases.md
-import { and, count, eq, gt, sql } from 'drizzle-orm'
+// generating at once, and the usage limit. All three are decided in the statement that stores the
+// message (send-statement.ts), on the rows they update, so parallel sends (on one node or many)
+// cannot all pass the check before any is charged. docs/decisions/009 and 021.
+import { and, eq, sql } from 'drizzle-orm'
 import type { Db, Tx } from '#server/db/client.ts'
-import { messages, users } from '#server/db/schema/index.ts'
+import { users } from '#server/db/schema/index.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
-import { LEASE_MS } from './lease.ts'
 
 /** Replies one user may have generating at the same time. */
 export const MAX_GENERATING_PER_USER = 3
@@ -26,21 +25,59 @@ export interface UsageClaim {
   refusal: () => AppError
 }
 
+const budgetMessage = (s: number) =>
+  `You are sending messages faster than Loris can answer them. Please wait ${s} seconds and send again; your message is still in the box.`
+
 /** The per-minute send budget, shared by every node through the rate_limits table. */
 export async function spendSendBudget(db: Db, userId: string): Promise<void> {
   await enforceRateLimit(db, `send:${userId}`, {
     limit: SENDS_PER_MINUTE,
     windowSeconds: 60,
-    message: (s) =>
-      `You are sending messages faster than Loris can answer them. Please wait ${s} seconds and send again; your message is still in the box.`,
+    message: budgetMessage,
   })
 }
 
+/** The refusal of a send over the budget (the same one enforceRateLimit gives). */
+export function budgetRefusal(retryAfter: number): AppError {
+  return new AppError('rate_limited:request', budgetMessage(retryAfter), {
+    headers: { 'Retry-After': String(retryAfter) },
+  })
+}
+
+/** The refusal when a user already has the maximum of replies being written. */
+export function busyRefusal(): AppError {
+  return new AppError(
+    'rate_limited:concurrency',
+    `You already have ${MAX_GENERATING_PER_USER} replies being written. Wait for one to finish, then send again; your message is still in the box.`,
+    { headers: { 'Retry-After': String(BUSY_RETRY_SECONDS) } },
+  )
+}
+
 /**
- * Run inside the transaction that stores (or restarts) the message, before the row is written.
- * One statement checks the limit and reserves the input characters; it also locks the user's row,
- * so the count of replies generating that follows sees every send that was admitted before it.
- * Throws (rolling the transaction back, reservation included) when the send must be refused.
+ * Why an admission was refused, read from the user's row after the fact (refusals only: the
+ * admission itself decided on the locked row). A send over the usage limit hears that first, as
+ * it always did; one that would fit now was refused because too many replies were generating.
+ */
+export async function refusalFor(db: Db | Tx, userId: string, claim: UsageClaim): Promise<AppError> {
+  const [row] = await db
+    .select({
+      used: sql<number>`${users.aiInputChars} + ${users.aiOutputChars}`,
+      reserved: users.aiReservedChars,
+      generating: users.aiGenerating,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+  if (!row) return claim.refusal()
+  const used = Number(row.used)
+  const fits = used < claim.limit && (row.reserved === 0 || used + row.reserved + claim.chars <= claim.limit)
+  return fits && row.generating >= MAX_GENERATING_PER_USER ? busyRefusal() : claim.refusal()
+}
+
+/**
+ * Run inside the transaction that restarts a failed message (a new send is admitted by its own
+ * statement, send-statement.ts). One statement checks the usage limit and the replies generating
+ * on the user's row and reserves both (PostgreSQL re-reads the row under its lock, so parallel
+ * sends on any node are counted). Throws (rolling the transaction back) when it must refuse.
  */
 export async function admit(tx: Tx, userId: string, claim: UsageClaim): Promise<void> {
   const used = sql`${users.aiInputChars} + ${users.aiOutputChars}`
@@ -48,33 +85,18 @@ export async function admit(tx: Tx, userId: string, claim: UsageClaim): Promise<
   // limit is not reached yet (the spec's rule for one send at a time: the last one may go over).
   const reserved = await tx
     .update(users)
-    .set({ aiReservedChars: sql`${users.aiReservedChars} + ${claim.chars}` })
+    .set({
+      aiReservedChars: sql`${users.aiReservedChars} + ${claim.chars}`,
+      aiGenerating: sql`${users.aiGenerating} + 1`,
+    })
     .where(
       and(
         eq(users.id, userId),
         sql`${used} < ${claim.limit}`,
         sql`(${users.aiReservedChars} = 0 or ${used} + ${users.aiReservedChars} + ${claim.chars} <= ${claim.limit})`,
+        sql`${users.aiGenerating} < ${MAX_GENERATING_PER_USER}`,
       ),
     )
     .returning({ id: users.id })
-  if (reserved.length === 0) throw claim.refusal()
-
-  const [row] = await tx
-    .select({ n: count() })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.userId, userId),
-        eq(messages.status, 'streaming'),
-        // A reply whose node died does not hold a place (the sweep finishes it).
-        gt(messages.heartbeatAt, sql`now() - make_interval(secs => ${LEASE_MS / 1000})`),
-      ),
-    )
-  if ((row?.n ?? 0) >= MAX_GENERATING_PER_USER) {
-    throw new AppError(
-      'rate_limited:concurrency',
-      `You already have ${MAX_GENERATING_PER_USER} replies being written. Wait for one to finish, then send again; your message is still in the box.`,
-      { headers: { 'Retry-After': String(BUSY_RETRY_SECONDS) } },
-    )
-  }
+  if (reserved.length === 0) throw await refusalFor(tx, userId, claim)
 }

@@ -1,16 +1,14 @@
-// The one place a reply ends, whatever the outcome: message, user usage, CO2 and thread in one
-// transaction.
+// The one place a reply ends, whatever the outcome: message, user usage and CO2 in one statement.
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
-import { messages, PERSON_SENT_ORIGINS, threads, users } from '#server/db/schema/index.ts'
+import { messages, PERSON_SENT_ORIGINS } from '#server/db/schema/index.ts'
 import {
   type ImpactSettings,
   type MeasuredEnergy,
   measuredMessageImpact,
   messageImpact,
 } from '#server/features/impact/message-impact.ts'
-import { addCo2Saved } from '#server/features/impact/queries.ts'
 
 export interface ReplyOutcome {
   status: 'complete' | 'interrupted' | 'failed'
@@ -62,11 +60,13 @@ export async function countSentMessages(db: Db | Tx, userId: string): Promise<nu
 }
 
 /**
- * Stores the end of a reply and settles its usage: the reservation made when the send was admitted
- * is released and what was used is charged. A reply already settled (the lease sweep finished it
- * after this node stalled past its lease) or deleted is left as it is. Answers the user's
- * sent-message count after it when the person wrote this message (a regenerated reply sends
- * nothing new: no tree, no upgrade prompt).
+ * Stores the end of a reply and settles its usage, in one statement (decision 021): the
+ * reservation made when the send was admitted is released, what was used is charged, the reply's
+ * place among the user's replies generating is given back and its CO2 added. A reply already
+ * settled (the lease sweep finished it after this node stalled past its lease) or deleted is left
+ * as it is: the row is locked and re-checked (`completed_at is null`), and everything else follows
+ * from the row it updated. Answers the user's sent-message count after it when the person wrote
+ * this message (a regenerated reply sends nothing new: no tree, no upgrade prompt).
  */
 export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMessageCount?: number }> {
   const charged = chargedChars(r)
@@ -90,51 +90,54 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
             latencyMs: r.latencyMs,
             replyChars: r.outcome.response.length,
           })
-  return db.transaction(async (tx) => {
-    // Locked: the sweep (lease.ts) skips a row held here, and this skips a row it settled.
-    const [held] = await tx
-      .select({
-        reservedChars: messages.reservedChars,
-        completedAt: messages.completedAt,
-        origin: messages.origin,
-      })
-      .from(messages)
-      .where(eq(messages.id, r.messageId))
-      .for('update')
-    const written = held !== undefined && (PERSON_SENT_ORIGINS as readonly string[]).includes(held.origin)
-    const sentCount = async () => (written ? { userMessageCount: await countSentMessages(tx, r.userId) } : {})
-    if (!held || held.completedAt) return sentCount()
-    await tx
-      .update(messages)
-      .set({
-        response: r.outcome.response,
-        status: r.outcome.status,
-        errorMessage: r.outcome.errorMessage,
-        inputTokens: r.inputTokens,
-        outputTokens: r.outputTokens,
-        latencyMs: r.latencyMs,
-        co2Impact,
-        completedAt: r.now,
-        reservedChars: 0,
-      })
-      .where(eq(messages.id, r.messageId))
-    if (co2Impact) await addCo2Saved(tx, r.userId, co2Impact)
-    if (charged.input + charged.output + held.reservedChars > 0) {
-      await tx
-        .update(users)
-        .set({
-          aiInputChars: sql`${users.aiInputChars} + ${charged.input}`,
-          aiOutputChars: sql`${users.aiOutputChars} + ${charged.output}`,
-          aiReservedChars: sql`greatest(0, ${users.aiReservedChars} - ${held.reservedChars})`,
-        })
-        .where(eq(users.id, r.userId))
-    }
-    if (r.threadId) {
-      await tx
-        .update(threads)
-        .set({ lastMessageAt: r.now, chatModel: r.chatModel })
-        .where(and(eq(threads.id, r.threadId), eq(threads.userId, r.userId)))
-    }
-    return sentCount()
-  })
+  const saved = co2Impact?.saved ?? { mid: 0, min: 0, max: 0 }
+  const sentOrigins = sql.join(
+    PERSON_SENT_ORIGINS.map((o) => sql`${o}`),
+    sql`, `,
+  )
+  const result = (await db.execute(sql`
+    with info as (
+      select origin, status from messages where id = ${r.messageId}
+    ), held as (
+      select id, reserved_chars from messages
+      where id = ${r.messageId} and completed_at is null
+      for update
+    ), done as (
+      update messages m set
+        response = ${r.outcome.response}::text,
+        status = ${r.outcome.status}::text,
+        error_message = ${r.outcome.errorMessage}::text,
+        input_tokens = ${r.inputTokens}::int,
+        output_tokens = ${r.outputTokens}::int,
+        latency_ms = ${r.latencyMs}::int,
+        co2_impact = ${co2Impact ? JSON.stringify(co2Impact) : null}::jsonb,
+        completed_at = ${r.now.toISOString()}::timestamptz,
+        reserved_chars = 0
+      from held where m.id = held.id
+      returning m.id
+    ), charged as (
+      update users set
+        ai_input_chars = ai_input_chars + ${charged.input}::int,
+        ai_output_chars = ai_output_chars + ${charged.output}::int,
+        ai_reserved_chars = greatest(0, ai_reserved_chars - (select reserved_chars from held)),
+        ai_generating = greatest(0, ai_generating - 1),
+        co2_saved = co2_saved + ${saved.mid}::float8,
+        co2_saved_min = co2_saved_min + ${saved.min}::float8,
+        co2_saved_max = co2_saved_max + ${saved.max}::float8
+      where id = ${r.userId} and exists (select 1 from done)
+      returning id
+    )
+    select
+      (select origin from info) as origin,
+      (select status from info) as status,
+      exists (select 1 from done) as settled,
+      (select count(*) from messages where user_id = ${r.userId} and id <> ${r.messageId}
+        and status <> 'failed' and origin in (${sentOrigins}))::int as others
+  `)) as unknown as {
+    rows: { origin: string | null; status: string | null; settled: boolean; others: number }[]
+  }
+  const row = result.rows[0]
+  if (!row?.origin || !(PERSON_SENT_ORIGINS as readonly string[]).includes(row.origin)) return {}
+  const status = row.settled ? r.outcome.status : row.status
+  return { userMessageCount: Number(row.others) + (status === 'failed' ? 0 : 1) }
 }

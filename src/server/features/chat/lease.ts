@@ -63,13 +63,15 @@ export async function finishLapsed(
       select user_id,
         sum(case when status = 'failed' then 0 else reserved_chars end) as input,
         sum(case when status = 'failed' then 0 else out_chars end) as output,
-        sum(reserved_chars) as released
+        sum(reserved_chars) as released,
+        count(*) as replies
       from finished group by user_id
     ), charged as (
       update users u set
         ai_input_chars = u.ai_input_chars + per_user.input,
         ai_output_chars = u.ai_output_chars + per_user.output,
-        ai_reserved_chars = greatest(0, u.ai_reserved_chars - per_user.released)
+        ai_reserved_chars = greatest(0, u.ai_reserved_chars - per_user.released),
+        ai_generating = greatest(0, u.ai_generating - per_user.replies)
       from per_user
       where u.id = per_user.user_id
       returning u.id
@@ -80,22 +82,29 @@ export async function finishLapsed(
 }
 
 /**
- * Sets each user's reservation back to what their unsettled sends hold. A reply deleted while its
- * node was down took its row (and its reservation record) with it; this frees what it held.
+ * Sets each user's reservation and count of replies generating back to what their unsettled sends
+ * hold. A reply deleted while its node was down took its row (and its reservation record) with it;
+ * this frees what it held.
  * Users are locked first, so the sum, read by the next statement, sees every send admitted before.
  */
 export async function reconcileReservations(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     const locked = (await tx.execute(sql`
-      select id from users where ai_reserved_chars > 0 for update skip locked
+      select id from users where ai_reserved_chars > 0 or ai_generating > 0 for update skip locked
     `)) as unknown as { rows: { id: string }[] }
     if (locked.rows.length === 0) return
     const ids = locked.rows.map((r) => r.id)
     await tx.execute(sql`
-      update users u set ai_reserved_chars = coalesce((
-        select sum(m.reserved_chars) from messages m
-        where m.user_id = u.id and m.completed_at is null
-      ), 0)
+      update users u set
+        ai_reserved_chars = coalesce((
+          select sum(m.reserved_chars) from messages m
+          where m.user_id = u.id and m.completed_at is null
+        ), 0),
+        ai_generating = (
+          select count(*) from messages m
+          where m.user_id = u.id and m.completed_at is null
+            and (m.status = 'streaming' or m.reserved_chars > 0)
+        )
       where u.id in (${sql.join(
         ids.map((id) => sql`${id}`),
         sql`, `,

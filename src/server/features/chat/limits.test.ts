@@ -9,6 +9,7 @@ import { readEvents, settled, waitFor } from '../../../../tests/helpers/chat.ts'
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 import { MAX_GENERATING_PER_USER, SENDS_PER_MINUTE } from './admission.ts'
+import { reconcileReservations } from './lease.ts'
 import { FREE_LIMIT } from './usage.ts'
 
 let ai: AiStandIn
@@ -174,4 +175,47 @@ describe('per-minute send budget', () => {
     })
     expect(ai.requests).toHaveLength(1)
   })
+})
+
+describe('the count of replies generating', () => {
+  const generating = async (userId: string) =>
+    (await db().select({ n: users.aiGenerating }).from(users).where(eq(users.id, userId)))[0]?.n
+
+  it('goes back to zero when replies end, fail or are stopped, and after a reply deleted mid-way', async () => {
+    const { cookie, userId } = await signedIn()
+    // Ended normally, and failed.
+    await readEvents(await send(cookie, { content: 'hello' }))
+    ai.setScenario('upstream-error')
+    await readEvents(await send(cookie, { content: 'will fail' }))
+    ai.reset()
+    expect(await generating(userId)).toBe(0)
+
+    // Stopped while it was being written.
+    // The exchange is stored before the answer starts: it is the user's one streaming row.
+    const streamingId = async () =>
+      (
+        await db()
+          .select({ id: messages.id })
+          .from(messages)
+          .where(sql`${messages.userId} = ${userId} and ${messages.status} = 'streaming'`)
+      )[0]?.id as string
+    const slow = await send(cookie, { content: SLOW })
+    expect(slow.status).toBe(200)
+    expect(await generating(userId)).toBe(1)
+    const stop = await t.request(`/api/messages/${await streamingId()}/stop`, { method: 'POST', cookie })
+    expect(stop.status).toBe(200)
+    await readEvents(slow)
+    await waitFor(async () => (await generating(userId)) === 0)
+
+    // Deleted while it was being written (Clear History): the sweep's reconciliation frees it.
+    const again = await send(cookie, { content: `${SLOW} again` })
+    expect(again.status).toBe(200)
+    expect(await generating(userId)).toBe(1)
+    const cleared = await t.request('/api/messages', { method: 'DELETE', cookie })
+    expect(cleared.status).toBe(200)
+    await readEvents(again)
+    await reconcileReservations(db())
+    expect(await generating(userId)).toBe(0)
+    expect((await usageOf(userId)).reserved).toBe(0)
+  }, 30_000)
 })

@@ -27,7 +27,8 @@ export function co2Of(stored: unknown): MessageCo2Impact | null {
 }
 
 /** A stored exchange as the API answers it; `versionIds` when the list knows the turn's versions. */
-export function toMessageJson(m: MessageRow, versionIds?: string[]): Message {
+/** The search vector is never shown (pages do not read it). */
+export function toMessageJson(m: Omit<MessageRow, 'searchVector'>, versionIds?: string[]): Message {
   return {
     id: m.id,
     userId: m.userId,

@@ -1,20 +1,24 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
-import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
 import { admit, type UsageClaim } from './admission.ts'
-import { activeBranch, ancestorsOf, type BranchEntry } from './branch.ts'
+import { ancestorsOf, type BranchEntry } from './branch.ts'
 import type { HistoryExchange } from './history.ts'
 import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
+import { HISTORY_ROWS } from './send-statement.ts'
+import { reshowThread } from './shown-branch.ts'
 
 export type MessageRow = typeof messages.$inferSelect
-export type ThreadRow = typeof threads.$inferSelect
+/** A message as a page reads it: every column but the search vector (as large as the text). */
+export type PageRow = Omit<MessageRow, 'searchVector'>
 
-const HISTORY_ROWS = 200
+const { searchVector: _searchVector, ...pageColumns } = getTableColumns(messages)
+export type ThreadRow = typeof threads.$inferSelect
 
 export async function findOwnedThread(db: Db, userId: string, threadId: string) {
   const [row] = await db
@@ -63,114 +67,125 @@ export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
     .orderBy(asc(messages.createdAt), asc(messages.id))
 }
 
+/** The thread a page is of: one named by id (only if it is the user's), or the user's Default. */
+export interface PageThread {
+  userId: string
+  threadId: string | null
+}
+
 /**
- * One page of the shown branch (docs/decisions/012 and 014), newest first from `cursor` back,
- * returned oldest first with each turn's versions. The branch follows parent links and the latest
- * selection at each turn, which no index order gives, so the thread's tree is read first, small
- * columns only (one walk of messages_thread_page_idx, plus the thread-less rows for Default), the
- * branch computed here, and only the page's rows read in full (by primary key). The cursor is the
- * id of the oldest exchange the page before showed: the next page is the exchanges before it on
- * the branch. A reply on the page still marked as being written by a node whose lease lapsed is
- * finished (as the full list does for all of them) and the page read again.
+ * The page query (decision 021): the shown rows of the thread just before the cursor's depth,
+ * newest first, one walk of messages_shown_idx; each row with its turn's versions (its siblings,
+ * by messages_thread_parent_idx). The thread is found in the same statement (another user's
+ * thread gives no rows). A cursor no longer on the shown branch (a version switched since) matches
+ * no depth, so the page is empty. Exported for the tests that check its plan.
+ */
+export function messagePageQuery(db: Db, of: PageThread, before: string | null, limit: number) {
+  const thread = of.threadId
+    ? sql`(select t.id from threads t where t.id = ${of.threadId} and t.user_id = ${of.userId})`
+    : sql`(select t.id from threads t where t.user_id = ${of.userId} and t.is_default)`
+  const below = before
+    ? sql`"messages"."depth" < (select c.depth from messages c where c.id = ${before} and c.thread_id = ${thread} and c.shown)`
+    : sql`true`
+  const order = sql.raw('order by v.created_at, v.id')
+  // Qualified by hand: drizzle writes a single table's columns unqualified, which inside these
+  // subqueries would name v's.
+  const outer = sql.raw('"messages"."thread_id"')
+  const outerParent = sql.raw('"messages"."parent_id"')
+  const versionIds = sql<string>`coalesce(
+    (select json_agg(v.id ${order}) from messages v
+      where v.thread_id = ${outer} and v.parent_id = ${outerParent}),
+    (select json_agg(v.id ${order}) from messages v
+      where v.thread_id = ${outer} and v.parent_id is null and ${outerParent} is null)
+  )::text`
+  return (
+    db
+      .select({ row: pageColumns, versionIds })
+      .from(messages)
+      // `shown` as written in the partial index's predicate (a bound `= true` would not match it).
+      .where(and(sql`"messages"."thread_id" = ${thread}`, sql`"messages"."shown"`, below))
+      .orderBy(desc(messages.depth))
+      .limit(limit + 1)
+  )
+}
+
+/**
+ * One page of the shown branch (docs/decisions/012, 014 and 021), newest first from `cursor` back,
+ * returned oldest first with each turn's versions, in one statement whatever the thread's length:
+ * the shown rows are marked (shown-branch.ts) and indexed by depth. The cursor is the id of the
+ * oldest exchange the page before showed: the next page is the exchanges before it on the branch;
+ * after a version switch it is off the branch and answered `400 bad_request:cursor`. A reply on
+ * the page still marked as being written by a node whose lease lapsed is finished (as the full
+ * list does for all of them) and the page read again. Null when the thread is not the user's.
  */
 export async function listMessagesPage(
   db: Db,
-  userId: string,
-  thread: ThreadRow,
+  of: PageThread,
   page: { cursor?: string; limit: number },
   lapsedChecked = false,
-): Promise<{ entries: BranchEntry<MessageRow>[]; nextCursor: string | null }> {
+): Promise<{ entries: BranchEntry<PageRow>[]; nextCursor: string | null } | null> {
   const before = page.cursor ? cursorUuid(decodeCursor(page.cursor, 1)[0]) : null
-  const inThread = thread.isDefault
-    ? or(eq(messages.threadId, thread.id), and(eq(messages.userId, userId), isNull(messages.threadId)))
-    : eq(messages.threadId, thread.id)
-  const tree = await db
-    .select({
-      id: messages.id,
-      parentId: messages.parentId,
-      selectedAt: messages.selectedAt,
-      createdAt: messages.createdAt,
-      status: messages.status,
-      heartbeatAt: messages.heartbeatAt,
-    })
-    .from(messages)
-    .where(inThread)
-  const branch = activeBranch(tree)
-  let end = branch.length
-  if (before) {
-    end = branch.findIndex((e) => e.row.id === before)
-    // Its version was switched away since (the client reloads the list on a switch).
-    if (end < 0) throw badCursor()
+  const found = await messagePageQuery(db, of, before, page.limit)
+  if (found.length === 0) {
+    // Nothing shown: an empty thread, another user's (or none), or a cursor off the branch.
+    const thread = of.threadId
+      ? await findOwnedThread(db, of.userId, of.threadId)
+      : await findDefaultThread(db, of.userId)
+    if (!thread) return null
+    // Every cursor this server writes has exchanges before it: none means it left the branch.
+    if (before) throw badCursor()
+    return { entries: [], nextCursor: null }
   }
-  const start = Math.max(0, end - page.limit)
-  const shown = branch.slice(start, end)
   const lapsedBefore = Date.now() - LEASE_MS
   if (
     !lapsedChecked &&
-    shown.some((e) => e.row.status === 'streaming' && e.row.heartbeatAt.getTime() < lapsedBefore)
+    found.some((f) => f.row.status === 'streaming' && f.row.heartbeatAt.getTime() < lapsedBefore)
   ) {
-    await finishLapsed(db, { userId })
-    return listMessagesPage(db, userId, thread, page, true)
+    await finishLapsed(db, { userId: of.userId })
+    return listMessagesPage(db, of, page, true)
   }
-  const ids = shown.map((e) => e.row.id)
-  const full = ids.length
-    ? await db
-        .select()
-        .from(messages)
-        .where(and(eq(messages.userId, userId), inArray(messages.id, ids)))
-    : []
-  const byId = new Map(full.map((r) => [r.id, r]))
-  const entries = shown.flatMap((e) => {
-    const row = byId.get(e.row.id)
-    // Deleted between the two reads (Clear History): left out rather than shown half.
-    return row ? [{ row, versionIds: e.versionIds }] : []
-  })
+  const shown = found.slice(0, page.limit).reverse()
+  const entries = shown.map((f) => ({
+    row: f.row,
+    versionIds: f.versionIds ? (JSON.parse(f.versionIds) as string[]) : [f.row.id],
+  }))
   const first = shown[0]
-  const nextCursor = start > 0 && first ? encodeCursor([first.row.id]) : null
+  const nextCursor = found.length > page.limit && first ? encodeCursor([first.row.id]) : null
   return { entries, nextCursor }
 }
 
 /**
  * The exchanges before the new one on its branch, oldest first (history.ts applies the budget):
- * the versions left on other branches are never sent to the model.
+ * the versions left on other branches are never sent to the model. Up the parent links by primary
+ * key, at most HISTORY_ROWS, whatever the thread's size (a new send reads it in its own statement,
+ * send-statement.ts; this serves a retried one).
  */
-export async function loadHistory(
-  db: Db,
-  threadId: string,
-  parentId: string | null,
-): Promise<HistoryExchange[]> {
+export async function loadHistory(db: Db, parentId: string | null): Promise<HistoryExchange[]> {
   if (!parentId) return []
-  const rows = await db
-    .select({
-      id: messages.id,
-      parentId: messages.parentId,
-      selectedAt: messages.selectedAt,
-      createdAt: messages.createdAt,
-      content: messages.content,
-      response: messages.response,
-      status: messages.status,
-      mediaType: messages.mediaType,
-    })
-    .from(messages)
-    .where(eq(messages.threadId, threadId))
-  return ancestorsOf(rows, parentId, HISTORY_ROWS)
-}
-
-/** The last exchange of the branch the thread shows: a plain send follows it. */
-export async function activeLeafId(db: Db, userId: string, thread: ThreadRow): Promise<string | null> {
-  const inThread = thread.isDefault
-    ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
-    : eq(messages.threadId, thread.id)
-  const rows = await db
-    .select({
-      id: messages.id,
-      parentId: messages.parentId,
-      selectedAt: messages.selectedAt,
-      createdAt: messages.createdAt,
-    })
-    .from(messages)
-    .where(and(eq(messages.userId, userId), inThread))
-  return activeBranch(rows).at(-1)?.row.id ?? null
+  const result = (await db.execute(sql`
+    with recursive history(id, parent_id, content, response, status, media_type, n) as (
+      select m.id, m.parent_id, m.content, m.response, m.status, m.media_type, 1
+      from messages m where m.id = ${parentId}
+      union all
+      select m.id, m.parent_id, m.content, m.response, m.status, m.media_type, h.n + 1
+      from history h join messages m on m.id = h.parent_id
+      where h.n < ${HISTORY_ROWS}
+    )
+    select content, response, status, media_type from history order by n desc
+  `)) as unknown as {
+    rows: {
+      content: string
+      response: string
+      status: HistoryExchange['status']
+      media_type: HistoryExchange['mediaType']
+    }[]
+  }
+  return result.rows.map((r) => ({
+    content: r.content,
+    response: r.response,
+    status: r.status,
+    mediaType: r.media_type,
+  }))
 }
 
 /**
@@ -185,6 +200,9 @@ export async function selectVersion(db: Db, userId: string, id: string, now: Dat
       .from(messages)
       .where(and(eq(messages.id, id), eq(messages.userId, userId)))
     if (!row) return undefined
+    // Sends in this thread wait: its shown branch is computed again below (shown-branch.ts).
+    if (row.threadId)
+      await tx.select({ id: threads.id }).from(threads).where(eq(threads.id, row.threadId)).for('update')
     const sameThread = row.threadId
       ? or(eq(messages.threadId, row.threadId), isNull(messages.threadId))
       : isNull(messages.threadId)
@@ -202,6 +220,7 @@ export async function selectVersion(db: Db, userId: string, id: string, now: Dat
       .update(messages)
       .set({ selectedAt: now })
       .where(and(eq(messages.userId, userId), inArray(messages.id, chain)))
+    if (row.threadId) await reshowThread(tx, row.threadId)
     const [selected] = await tx.select().from(messages).where(eq(messages.id, id))
     return selected
   })
@@ -219,85 +238,6 @@ export async function resetUsageIfDue(db: Db, user: UserRow, now: Date, due: boo
   if (row) return row
   const [fresh] = await db.select().from(users).where(eq(users.id, user.id))
   return fresh ?? user
-}
-
-export interface NewMessage {
-  userId: string
-  /** null: create a thread titled `title`. */
-  threadId: string | null
-  title: string
-  content: string
-  clientMessageId: string | null
-  /** The exchange it follows on its branch; null for the first of a thread. */
-  parentId: string | null
-  /** 'edit' and 'regenerate' add a version of an existing turn. */
-  origin: 'sent' | 'edit' | 'regenerate'
-  /** When it is stored: a new version is the selected one. */
-  now: Date
-  chatModel: ChatModel
-  provider: string
-  modelId: string
-  mediaUrl?: string | null
-  mediaType?: 'image' | 'document' | null
-  uploadId?: string | null
-  mediaName?: string | null
-  mediaMime?: string | null
-}
-
-class DuplicateSend extends Error {}
-
-/**
- * Stores the user's message (status streaming) before the model is called, creating the thread
- * when none was named. Returns null when the clientMessageId was already used (nothing stored).
- */
-export async function storeUserMessage(
-  db: Db,
-  v: NewMessage,
-  claim: UsageClaim,
-): Promise<{ row: MessageRow; createdThread: boolean } | null> {
-  try {
-    return await db.transaction(async (tx) => {
-      // Checks and reserves in this transaction: a refusal or a duplicate rolls the reservation back.
-      await admit(tx, v.userId, claim)
-      let threadId = v.threadId
-      if (!threadId) {
-        const [thread] = await tx
-          .insert(threads)
-          .values({ userId: v.userId, title: v.title, chatModel: v.chatModel })
-          .returning({ id: threads.id })
-        threadId = thread?.id ?? null
-      }
-      const [row] = await tx
-        .insert(messages)
-        .values({
-          userId: v.userId,
-          threadId,
-          content: v.content,
-          clientMessageId: v.clientMessageId,
-          parentId: v.threadId ? v.parentId : null,
-          origin: v.origin,
-          selectedAt: v.now,
-          chatModel: v.chatModel,
-          provider: v.provider,
-          modelId: v.modelId,
-          mediaUrl: v.mediaUrl ?? null,
-          mediaType: v.mediaType ?? null,
-          uploadId: v.uploadId ?? null,
-          mediaName: v.mediaName ?? null,
-          mediaMime: v.mediaMime ?? null,
-          reservedChars: claim.chars,
-          nodeId: NODE_ID,
-        })
-        .onConflictDoNothing()
-        .returning()
-      // Rolls the new thread back too: the first send owns it.
-      if (!row) throw new DuplicateSend()
-      return { row, createdThread: !v.threadId }
-    })
-  } catch (err) {
-    if (err instanceof DuplicateSend) return null
-    throw err
-  }
 }
 
 /** A stored send that a retry generates again: the model never answered, or its node died. */

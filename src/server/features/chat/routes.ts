@@ -61,13 +61,22 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
     .get('/messages', auth, validate('query', messagesQuery), async (c) => {
       const user = c.get('user')
       const { threadId, cursor, limit } = c.req.valid('query')
-      const thread = threadId
-        ? await findOwnedThread(db, user.id, threadId)
-        : await findDefaultThread(db, user.id)
-      if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
+      const missing = () => new AppError('not_found:thread', 'This thread does not exist')
       // Without limit or cursor, the whole shown branch as before (clients that predate pages).
-      if (cursor === undefined && limit === undefined) return c.json(await shownBranch(user.id, thread), 200)
-      const page = await listMessagesPage(db, user.id, thread, { cursor, limit: limit ?? MESSAGES_PAGE_SIZE })
+      if (cursor === undefined && limit === undefined) {
+        const thread = threadId
+          ? await findOwnedThread(db, user.id, threadId)
+          : await findDefaultThread(db, user.id)
+        if (!thread) throw missing()
+        return c.json(await shownBranch(user.id, thread), 200)
+      }
+      // A page finds its thread itself (one statement); it answers null for another user's.
+      const page = await listMessagesPage(
+        db,
+        { userId: user.id, threadId: threadId ?? null },
+        { cursor, limit: limit ?? MESSAGES_PAGE_SIZE },
+      )
+      if (!page) throw missing()
       return c.json(
         { items: page.entries.map((e) => toMessageJson(e.row, e.versionIds)), nextCursor: page.nextCursor },
         200,

@@ -6,6 +6,7 @@ import { messages, threads, users } from '#server/db/schema/index.ts'
 import { messageRow, readEvents, replyText } from '../../../../tests/helpers/chat.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
+import { reshowThread } from './shown-branch.ts'
 
 let ai: AiStandIn
 let t: TestApp
@@ -171,6 +172,8 @@ describe('POST /api/messages', () => {
           createdAt: new Date(base + i * 1000),
         })),
       )
+    // Rows written around the app: their shown branch is marked as a version switch would.
+    await reshowThread(db(), thread!.id)
     await readEvents(await send(cookie, { content: 'and now?', threadId: thread!.id }))
     const body = ai.requests.at(-1)?.body as { contents: { parts: { text: string }[] }[] }
     const texts = body.contents.map((c) => c.parts[0]?.text ?? '')

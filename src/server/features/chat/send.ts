@@ -1,30 +1,36 @@
 // POST /api/messages as a service: checks, stores the prompt, starts the detached generation and
 // answers with a stream that only subscribes to it. Persist before you stream (conventions 4).
+
+import { and, eq } from 'drizzle-orm'
 import { chatErrorCodes } from '#contract/chat-events.ts'
 import { threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
+import { threads } from '#server/db/schema/index.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
-import { spendSendBudget, type UsageClaim } from './admission.ts'
+import {
+  budgetRefusal,
+  MAX_GENERATING_PER_USER,
+  refusalFor,
+  spendSendBudget,
+  type UsageClaim,
+} from './admission.ts'
 import { countSentMessages } from './finalize.ts'
 import type { GenerationDeps, GenerationRegistry } from './generation.ts'
-import { buildPrompt, userText } from './history.ts'
+import { buildPrompt, type HistoryExchange, userText } from './history.ts'
 import { finishLapsed } from './lease.ts'
 import type { ProviderRegistry, ResolvedModel } from './providers/registry.ts'
 import {
-  activeLeafId,
   findByClientId,
-  findDefaultThread,
   findOwnedMessage,
-  findOwnedThread,
   generatesAgain,
   loadHistory,
   type MessageRow,
   resetUsageIfDue,
   restartAttempt,
-  storeUserMessage,
 } from './queries.ts'
 import type { SendInput } from './send-input.ts'
+import { type Placement, type SendOutcome, type SendRow, startSend, violates } from './send-statement.ts'
 import { sseResponse } from './sse.ts'
 import { followGeneration, followStored, headOf, replayStored } from './stream.ts'
 import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, tierOf } from './usage.ts'
@@ -63,18 +69,22 @@ async function checkUsageAndResolve(
   }
 }
 
-async function generate(
+/** What generate needs of the stored exchange. */
+type GeneratedRow = Pick<MessageRow, 'id' | 'userId' | 'threadId' | 'parentId' | 'content' | 'mediaType'>
+
+function generate(
   s: ChatServices,
-  row: MessageRow,
+  row: GeneratedRow,
   resolved: ResolvedModel,
   input: SendInput,
   signal: AbortSignal,
+  history: HistoryExchange[],
 ) {
-  // Only the exchanges on this one's branch: other versions are not the conversation it follows.
-  const history = row.threadId ? await loadHistory(s.db, row.threadId, row.parentId) : []
   // A new version keeps the turn's stored file but not its bytes: the model is told it was there.
   const content = input.attachment ? row.content : userText(row)
   const prompt = buildPrompt(history, { content, attachment: input.attachment }, resolved.historyBudgetTokens)
+  // The provider's request goes out inside start (generation.ts runs up to its first await);
+  // the response below only subscribes to it.
   const gen = s.generations.start(s, {
     messageId: row.id,
     userId: row.userId,
@@ -128,27 +138,61 @@ async function resend(
   const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
   const restarted = await restartAttempt(s.db, row, model, s.now(), claim)
   if (!restarted) return sendMessage(s, user, input, signal)
-  return generate(s, restarted, resolved, input, signal)
+  // Only the exchanges on this one's branch: other versions are not the conversation it follows.
+  const history = restarted.threadId ? await loadHistory(s.db, restarted.parentId) : []
+  return generate(s, restarted, resolved, input, signal, history)
 }
 
+/** Attempts of a send whose branch moved under it (another send or a switch in the thread). */
+const PLACE_ATTEMPTS = 5
+
 /**
- * Where a send goes: its thread and the exchange it follows. A plain send follows the branch the
- * thread shows; an edit or a regeneration becomes a sibling of the exchange it revises.
+ * Where a send goes: a new thread, after the branch the thread shows (a plain send), or beside the
+ * exchange it revises (an edit or a regeneration, a sibling of it).
  */
-async function placeOf(db: Db, user: UserRow, input: SendInput) {
+async function placeOf(
+  db: Db,
+  user: UserRow,
+  input: SendInput,
+): Promise<{ place: Placement; target?: MessageRow }> {
   const revisedId = input.editOf ?? input.regenerateOf
   if (revisedId) {
     const target = await findOwnedMessage(db, user.id, revisedId)
     if (!target) throw new AppError('not_found:message', 'This message does not exist')
-    // A message kept from before threads lives in Default.
-    const threadId = target.threadId ?? (await findDefaultThread(db, user.id))?.id ?? null
-    if (!threadId) throw new AppError('not_found:thread', 'This thread does not exist')
-    return { threadId, parentId: target.parentId, target }
+    if (!target.threadId) throw new AppError('not_found:thread', 'This thread does not exist')
+    return {
+      place: { kind: 'revise', threadId: target.threadId, parentId: target.parentId, depth: target.depth },
+      target,
+    }
   }
-  if (!input.threadId) return { threadId: null, parentId: null, target: undefined }
-  const thread = await findOwnedThread(db, user.id, input.threadId)
-  if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
-  return { threadId: thread.id, parentId: await activeLeafId(db, user.id, thread), target: undefined }
+  if (!input.threadId)
+    // A file sent alone names its thread.
+    return {
+      place: {
+        kind: 'new-thread',
+        title: threadTitleFrom(input.content || input.attachment?.filename || ''),
+      },
+    }
+  return { place: { kind: 'follow', threadId: input.threadId } }
+}
+
+/** One attempt: a version of a turn locks its thread first (the branch changes past its turn). */
+function attempt(db: Db, user: UserRow, place: Placement, row: SendRow, claim: UsageClaim) {
+  const reservation = { chars: claim.chars, limit: claim.limit, maxGenerating: MAX_GENERATING_PER_USER }
+  if (place.kind !== 'revise') return startSend(db, place, row, reservation)
+  return db.transaction(async (tx) => {
+    await tx
+      .select({ id: threads.id })
+      .from(threads)
+      .where(and(eq(threads.id, place.threadId), eq(threads.userId, user.id)))
+      .for('update')
+    return startSend(tx, place, row, reservation)
+  })
+}
+
+/** The earlier send a retry names, if any: a retry is answered as that send, never stored twice. */
+async function seenBefore(db: Db, user: UserRow, input: SendInput) {
+  return input.clientMessageId ? findByClientId(db, user.id, input.clientMessageId) : undefined
 }
 
 export async function sendMessage(
@@ -158,51 +202,63 @@ export async function sendMessage(
   signal: AbortSignal,
 ): Promise<Response> {
   const db: Db = s.db
-  if (input.clientMessageId) {
-    const seen = await findByClientId(db, user.id, input.clientMessageId)
-    if (seen) return resend(s, user, seen, input, signal)
-  }
   const unconfigured = unconfiguredResponse(s, input, signal)
   if (unconfigured) return unconfigured
-  const place = await placeOf(db, user, input)
-  const { target } = place
+  const { place, target } = await placeOf(db, user, input)
   // A regeneration answers the revised exchange's text again; an edit brings its own.
   const content = input.regenerateOf && target ? target.content : input.content
   // A send over the usage limit hears that first (it does not lift in a minute). Edits and
   // regenerations are sends: admitted, reserved and budgeted the same way.
-  const { resolved, claim } = await checkUsageAndResolve(s, user, input, content)
-  await spendSendBudget(db, user.id)
-  const stored = await storeUserMessage(
-    db,
-    {
-      userId: user.id,
-      threadId: place.threadId,
-      // A file sent alone names its thread.
-      title: threadTitleFrom(input.content || input.attachment?.filename || ''),
-      content,
-      clientMessageId: input.clientMessageId,
-      parentId: place.parentId,
-      origin: input.editOf ? 'edit' : input.regenerateOf ? 'regenerate' : 'sent',
-      now: s.now(),
-      chatModel: resolved.chatModel,
-      provider: resolved.provider,
-      modelId: resolved.modelId,
-      // A new version keeps the turn's file unless the edit brings another.
-      mediaUrl: input.media ? input.media.url : target?.mediaUrl,
-      mediaType: input.media ? input.media.type : target?.mediaType,
-      uploadId: input.media ? input.media.uploadId : target?.uploadId,
-      mediaName: input.media ? input.media.name : target?.mediaName,
-      mediaMime: input.media ? input.media.mimeType : target?.mediaMime,
-    },
-    claim,
-  )
-  if (!stored) {
-    // Lost a race with the same clientMessageId: answer as a retry of the winner.
-    const winner = input.clientMessageId
-      ? await findByClientId(db, user.id, input.clientMessageId)
-      : undefined
-    if (!winner) throw new AppError('conflict:message', 'This message was just sent; please refresh')
-    return resend(s, user, winner, input, signal)
+  let checked: Awaited<ReturnType<typeof checkUsageAndResolve>>
+  try {
+    checked = await checkUsageAndResolve(s, user, input, content)
+  } catch (err) {
+    const seen = await seenBefore(db, user, input)
+    if (seen) return resend(s, user, seen, input, signal)
+    throw err
   }
-  return generate(s, stored.row, resolved, input, signal)
+  const { resolved, claim } = checked
+  const row: SendRow = {
+    userId: user.id,
+    content,
+    clientMessageId: input.clientMessageId,
+    origin: input.editOf ? 'edit' : input.regenerateOf ? 'regenerate' : 'sent',
+    now: s.now(),
+    chatModel: resolved.chatModel,
+    provider: resolved.provider,
+    modelId: resolved.modelId,
+    // A new version keeps the turn's file unless the edit brings another.
+    mediaUrl: (input.media ? input.media.url : target?.mediaUrl) ?? null,
+    mediaType: (input.media ? input.media.type : target?.mediaType) ?? null,
+    uploadId: (input.media ? input.media.uploadId : target?.uploadId) ?? null,
+    mediaName: (input.media ? input.media.name : target?.mediaName) ?? null,
+    mediaMime: (input.media ? input.media.mimeType : target?.mediaMime) ?? null,
+  }
+  for (let i = 1; ; i++) {
+    let outcome: SendOutcome
+    try {
+      outcome = await attempt(db, user, place, row, claim)
+    } catch (err) {
+      // The clientMessageId was used before: answer as a retry of that send (nothing was stored).
+      if (violates(err, 'messages_client_id_idx')) {
+        const winner = await seenBefore(db, user, input)
+        if (!winner) throw new AppError('conflict:message', 'This message was just sent; please refresh')
+        return resend(s, user, winner, input, signal)
+      }
+      // Another send took the place after the same leaf first: follow it instead.
+      if (!violates(err, 'messages_shown_idx')) throw err
+      outcome = { kind: 'moved' }
+    }
+    if (outcome.kind === 'stored') return generate(s, outcome.row, resolved, input, signal, outcome.history)
+    if (outcome.kind === 'no-thread') throw new AppError('not_found:thread', 'This thread does not exist')
+    if (outcome.kind === 'moved') {
+      if (i < PLACE_ATTEMPTS) continue
+      throw new AppError('conflict:message', 'This conversation just changed; please send again')
+    }
+    // Refused: a retry of a send stored before is answered as that send, not refused.
+    const seen = await seenBefore(db, user, input)
+    if (seen) return resend(s, user, seen, input, signal)
+    if (outcome.kind === 'over-budget') throw budgetRefusal(outcome.retryAfter)
+    throw await refusalFor(db, user.id, claim)
+  }
 }

@@ -182,25 +182,81 @@ describe('statements per send', () => {
     await ai.close()
   })
 
-  it('does the same few statements for a reply of 5 chunks or 60, none per token', async () => {
+  it('starts and finishes a send in one statement each, no transaction, whatever the reply or thread', async () => {
     const { cookie } = await t.signUp()
     ai.setChunkDelayMs(0)
-    const count = async (words: number) => {
+    const count = async (words: number, threadId?: string) => {
       const content = Array.from({ length: words }, (_, i) => `word${i}`).join(' ')
       t.queries.length = 0
       const events = await readEvents(
-        await t.request('/api/messages', { method: 'POST', cookie, json: { content } }),
+        await t.request('/api/messages', { method: 'POST', cookie, json: { content, threadId } }),
       )
       expect(events.at(-1)).toMatchObject({ done: true, status: 'complete' })
       expect(replyText(events)).toContain(`word${words - 1}`)
-      // The statements themselves: the node-postgres driver also reports its begin and commit.
-      return t.queries.filter((q) => !/^\s*(begin|commit|rollback)\b/i.test(q)).length
+      const statements = [...t.queries]
+      // The node-postgres driver reports a transaction's begin and commit: there must be none.
+      expect(statements.filter((q) => /^\s*(begin|commit|rollback)\b/i.test(q))).toEqual([])
+      return { statements: statements.length, threadId: events[0]?.threadId as string }
     }
-    const short = await count(14)
-    const long = await count(179)
-    expect(long).toBe(short)
-    // Session, user, admission and store, history, finalize with usage and impact (raise only
-    // with a reason; issue 15 measured about 10 before).
-    expect(short).toBeLessThanOrEqual(13)
+    // A new thread, a follow-up with its history, and long replies: the same three statements.
+    const first = await count(14)
+    const next = await count(14, first.threadId)
+    const long = await count(179, first.threadId)
+    // The session; the send's start (budget, admission, the exchange, its history); its end
+    // (the reply, usage, CO2). Raise only with a reason: issue 15 measured 13 and two transactions.
+    expect([first.statements, next.statements, long.statements]).toEqual([3, 3, 3])
+    // The model was sent the history read in the start statement.
+    const body = ai.requests.at(-1)?.body as { contents: { parts: { text: string }[] }[] }
+    expect(body.contents.map((c) => c.parts[0]?.text?.slice(0, 12))).toEqual([
+      'word0 word1 ',
+      expect.stringContaining(''),
+      'word0 word1 ',
+      expect.stringContaining(''),
+      'word0 word1 ',
+    ])
+  })
+
+  it('costs the same statements after a thread of 1,500 exchanges as after one', async () => {
+    const { cookie, user } = await t.signUp()
+    ai.setChunkDelayMs(0)
+    const db = t.deps.database.db
+    const [thread] = await db
+      .insert(threads)
+      .values({ userId: user.id as string, title: 'Long' })
+      .returning()
+    const ids = Array.from({ length: 1500 }, () => crypto.randomUUID())
+    for (let at = 0; at < ids.length; at += 500)
+      await db.insert(messages).values(
+        ids.slice(at, at + 500).map((id, j) => ({
+          id,
+          userId: user.id as string,
+          threadId: thread!.id,
+          parentId: at + j === 0 ? null : ids[at + j - 1],
+          depth: at + j,
+          shown: true,
+          content: `Q${at + j}`,
+          response: `A${at + j}`,
+          chatModel: 'gemini' as const,
+          status: 'complete' as const,
+        })),
+      )
+    t.queries.length = 0
+    const events = await readEvents(
+      await t.request('/api/messages', {
+        method: 'POST',
+        cookie,
+        json: { content: 'and?', threadId: thread!.id },
+      }),
+    )
+    expect(events.at(-1)).toMatchObject({ done: true, status: 'complete' })
+    expect(t.queries).toHaveLength(3)
+    // It follows the last exchange, and the model got the newest of the history.
+    const [stored] = await db
+      .select()
+      .from(messages)
+      .where(eq(messages.id, events[0]?.id as string))
+    expect(stored).toMatchObject({ parentId: ids.at(-1), depth: 1500, shown: true })
+    const body = ai.requests.at(-1)?.body as { contents: { parts: { text: string }[] }[] }
+    expect(body.contents.at(-2)?.parts[0]?.text).toBe('A1499')
   })
 })

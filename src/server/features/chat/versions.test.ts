@@ -5,9 +5,10 @@ import path from 'node:path'
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type Message, messageListSchema } from '#contract/messages.ts'
+import { createApp } from '#server/app.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import { readEvents, replyText } from '../../../../tests/helpers/chat.ts'
-import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 
 let ai: AiStandIn
@@ -322,5 +323,44 @@ describe('refusals', () => {
     expect(selBad.status).toBe(400)
     const anon = await t.request(`/api/messages/${b.id}/select`, { method: 'POST' })
     expect(anon.status).toBe(401)
+  })
+})
+
+describe('sends racing in one thread', () => {
+  it('chains sends made at once in one thread (two tabs, two nodes): one branch, one row per turn', async () => {
+    const { cookie, defaultId } = await signedIn()
+    await send(cookie, { content: 'first', threadId: defaultId })
+    // A second node on the same database: only the database orders them.
+    const nodeB = createApp(t.deps)
+    const sendOn = (app: { request: typeof t.app.request }, content: string) =>
+      app.request(`${TEST_ORIGIN}/api/messages`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ content, threadId: defaultId }),
+      })
+    const responses = await Promise.all([
+      sendOn(t.app, 'racing 0'),
+      sendOn(nodeB, 'racing 1'),
+      sendOn(t.app, 'racing 2'),
+    ])
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200])
+    await Promise.all(responses.map(readEvents))
+    const shown = await list(cookie, defaultId)
+    expect(shown.map((m) => m.content.replace(/\d$/, 'n'))).toEqual([
+      'first',
+      'racing n',
+      'racing n',
+      'racing n',
+    ])
+    // Each follows the one before: no turn has a second version.
+    for (const [i, m] of shown.entries()) {
+      expect(m.versionIds).toEqual([m.id])
+      expect(m.parentId).toBe(i === 0 ? null : shown[i - 1]!.id)
+    }
+    const rows = await db()
+      .select({ depth: messages.depth, shown: messages.shown })
+      .from(messages)
+      .where(eq(messages.threadId, defaultId))
+    expect(rows.map((r) => `${r.depth}:${r.shown}`).sort()).toEqual(['0:true', '1:true', '2:true', '3:true'])
   })
 })

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { freePort } from '../../../../tests/e2e/support/app-server.ts'
+import { freePort } from '../../../../tests/helpers/free-port.ts'
 import { type HfStandIn, startHuggingFaceStandIn } from '../../../../tests/stand-ins/huggingface.ts'
 import { fetchModel, ModelFetchError } from './model-fetch.ts'
 

@@ -3,6 +3,7 @@ import { and, eq, isNull, or } from 'drizzle-orm'
 import type { Db, Tx } from '#server/db/client.ts'
 import { messages, threads, uploads } from '#server/db/schema/index.ts'
 import { activeBranch } from '#server/features/chat/branch.ts'
+import { reshowThread } from '#server/features/chat/shown-branch.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
 import type { ImportedThread } from './parse.ts'
 
@@ -181,6 +182,8 @@ export async function storeImportedThread(
         }),
       )
     }
+    // The imported tree's shown branch, marked on its rows (docs/decisions/021).
+    await reshowThread(tx, threadId)
     return { ok: true, messages: t.messages.length, files: stored, filesLeftOut: leftOut }
   })
 }

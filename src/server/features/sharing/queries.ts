@@ -167,6 +167,9 @@ export async function copyShareToThread(
           return {
             id: ids[i],
             parentId: i === 0 ? null : ids[i - 1],
+            // The chain is the thread's shown branch (docs/decisions/021).
+            depth: i,
+            shown: true,
             origin: 'copy' as const,
             selectedAt: now,
             userId: visitorId,

@@ -110,6 +110,9 @@ export async function createThreadFromMessage(db: Db, userId: string, messageId:
       threadId: thread.id,
       // The first turn of its thread, and not something the person sent (no tree, decisions/012).
       parentId: null,
+      // Its thread's whole shown branch (docs/decisions/021).
+      depth: 0,
+      shown: true,
       origin: 'copy',
       selectedAt: now,
       status: source.status === 'streaming' ? 'interrupted' : source.status,

@@ -4,7 +4,6 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import nodemailer from 'nodemailer'
 import type { Logger } from 'pino'
 import type { Env } from '#server/env.ts'
 import { publicOrigin } from '#server/env.ts'
@@ -42,12 +41,18 @@ function defaultFrom(env: Env): string {
 
 export function createMailer(env: Env, log: Logger): Mailer {
   const from = defaultFrom(env)
-  const smtp = env.SMTP_URL ? nodemailer.createTransport(env.SMTP_URL) : undefined
-  const stream = smtp ? undefined : nodemailer.createTransport({ streamTransport: true, buffer: true })
+  // nodemailer is loaded with the first message, not with the server (decision 022).
+  const transports = once(async () => {
+    const { default: nodemailer } = await import('nodemailer')
+    const smtp = env.SMTP_URL ? nodemailer.createTransport(env.SMTP_URL) : undefined
+    const stream = smtp ? undefined : nodemailer.createTransport({ streamTransport: true, buffer: true })
+    return { smtp, stream }
+  })
   const pending = new Set<Promise<void>>()
 
   async function deliver(mail: OutgoingMail): Promise<void> {
     const message = { from, to: mail.to, subject: mail.subject, text: mail.text }
+    const { smtp, stream } = await transports()
     if (smtp) {
       const info = await smtp.sendMail(message)
       log.info({ kind: mail.kind, messageId: info.messageId }, 'e-mail sent over SMTP')
@@ -90,6 +95,18 @@ export function createMailer(env: Env, log: Logger): Mailer {
     async settled() {
       while (pending.size > 0) await Promise.all([...pending])
     },
+  }
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | null = null
+  return () => {
+    made ??= make()
+    // A failed load is tried again with the next message.
+    made.catch(() => {
+      made = null
+    })
+    return made
   }
 }
 

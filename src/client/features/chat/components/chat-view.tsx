@@ -1,6 +1,6 @@
 // The chat column: the conversation (or an empty state) above the composer. Owns the composer
 // text so a failed send can put it back.
-import { useCallback, useMemo, useRef, useState } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import { AttachmentChip } from '#client/features/attachments/components/attachment-chip.tsx'
@@ -35,10 +35,15 @@ import {
   sendBlockedReason,
 } from '../lib/chat-mode.ts'
 import { Composer } from './composer.tsx'
-import { Conversation, type ConversationItem } from './conversation.tsx'
+import type { ConversationItem } from './conversation.tsx'
 import { type ExchangeActions, ExchangeActionsContext } from './exchange-actions.tsx'
 import { NoModeNotice } from './no-mode-notice.tsx'
 import { VisitorEmptyState } from './visitor-empty-state.tsx'
+
+// The conversation (markdown and GFM: most of the chat's code) is loaded only when there is one
+// to show, so an empty chat and a visitor's chat paint without it (issue 13, decision 018).
+const loadConversation = () => import('./conversation.tsx')
+const Conversation = lazy(() => loadConversation().then((m) => ({ default: m.Conversation })))
 
 function SignedInEmpty({ noMode }: { noMode: boolean }) {
   return (
@@ -157,6 +162,18 @@ export function ChatView() {
     return [...(at >= 0 ? stored.slice(0, at) : stored), { key: pending.clientMessageId, exchange }]
   }, [stored, pending, threadId, pendingFileUrl])
 
+  // The conversation's code is fetched beside the messages of a thread that has had any (an
+  // untouched thread, like a new account's Default, only shows the empty state), and as soon as
+  // something is being written, so it is there by the time the first exchange shows.
+  const shownThread = threads.data?.find((t) => t.id === threadId)
+  const threadHasHistory =
+    threadId !== null && (!shownThread || shownThread.lastMessageAt !== shownThread.createdAt)
+  const conversationWanted =
+    Boolean(user) && (items.length > 0 || threadHasHistory || text.trim() !== '' || Boolean(pending))
+  useEffect(() => {
+    if (conversationWanted) void loadConversation()
+  }, [conversationWanted])
+
   // Stop the reply this tab is streaming, or one still being written after a reload.
   const streamingId = pending?.serverId ?? messages.data?.find((m) => m.status === 'streaming')?.id ?? null
   const busy = Boolean(pending) || Boolean(streamingId)
@@ -176,15 +193,13 @@ export function ChatView() {
   )
 
   // The open conversation's title above it (the visitor view shows its own heading).
-  const shownTitle =
-    threads.data?.find((t) => t.id === threadId)?.title ??
-    (selection.kind === 'new' ? 'New conversation' : 'Chat')
+  const shownTitle = shownThread?.title ?? (selection.kind === 'new' ? 'New conversation' : 'Chat')
+  const loadingMessages = <Spinner className="m-auto size-6" label="Loading messages" />
   let main: React.ReactNode
   if (!user) main = <VisitorEmptyState noMode={noMode} />
   // Until the threads load nothing is chosen yet: wait rather than flash the empty state.
   // A thread made by this send is shown while its first reply arrives: keep showing that reply.
-  else if ((messages.isLoading && !items.length) || selection.kind === 'auto')
-    main = <Spinner className="m-auto size-6" label="Loading messages" />
+  else if ((messages.isLoading && !items.length) || selection.kind === 'auto') main = loadingMessages
   else if (messages.error)
     main = (
       <div className="m-auto text-center text-sm">
@@ -197,13 +212,15 @@ export function ChatView() {
   else if (!items.length) main = <SignedInEmpty noMode={noMode} />
   else
     main = (
-      <Conversation
-        items={items}
-        loading={Boolean(pending)}
-        scrollDelayMs={scrollDelayMs}
-        resetKey={viewKey}
-        onReachTop={loadOlder}
-      />
+      <Suspense fallback={loadingMessages}>
+        <Conversation
+          items={items}
+          loading={Boolean(pending)}
+          scrollDelayMs={scrollDelayMs}
+          resetKey={viewKey}
+          onReachTop={loadOlder}
+        />
+      </Suspense>
     )
 
   return (

@@ -9,11 +9,18 @@ import {
   SheetTitle,
   SheetTrigger,
 } from '#client/components/ui/sheet.tsx'
+import { Spinner } from '#client/components/ui/spinner.tsx'
+import { useLoadedModule } from '#client/lib/module-loader.ts'
 import { OPEN_THREADS_EVENT } from '../hooks/use-chat-shortcuts.ts'
-import { ThreadsPanel } from './threads-panel.tsx'
+import { threadsUi } from './threads-ui.ts'
 
 export function ThreadsDrawer() {
   const [open, setOpen] = useState(false)
+  // The list's code is fetched when the button is about to be used (issue 13); until it is in,
+  // the drawer shows the list's own loading state.
+  const [wanted, setWanted] = useState(false)
+  const want = () => setWanted(true)
+  const ui = useLoadedModule(threadsUi, wanted || open)
   // The search-threads shortcut opens the drawer on phones.
   useEffect(() => {
     const show = () => setOpen(true)
@@ -23,7 +30,14 @@ export function ThreadsDrawer() {
   return (
     <Sheet open={open} onOpenChange={setOpen}>
       <SheetTrigger asChild>
-        <Button variant="ghost" size="sm" className="gap-1.5 px-2">
+        <Button
+          variant="ghost"
+          size="sm"
+          className="gap-1.5 px-2"
+          onPointerEnter={want}
+          onPointerDown={want}
+          onFocus={want}
+        >
           <PanelLeft aria-hidden="true" />
           <span className="sr-only sm:not-sr-only">Show Threads</span>
         </Button>
@@ -34,7 +48,11 @@ export function ThreadsDrawer() {
           <SheetDescription className="sr-only">Your conversations</SheetDescription>
         </div>
         <div className="min-h-0 flex-1">
-          <ThreadsPanel onPicked={() => setOpen(false)} />
+          {ui ? (
+            <ui.ThreadsPanel onPicked={() => setOpen(false)} />
+          ) : (
+            <Spinner className="mx-auto my-8 block size-5" label="Loading threads" />
+          )}
         </div>
       </SheetContent>
     </Sheet>

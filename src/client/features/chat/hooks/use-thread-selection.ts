@@ -3,6 +3,7 @@
 // most recent) is picked. 'new' is an empty conversation whose first send creates a thread.
 // The address says which (use-thread-url.ts), and a tab keeps it so a reload stays put.
 import { useEffect, useSyncExternalStore } from 'react'
+import { navigate } from 'wouter/use-browser-location'
 import type { Thread } from '#contract/threads.ts'
 import { setChatModel } from './use-chat-mode.ts'
 
@@ -83,6 +84,27 @@ export function initialThread(threads: Thread[]): Thread | undefined {
   const byDefault = threads.find((t) => t.isDefault)
   if (byDefault) return byDefault
   return [...threads].sort((a, b) => Date.parse(b.lastMessageAt) - Date.parse(a.lastMessageAt))[0]
+}
+
+/**
+ * Makes the automatic pick before the chat first renders (its prepare step, issue 13), by the
+ * rules of useThreadSelection and useThreadUrl below, which would otherwise make it right after
+ * mounting: nothing chosen, or a thread that a complete list does not hold, becomes the one in
+ * the address, else Default, and the address follows (replaced, as they replace it). The chat
+ * then renders once, not three times. Returns the thread about to be shown, if any.
+ */
+export function pickUpcomingThread(threads: Thread[], complete: boolean): string | null {
+  const current = selection
+  const missing = complete && current.kind === 'thread' && !threads.some((t) => t.id === current.id)
+  if (current.kind === 'thread' && !missing) return current.id
+  if (current.kind === 'new' || (current.kind === 'thread' && !complete)) return null
+  const inPath = threadIdInPath(window.location.pathname)
+  const pick = threads.find((t) => t.id.toLowerCase() === inPath) ?? initialThread(threads)
+  if (!pick) return null // left to the page (a missing thread with no other: a new conversation)
+  showThread(pick.id)
+  if (threadIdInPath(window.location.pathname) !== pick.id.toLowerCase())
+    navigate(`/chat/${pick.id}${window.location.search}`, { replace: true })
+  return pick.id
 }
 
 /**

@@ -1,0 +1,239 @@
+// A send's start in one statement (issue 15, docs/decisions/021): where it goes on the thread's
+// shown branch, the per-minute budget, the usage reservation and the count of replies generating
+// (decision 009), the new thread when none was named, the exchange itself, and the history the
+// model is sent. Every write depends on the one before through the data it returns, so a refused
+// send stores nothing but its budget spend, as before. Race-free across nodes because each check
+// is made on the row it updates (re-read under its lock by PostgreSQL), never on the statement's
+// snapshot: the budget on its rate_limits row, the usage and the replies generating on the user's
+// row, the branch on the thread's row (locked) and the parent's shown flag (locked, re-checked).
+import { type SQL, sql } from 'drizzle-orm'
+import type { ChatModel } from '#contract/config.ts'
+import type { Db, Tx } from '#server/db/client.ts'
+import { SENDS_PER_MINUTE } from './admission.ts'
+import type { HistoryExchange } from './history.ts'
+import { NODE_ID } from './lease.ts'
+
+/** Exchanges of history a send reads at most (history.ts then fits them to a token budget). */
+export const HISTORY_ROWS = 200
+const BUDGET_WINDOW_SECONDS = 60
+
+/** Where the new exchange goes. */
+export type Placement =
+  /** A new thread, titled by the send. */
+  | { kind: 'new-thread'; title: string }
+  /** After the last exchange the thread shows (a plain send). */
+  | { kind: 'follow'; threadId: string }
+  /**
+   * A new version of a turn (an edit or a regeneration): a sibling of the revised exchange, shown
+   * when its parent is. Run inside a transaction that locked the thread first (sendRevision).
+   */
+  | { kind: 'revise'; threadId: string; parentId: string | null; depth: number }
+
+export interface SendRow {
+  userId: string
+  content: string
+  clientMessageId: string | null
+  origin: 'sent' | 'edit' | 'regenerate'
+  now: Date
+  chatModel: ChatModel
+  provider: string
+  modelId: string
+  mediaUrl: string | null
+  mediaType: 'image' | 'document' | null
+  uploadId: string | null
+  mediaName: string | null
+  mediaMime: string | null
+}
+
+/** The stored exchange, as much of it as the generation and the stream's head need. */
+export interface StartedRow {
+  id: string
+  userId: string
+  threadId: string
+  parentId: string | null
+  content: string
+  mediaType: 'image' | 'document' | null
+}
+
+export type SendOutcome =
+  /** The thread named is not this user's. */
+  | { kind: 'no-thread' }
+  /** The branch moved under the send (another send or a version switch in the thread): try again. */
+  | { kind: 'moved' }
+  | { kind: 'over-budget'; retryAfter: number }
+  /** Refused by the usage limit or the replies generating at once (admission.ts tells which). */
+  | { kind: 'refused' }
+  | { kind: 'stored'; row: StartedRow; history: HistoryExchange[] }
+
+/** What a send asks of the user's usage: the input characters and the plan's limit. */
+export interface Reservation {
+  chars: number
+  limit: number
+  maxGenerating: number
+}
+
+/** Runs the statement. Unique violations (a reused clientMessageId, a raced branch) throw. */
+export async function startSend(
+  db: Db | Tx,
+  place: Placement,
+  v: SendRow,
+  claim: Reservation,
+): Promise<SendOutcome> {
+  const u = v.userId
+  const now = v.now.toISOString()
+  const used = sql`ai_input_chars + ai_output_chars`
+  let lead: SQL
+  let threadIdOf: SQL
+  let shown: SQL = sql`true`
+  let afterPlaced: SQL = sql``
+  if (place.kind === 'new-thread') {
+    lead = sql`placed as (select null::uuid as thread_id, null::uuid as parent_id, 0 as depth),
+      found as (select 1)`
+    threadIdOf = sql`(select id from created)`
+  } else if (place.kind === 'follow') {
+    // Locked: sends and version switches in one thread take turns. The leaf is read from the
+    // statement's snapshot, so it is locked and its flag checked again: a branch switched under
+    // this send answers no row (`moved`), a send that got there first makes this one's insert
+    // collide on messages_shown_idx (both retried by the caller).
+    lead = sql`found as (select id from threads where id = ${place.threadId} and user_id = ${u} for update),
+      leaf as (select id from messages where thread_id = ${place.threadId} and shown order by depth desc limit 1),
+      parent as (select id, depth from messages where id = (select id from leaf) and shown for share),
+      placed as (
+        select ${place.threadId}::uuid as thread_id, (select id from parent) as parent_id,
+          coalesce((select depth + 1 from parent), 0) as depth
+        where exists (select 1 from found)
+          and (exists (select 1 from parent) or not exists (select 1 from leaf))
+      )`
+    threadIdOf = sql`placed.thread_id`
+  } else {
+    const parentShown = place.parentId
+      ? sql`exists (select 1 from messages where id = ${place.parentId} and shown)`
+      : sql`true`
+    lead = sql`found as (select id from threads where id = ${place.threadId} and user_id = ${u}),
+      placed as (
+        select ${place.threadId}::uuid as thread_id, ${place.parentId}::uuid as parent_id,
+          ${place.depth}::int as depth, ${parentShown} as visible
+        where exists (select 1 from found)
+      ),
+      -- The new version replaces its turn and what followed it on the shown branch.
+      unshown as (
+        update messages set shown = false
+        where thread_id = ${place.threadId} and shown and depth >= ${place.depth}
+          and (select visible from placed)
+        returning id
+      )`
+    threadIdOf = sql`placed.thread_id`
+    shown = sql`placed.visible`
+    // Read before the insert: the rows it replaces leave the unique index first.
+    afterPlaced = sql`and (select count(*) from unshown) >= 0`
+  }
+  const created =
+    place.kind === 'new-thread'
+      ? sql`, created as (
+          insert into threads (user_id, title, chat_model, last_message_at)
+          select ${u}::uuid, ${place.title}::text, ${v.chatModel}::text, ${now}::timestamptz from admitted
+          returning id
+        )`
+      : sql``
+  const touched =
+    place.kind === 'new-thread'
+      ? sql``
+      : // The thread list's order follows the last send (set here rather than when the reply
+        // ends: the reply's end then writes nothing but its own row and the user's).
+        sql`, touched as (
+          update threads set last_message_at = greatest(${now}::timestamptz, now()), chat_model = ${v.chatModel}::text
+          where id = (select thread_id from inserted)
+          returning id
+        )`
+  const result = (await db.execute(sql`
+    with recursive ${lead},
+    budget as (
+      insert into rate_limits (key, window_start, count)
+      select ${`send:${u}`}::text, now(), 1 from placed
+      on conflict (key) do update set
+        count = case when rate_limits.window_start < now() - make_interval(secs => ${BUDGET_WINDOW_SECONDS})
+          then 1 else rate_limits.count + 1 end,
+        window_start = case when rate_limits.window_start < now() - make_interval(secs => ${BUDGET_WINDOW_SECONDS})
+          then now() else rate_limits.window_start end
+      returning count,
+        ceil(extract(epoch from (window_start + make_interval(secs => ${BUDGET_WINDOW_SECONDS}) - now())))::int as retry_after
+    ),
+    -- A send is taken when it fits in what is left, or when nothing else is in flight and the
+    -- limit is not reached yet (decision 009), and fewer than the maximum replies are generating.
+    admitted as (
+      update users set
+        ai_reserved_chars = ai_reserved_chars + ${claim.chars},
+        ai_generating = ai_generating + 1
+      where id = ${u}
+        and (select count from budget) <= ${SENDS_PER_MINUTE}
+        and ${used} < ${claim.limit}
+        and (ai_reserved_chars = 0 or ${used} + ai_reserved_chars + ${claim.chars} <= ${claim.limit})
+        and ai_generating < ${claim.maxGenerating}
+      returning id
+    ) ${created},
+    inserted as (
+      insert into messages (user_id, thread_id, content, client_message_id, parent_id, depth, shown,
+        origin, selected_at, chat_model, provider, model_id, media_url, media_type, upload_id,
+        media_name, media_mime, reserved_chars, node_id)
+      select ${u}::uuid, ${threadIdOf}, ${v.content}::text, ${v.clientMessageId}::text, placed.parent_id,
+        placed.depth, ${shown}, ${v.origin}::text, ${now}::timestamptz, ${v.chatModel}::text,
+        ${v.provider}::text, ${v.modelId}::text, ${v.mediaUrl}::text, ${v.mediaType}::text,
+        ${v.uploadId}::uuid, ${v.mediaName}::text, ${v.mediaMime}::text, ${claim.chars}::int,
+        ${NODE_ID}::text
+      from placed, admitted
+      where true ${afterPlaced}
+      returning id, thread_id, parent_id
+    ) ${touched},
+    -- What the model is sent: the exchanges before the new one on its branch, by primary key.
+    history(id, parent_id, content, response, status, media_type, n) as (
+      select m.id, m.parent_id, m.content, m.response, m.status, m.media_type, 1
+      from messages m where m.id = (select parent_id from placed)
+      union all
+      select m.id, m.parent_id, m.content, m.response, m.status, m.media_type, h.n + 1
+      from history h join messages m on m.id = h.parent_id
+      where h.n < ${HISTORY_ROWS}
+    )
+    select
+      exists (select 1 from found) as found,
+      exists (select 1 from placed) as placed,
+      (select count from budget) as budget_count,
+      (select retry_after from budget) as retry_after,
+      (select id from inserted) as id,
+      (select thread_id from inserted) as thread_id,
+      (select parent_id from inserted) as parent_id,
+      case when exists (select 1 from inserted) then (
+        select json_agg(json_build_array(content, response, status, media_type) order by n desc)
+        from history
+      ) end as history
+  `)) as unknown as { rows: Record<string, unknown>[] }
+  const r = result.rows[0] ?? {}
+  if (!r.found) return { kind: 'no-thread' }
+  if (!r.placed) return { kind: 'moved' }
+  if (Number(r.budget_count) > SENDS_PER_MINUTE)
+    return { kind: 'over-budget', retryAfter: Math.max(1, Number(r.retry_after)) }
+  if (!r.id) return { kind: 'refused' }
+  const raw = typeof r.history === 'string' ? JSON.parse(r.history) : r.history
+  const history = (
+    (raw ?? []) as [string, string, HistoryExchange['status'], HistoryExchange['mediaType']][]
+  ).map(([content, response, status, mediaType]) => ({ content, response, status, mediaType }))
+  return {
+    kind: 'stored',
+    row: {
+      id: String(r.id),
+      userId: u,
+      threadId: String(r.thread_id),
+      parentId: r.parent_id ? String(r.parent_id) : null,
+      content: v.content,
+      mediaType: v.mediaType,
+    },
+    history,
+  }
+}
+
+/** A unique violation on `index`, as PGlite and node-postgres report it (drizzle may wrap it). */
+export function violates(err: unknown, index: string): boolean {
+  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } }
+  const code = e?.code ?? e?.cause?.code
+  const constraint = e?.constraint ?? e?.cause?.constraint
+  return code === '23505' && constraint === index
+}
