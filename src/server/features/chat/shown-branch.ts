@@ -38,3 +38,11 @@ export async function reshowThread(db: Db | Tx, threadId: string): Promise<void>
       and (m.depth <> tree.depth or exists (select 1 from branch where branch.id = m.id))
   `)
 }
+
+/** The last exchange the thread shows (the shown row of greatest depth), by messages_shown_idx. */
+export async function shownLeaf(db: Db | Tx, threadId: string): Promise<string | null> {
+  const result = (await db.execute(
+    sql`select id from messages where thread_id = ${threadId} and shown order by depth desc limit 1`,
+  )) as unknown as { rows: { id: string }[] }
+  return result.rows[0]?.id ?? null
+}

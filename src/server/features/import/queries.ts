@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, isNull, or } from 'drizzle-orm'
-import type { Db, Tx } from '#server/db/client.ts'
+import { and, eq, isNull } from 'drizzle-orm'
+import type { Db } from '#server/db/client.ts'
 import { messages, threads, uploads } from '#server/db/schema/index.ts'
-import { activeBranch } from '#server/features/chat/branch.ts'
-import { reshowThread } from '#server/features/chat/shown-branch.ts'
+import { reshowThread, shownLeaf } from '#server/features/chat/shown-branch.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
 import type { ImportedThread } from './parse.ts'
 
@@ -31,20 +30,6 @@ const BATCH = 500
 export type StoreResult =
   | { ok: true; messages: number; files: number; filesLeftOut: number }
   | { ok: false; reason: string }
-
-/** The last exchange Default shows now: an import filling it follows it, so both stay shown. */
-async function defaultLeaf(tx: Tx, userId: string, threadId: string): Promise<string | null> {
-  const rows = await tx
-    .select({
-      id: messages.id,
-      parentId: messages.parentId,
-      selectedAt: messages.selectedAt,
-      createdAt: messages.createdAt,
-    })
-    .from(messages)
-    .where(and(eq(messages.userId, userId), or(eq(messages.threadId, threadId), isNull(messages.threadId))))
-  return activeBranch(rows).at(-1)?.row.id ?? null
-}
 
 /**
  * Where each imported message goes in the thread's tree (decision 012): a Loris export's versions
@@ -96,7 +81,8 @@ export async function storeImportedThread(
         .returning({ id: threads.id })
       // A Default already filled by another import: this one becomes a thread of its own.
       threadId = def?.id
-      if (threadId) root = await defaultLeaf(tx, userId, threadId)
+      // An import filling Default follows what it shows now, so both stay shown.
+      if (threadId) root = await shownLeaf(tx, threadId)
     }
     if (!threadId) {
       const [row] = await tx
