@@ -1,7 +1,6 @@
 // Under each reply (issue 13): the versions of the turn, Copy, Regenerate, '@', Retry when the
 // reply failed or broke off, then the model that answered, the time and this reply's CO2.
 import { AtSign, Check, ChevronLeft, ChevronRight, Copy, RefreshCw, RotateCcw } from 'lucide-react'
-import { useEffect, useState } from 'react'
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -22,6 +21,7 @@ import { cn } from '#client/lib/cn.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message, MessageCo2Impact } from '#contract/messages.ts'
 import { modeLabels } from '../lib/chat-mode.ts'
+import { useCopyToClipboard } from './copy-button.tsx'
 import { type RevisedExchange, useExchangeActions } from './exchange-actions.tsx'
 
 const MODES: ChatModel[] = ['gemini', 'loris', 'chatgpt']
@@ -40,24 +40,14 @@ function ActionTip({ label, children }: { label: string; children: React.ReactNo
 
 /** Copies the reply as it was written (markdown). */
 export function CopyMarkdownButton({ text, label }: { text: string; label: string }) {
-  const [copied, setCopied] = useState(false)
-  useEffect(() => {
-    if (!copied) return
-    const timer = setTimeout(() => setCopied(false), 1500)
-    return () => clearTimeout(timer)
-  }, [copied])
+  const { copied, copy } = useCopyToClipboard()
   return (
     <ActionTip label={label}>
       <button
         type="button"
         aria-label={copied ? 'Copied' : label}
         className={actionButtonClass}
-        onClick={() =>
-          navigator.clipboard
-            .writeText(text)
-            .then(() => setCopied(true))
-            .catch((err: unknown) => console.warn('Copy failed', err))
-        }
+        onClick={() => void copy(text)}
       >
         {copied ? (
           <Check className="size-3.5" aria-hidden="true" />
