@@ -1,11 +1,13 @@
-// The AI stand-in in its own process for the load bench: `--delay` ms between chunks. Prints one
-// JSON line with its URLs, then serves until it is told to stop.
+// The AI stand-in in its own process for the load bench: `--delay` ms between chunks, each chunk
+// stamped with the moment it is sent. Prints one JSON line with its URLs, then serves until it is
+// told to stop.
 import { parseArgs } from 'node:util'
 import { startAiStandIn } from '../../tests/stand-ins/ai-providers.ts'
 
 const { values } = parseArgs({ options: { delay: { type: 'string', default: '20' } } })
 const standIn = await startAiStandIn({ port: 0, host: '127.0.0.1' })
 standIn.setChunkDelayMs(Number(values.delay))
+standIn.setChunkStamps(true)
 process.stdout.write(`${JSON.stringify({ gemini: standIn.geminiBaseUrl })}\n`)
 const stop = () => void standIn.close().then(() => process.exit(0))
 process.once('SIGTERM', stop)

@@ -40,6 +40,8 @@ export interface AiStandIn {
   setTranscript(text: string): void
   // Overrides the pause between streamed chunks for every scenario, 'slow' included.
   setChunkDelayMs(ms: number): void
+  // Stamps every streamed chunk with the moment it is sent (sse.ts `chunkStamp`), for the load bench.
+  setChunkStamps(on: boolean): void
   // Back to a fresh state (normal scenario, default transcript and delays, no recorded requests).
   reset(): void
   close(): Promise<void>
@@ -61,6 +63,7 @@ interface State {
   scenario: AiScenario
   transcript: string
   delayMs: number | undefined
+  stamps: boolean
   requests: RecordedRequest[]
 }
 
@@ -218,7 +221,12 @@ async function deliver(ctx: Context, reply: Reply, render: { stream?: SseEncoder
   }
   const breakAfter = reply.scenario === 'error-mid-stream' ? 2 : undefined
   if (render.stream)
-    return streamSse(res, render.stream, { chunks: reply.chunks, delayMs: reply.delayMs, breakAfter })
+    return streamSse(res, render.stream, {
+      chunks: reply.chunks,
+      delayMs: reply.delayMs,
+      breakAfter,
+      stamp: ctx.state.stamps,
+    })
   // A whole answer still takes as long as generating it would.
   const floor = reply.scenario === 'slow' ? minSlowChunks : 1
   await sleep(reply.delayMs * Math.max(reply.chunks.length, floor))
@@ -544,7 +552,13 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse) {
 
 export async function startAiStandIn(opts: { port?: number; host?: string } = {}): Promise<AiStandIn> {
   const host = opts.host ?? '127.0.0.1'
-  const state: State = { scenario: 'normal', transcript: defaultTranscript, delayMs: undefined, requests: [] }
+  const state: State = {
+    scenario: 'normal',
+    transcript: defaultTranscript,
+    delayMs: undefined,
+    stamps: false,
+    requests: [],
+  }
   const server = createServer((req, res) => {
     handle(state, req, res).catch((error: unknown) => {
       console.error('AI stand-in failed to answer', req.method, req.url, error)
@@ -567,8 +581,16 @@ export async function startAiStandIn(opts: { port?: number; host?: string } = {}
     setChunkDelayMs: (ms) => {
       state.delayMs = ms
     },
+    setChunkStamps: (on) => {
+      state.stamps = on
+    },
     reset: () => {
-      Object.assign(state, { scenario: 'normal', transcript: defaultTranscript, delayMs: undefined })
+      Object.assign(state, {
+        scenario: 'normal',
+        transcript: defaultTranscript,
+        delayMs: undefined,
+        stamps: false,
+      })
       state.requests.length = 0
     },
     close: () => closeServer(server),

@@ -40,7 +40,17 @@ export interface StreamPlan {
   delayMs: number
   // Number of text chunks to deliver before breaking the connection; undefined streams to the end.
   breakAfter?: number
+  // Appends `chunkStamp()` to each chunk as it is written (the load bench times every token by it).
+  stamp?: boolean
 }
+
+/**
+ * The moment a chunk is sent, in epoch milliseconds with microseconds, as `⟨t:…⟩`: a reader in
+ * another process on the same machine subtracts it from the arrival time (performance.timeOrigin
+ * + performance.now() on both sides) to get each token's delay, whatever the pacing drifted.
+ */
+export const chunkStamp = () => `⟨t:${(performance.timeOrigin + performance.now()).toFixed(3)}⟩`
+export const chunkStampPattern = /⟨t:(\d+\.\d+)⟩/g
 
 // Writes start frames, one delta per text chunk with a pause between them, then end frames.
 export async function streamSse(res: ServerResponse, encoder: SseEncoder, plan: StreamPlan): Promise<void> {
@@ -55,7 +65,8 @@ export async function streamSse(res: ServerResponse, encoder: SseEncoder, plan: 
   for (const [index, chunk] of chunks.entries()) {
     if (index > 0) await sleep(plan.delayMs)
     if (index === plan.breakAfter) return breakConnection(res)
-    if (!(await send(encoder.delta(chunk, index === chunks.length - 1)))) return
+    const text = plan.stamp ? `${chunk}${chunkStamp()}` : chunk
+    if (!(await send(encoder.delta(text, index === chunks.length - 1)))) return
   }
   // A reply shorter than breakAfter still breaks, just before its finish frames.
   if (plan.breakAfter !== undefined) return breakConnection(res)
