@@ -309,7 +309,7 @@ export async function run(): Promise<void> {
     const asked = performance.now()
     const firstAnswer = await viaLoris(first, 3)
     // To the first token of the first answer, from the moment the process was started.
-    const toFirstToken = asked - started + (firstAnswer.arrivals[0]?.at ?? Number.NaN)
+    const toFirstToken = asked - started + (firstAnswer.arrivals[0] ?? Number.NaN)
     // The same start in CPU time (all the server's threads): the machine is shared, wall time is noisy.
     const startCpu = cpuMs(pid)
     // Idle: nothing streaming, a moment after start-up and the first answer settled.

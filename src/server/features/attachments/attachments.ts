@@ -3,13 +3,13 @@
 import { join } from 'node:path'
 import type { AppDeps } from '#server/lib/context.ts'
 import { createDiskStorage, type ObjectStorage } from '#server/lib/storage.ts'
-import { createAttachmentIntake } from './intake.ts'
+import { createAttachmentIntake, type IntakeDeps } from './intake.ts'
 import { attachmentsRoutes } from './routes.ts'
 import { sweepAfterDelete } from './sweep.ts'
 
 export function createAttachments(
   deps: AppDeps,
-  opts: { transcribe(bytes: Uint8Array, signal?: AbortSignal): Promise<string>; storage?: ObjectStorage },
+  opts: { transcribe: IntakeDeps['transcribe']; storage?: ObjectStorage },
 ) {
   const storage = opts.storage ?? createDiskStorage(join(deps.env.DATA_DIR, 'uploads'))
   const d = { db: deps.database.db, storage, log: deps.log }

@@ -30,7 +30,8 @@ export interface Intake {
 }
 
 export interface IntakeDeps extends UploadsDeps {
-  transcribe(bytes: Uint8Array, signal?: AbortSignal): Promise<string>
+  /** The recording's words, on the sender's transcription budget. */
+  transcribe(userId: string, bytes: Uint8Array, signal?: AbortSignal): Promise<string>
   /** Where files are read; the process's shared pool unless a test brings its own. */
   parsePool?: ParsePool
 }
@@ -51,6 +52,7 @@ const fmt = (n: number) => n.toLocaleString('en-US')
 
 async function forModel(
   d: IntakeDeps,
+  userId: string,
   bytes: Uint8Array,
   { sniffed, extracted }: Inspected,
   filename: string,
@@ -61,7 +63,7 @@ async function forModel(
   if (kind === 'audio') {
     // A voice message's words are what the user said: the message itself when nothing was typed,
     // else the transcript of the attached recording.
-    const transcript = await d.transcribe(bytes, signal)
+    const transcript = await d.transcribe(userId, bytes, signal)
     if (!content.trim()) return { content: transcript, attachment: null }
     const voice = `voice message ${filename} (transcript)`
     return {
@@ -110,7 +112,7 @@ export function createAttachmentIntake(d: IntakeDeps) {
     // Sniffing, the size check and reading the text all happen in the parse pool's workers.
     const inspected = await (d.parsePool ?? sharedParsePool()).inspect(bytes, fileName)
     const { sniffed } = inspected
-    const model = await forModel(d, bytes, inspected, fileName, content, signal)
+    const model = await forModel(d, user.id, bytes, inspected, fileName, content, signal)
     if (sniffed.kind === 'audio') return { ...model, media: null, settle: async () => {} }
 
     const storageKey = await d.storage.put(bytes)

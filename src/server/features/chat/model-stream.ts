@@ -55,7 +55,9 @@ export async function* leanStream(
       abortSignal: signal,
     })
     const capture: WireCapture = {}
-    const { stream } = await captureWire(capture, () => model.doStream({ prompt, abortSignal: signal }))
+    const { stream } = await captureWire(capture, signal, () =>
+      model.doStream({ prompt, abortSignal: signal }),
+    )
     if (capture.body) {
       // The provider's wire format, read here (wire/): the SDK's own stream got no chunks.
       stream.cancel().catch(() => undefined)

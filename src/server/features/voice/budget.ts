@@ -1,7 +1,6 @@
 // One transcription budget per user, whichever way the recording arrives: POST /api/transcribe or
 // an audio attachment on POST /api/messages. Both spend from the same rate_limits row, so every
 // node shares it. docs/decisions/009-limits-and-leases.md
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { AppError } from '#server/lib/app-error.ts'
@@ -43,23 +42,20 @@ export function looksLikeAudio(file: Pick<File, 'type' | 'name'>): boolean {
 type Transcribe = (bytes: Uint8Array, signal?: AbortSignal) => Promise<string>
 
 /**
- * Puts attachment transcription on the user's budget. The attachment intake calls `transcribe`
- * without knowing who sent the file, so `forUser` runs the intake with the user in an async
- * context that `transcribe` reads; a transcription outside one is refused, never free.
+ * Puts attachment transcription on the user's budget: the intake names the sender with each
+ * recording (no async context: AsyncLocalStorage would turn on Node's promise hooks for the whole
+ * process, a cost on every await of every stream).
  */
 export function transcriptionBudget(db: Db, transcribe: Transcribe) {
-  const sender = new AsyncLocalStorage<string>()
   return {
-    transcribe: (async (bytes, signal) => {
-      const userId = sender.getStore()
-      if (!userId) throw new Error('transcription outside a user request')
+    transcribe: async (userId: string, bytes: Uint8Array, signal?: AbortSignal) => {
       await spendTranscription(db, userId)
       return transcribe(bytes, signal)
-    }) satisfies Transcribe,
+    },
     /** Runs an attachment intake for `userId`; a declared recording over budget stops here. */
     async forUser<T>(userId: string, file: Pick<File, 'type' | 'name'>, intake: () => Promise<T>) {
       if (looksLikeAudio(file)) await checkTranscriptionBudget(db, userId)
-      return sender.run(userId, intake)
+      return intake()
     },
   }
 }

@@ -1,13 +1,14 @@
 // The seam between the AI SDK and the hot loop (decision 019): the SDK providers are given this
 // `fetch`. Inside `captureWire` (the lean path's `doStream` call) the successful streaming
 // response is kept for the hot loop, which reads its chunks itself (model-stream.ts), and the SDK
-// is handed an empty event stream. So the SDK still builds the request exactly as before (prompt
+// is handed an empty event stream. The fetch finds the capture by the call's abort signal, which
+// the SDK passes through to it unchanged (an AsyncLocalStorage would turn on Node's promise hooks
+// for the whole process: a cost on every await of every stream). So the SDK still builds the request exactly as before (prompt
 // conversion, headers, options) and still turns an HTTP error (429, 5xx, a 400 with the vendor's
 // error JSON) into its APICallError; only the per-chunk parsing moves. Outside `captureWire`
 // (transcription, non-streaming calls) it is the plain fetch.
 // The captured request itself is sent with node:http(s) (wire/node-request.ts), not undici's
 // fetch: its body is then read as a Node stream, without a WHATWG ReadableStream per chunk.
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type { WireFormat } from './chunks.ts'
 import { nodeRequest, type WireBody, type WireResponse } from './node-request.ts'
 
@@ -21,11 +22,23 @@ export interface WireCapture {
   repost?: (extra: Record<string, unknown>) => Promise<WireResponse>
 }
 
-const current = new AsyncLocalStorage<WireCapture>()
+const captures = new WeakMap<AbortSignal, WireCapture>()
 
-/** Runs `fn` (a `doStream` call) so that the streaming response it fetches lands in `capture`. */
-export function captureWire<T>(capture: WireCapture, fn: () => PromiseLike<T>): PromiseLike<T> {
-  return current.run(capture, fn)
+/**
+ * Runs `fn` (a `doStream` call given `signal` as its abortSignal) so that the streaming response
+ * it fetches lands in `capture`. `signal` must be this call's own.
+ */
+export async function captureWire<T>(
+  capture: WireCapture,
+  signal: AbortSignal,
+  fn: () => PromiseLike<T>,
+): Promise<T> {
+  captures.set(signal, capture)
+  try {
+    return await fn()
+  } finally {
+    captures.delete(signal)
+  }
 }
 
 /** A fetch Response's body as a WireBody (a `fetch` given by tests, or a body not sent by us). */
@@ -60,7 +73,7 @@ export function wireFetch(format: WireFormat, base?: typeof fetch): typeof fetch
     return base || typeof body !== 'string' ? viaFetch(send, url, init) : nodeRequest(url, { ...init, body })
   }
   return async (input, init) => {
-    const capture = current.getStore()
+    const capture = init?.signal ? captures.get(init.signal) : undefined
     // The SDK passes a URL string; a Request (never seen) keeps the plain path.
     if (!capture || capture.body || input instanceof Request) return send(input, init)
     const url = String(input)
