@@ -3,6 +3,7 @@
 // middlewares finished (security headers included), each event is one write, and a client that
 // goes away stops only its subscription.
 import http from 'node:http'
+import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -93,6 +94,18 @@ describe('SSE written straight to the Node response', () => {
     ai.setChunkDelayMs(25)
     const readerProto = Object.getPrototypeOf(new ReadableStream().getReader()) as ReadableStreamDefaultReader
     const writes = vi.spyOn(http.ServerResponse.prototype, 'write')
+    // What reaches the socket: the head goes with the first event, not in a packet of its own.
+    // Counted when written (a finished response leaves its socket).
+    let toSocket = 0
+    const socket = net.Socket.prototype as unknown as Record<'_writev' | '_write', (...args: unknown[]) => void>
+    const socketWrites = (['_writev', '_write'] as const).map((method) => {
+      const original = socket[method]
+      return vi.spyOn(socket, method).mockImplementation(function (this: net.Socket, ...args: unknown[]) {
+        const message = (this as { _httpMessage?: http.ServerResponse })._httpMessage
+        if (message?.req?.url === '/api/messages') toSocket++
+        return original.apply(this, args)
+      })
+    })
     const reads = vi.spyOn(readerProto, 'read')
     try {
       const content = Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ')
@@ -106,10 +119,12 @@ describe('SSE written straight to the Node response', () => {
         (res) => (res as http.ServerResponse).req?.url === '/api/messages',
       )
       expect(ours.length).toBe(events.length)
+      expect(toSocket).toBe(events.length)
       // A few per request (its JSON body...), none per event.
       expect(reads.mock.calls.length).toBeLessThan(10)
     } finally {
       writes.mockRestore()
+      for (const spy of socketWrites) spy.mockRestore()
       reads.mockRestore()
       ai.reset()
     }

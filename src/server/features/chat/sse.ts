@@ -133,8 +133,9 @@ export function writeSseDirect(res: Response, outgoing: ServerResponse): boolean
   for (const [name, value] of res.headers) if (name !== 'set-cookie') headers[name] = value
   const cookies = res.headers.getSetCookie()
   if (cookies.length > 0) headers['set-cookie'] = cookies
+  // Not flushed on their own: the first event follows at once (runSse writes it before returning),
+  // and Node sends the head with it, one packet instead of two per stream.
   outgoing.writeHead(res.status, headers)
-  outgoing.flushHeaders()
   let finish: (() => void) | undefined
   const gone = () => finish?.()
   outgoing.once('close', gone)
