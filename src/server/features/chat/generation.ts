@@ -140,7 +140,12 @@ export async function runGeneration(
       const parts = leanStream(
         lean,
         { system: job.prompt.system, messages: job.prompt.messages },
-        { signal: gen.controller.signal, totalMs: MAX_GENERATION_MS, chunkMs: CHUNK_TIMEOUT_MS },
+        {
+          signal: gen.controller.signal,
+          totalMs: MAX_GENERATION_MS,
+          chunkMs: CHUNK_TIMEOUT_MS,
+          onText: (text) => gen.push(text),
+        },
       )
       for await (const part of parts) {
         if (part.type === 'text-delta') gen.push(part.text)

@@ -22,14 +22,19 @@ export function leanModel(model: LanguageModel): LanguageModelV3 | null {
   return typeof model === 'object' && model.specificationVersion === 'v3' ? (model as LanguageModelV3) : null
 }
 
+/** Where the reply's text goes: handed over as read, or yielded as parts when not given. */
+type OnText = ((text: string) => void) | undefined
+
 /**
  * Streams the reply's parts. Throws (an AbortError or TimeoutError) when `signal` aborts, the
- * whole call takes longer than `totalMs`, or no part comes for `chunkMs`.
+ * whole call takes longer than `totalMs`, or no part comes for `chunkMs`. With `onText` the text
+ * is handed to it in the read loop itself and only the end (finish, errors) is yielded: the hot
+ * loop then makes no promise per network read (two async generators, a for-await).
  */
 export async function* leanStream(
   model: LanguageModelV3,
   input: { system?: string; messages: ModelMessage[] },
-  opts: { signal: AbortSignal; totalMs: number; chunkMs: number },
+  opts: { signal: AbortSignal; totalMs: number; chunkMs: number; onText?: OnText },
 ): AsyncGenerator<LeanPart> {
   const chunkTimer = new AbortController()
   const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.totalMs), chunkTimer.signal])
@@ -61,7 +66,7 @@ export async function* leanStream(
     if (capture.body) {
       // The provider's wire format, read here (wire/): the SDK's own stream got no chunks.
       stream.cancel().catch(() => undefined)
-      yield* readWire(capture, signal, touch)
+      yield* readWire(capture, signal, touch, opts.onText)
       return
     }
     const reader = stream.getReader()
@@ -76,7 +81,9 @@ export async function* leanStream(
         touch()
         const part = value as LanguageModelV3StreamPart
         if (part.type === 'text-delta') {
-          if (part.delta) yield { type: 'text-delta', text: part.delta }
+          if (!part.delta) continue
+          if (opts.onText) opts.onText(part.delta)
+          else yield { type: 'text-delta', text: part.delta }
         } else if (part.type === 'finish') {
           const usage = asLanguageModelUsage(part.usage)
           yield {
@@ -118,6 +125,7 @@ async function* readWire(
   capture: WireCapture,
   signal: AbortSignal,
   touch: () => void,
+  onText: OnText,
 ): AsyncGenerator<LeanPart> {
   const url = capture.url ?? ''
   const wire = chunkReader(capture.format ?? 'openai-chat', url)
@@ -139,7 +147,8 @@ async function* readWire(
     if (batch.text) {
       const text = batch.text
       batch.text = ''
-      yield { type: 'text-delta', text }
+      if (onText) onText(text)
+      else yield { type: 'text-delta', text }
     }
     if (batch.errors.length > 0) for (const error of batch.errors.splice(0)) yield { type: 'error', error }
   }
@@ -163,7 +172,8 @@ async function* readWire(
         if (batch.text) {
           const text = batch.text
           batch.text = ''
-          yield { type: 'text-delta', text }
+          if (onText) onText(text)
+          else yield { type: 'text-delta', text }
         }
         if (batch.errors.length > 0) yield* drain()
       }

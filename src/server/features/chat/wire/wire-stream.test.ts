@@ -284,4 +284,22 @@ describe('work per chunk', () => {
     // parses every chunk again and validates it with zod, saw none of them.
     expect(parse).toHaveBeenCalledTimes(202)
   })
+
+  it('hands the text over in the read loop: nothing yielded per read, only the end', async () => {
+    const chunks = Array.from({ length: 200 }, (_, i) => sse(geminiChunk(`t${i} `)))
+    const { fetch } = fakeFetch([{ chunks: [...chunks, sse({ ...geminiChunk(''), usageMetadata })] }])
+    const texts: string[] = []
+    const parts: LeanPart[] = []
+    const stream = leanStream(gemini(fetch), input, {
+      signal: new AbortController().signal,
+      totalMs: 5000,
+      chunkMs: 5000,
+      onText: (text) => texts.push(text),
+    })
+    for await (const p of stream) parts.push(p)
+    // One hand-over per network read that carried text, and a single part: the finish.
+    expect(texts).toHaveLength(200)
+    expect(texts.join('')).toBe(Array.from({ length: 200 }, (_, i) => `t${i} `).join(''))
+    expect(parts).toEqual([{ type: 'finish', usage: { inputTokens: 5, outputTokens: 5 } }])
+  })
 })
