@@ -1,9 +1,10 @@
 // Database sessions: the cookie holds a random token, the table only its HMAC.
 // Edit with care: every signed-in request passes through here.
 import { createHmac, randomBytes } from 'node:crypto'
-import { and, eq, gt, lt, ne } from 'drizzle-orm'
+import { and, eq, gt, lt, ne, sql } from 'drizzle-orm'
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import type { Db } from '#server/db/client.ts'
 import { sessions, users } from '#server/db/schema/index.ts'
 import { AppError } from './app-error.ts'
 import type { AppDeps, AppEnv, SessionRow, UserRow } from './context.ts'
@@ -61,6 +62,31 @@ export async function endOtherSessions(deps: AppDeps, userId: string, keepId?: s
     .where(keepId ? and(eq(sessions.userId, userId), ne(sessions.id, keepId)) : eq(sessions.userId, userId))
 }
 
+/**
+ * The lookup every signed-in request makes, built once per database (drizzle's query builder
+ * costs about as much as the embedded database's answer) and, on PostgreSQL, prepared once per
+ * connection (a named statement: parsed and planned once).
+ */
+function prepareLookup(db: Db) {
+  return db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sql.placeholder('id')), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .prepare('session_lookup')
+}
+const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>()
+
+function lookupSession(db: Db, id: string, now: Date) {
+  let lookup = lookups.get(db)
+  if (!lookup) {
+    lookup = prepareLookup(db)
+    lookups.set(db, lookup)
+  }
+  // A placeholder is not encoded by its column: the time goes as the text PostgreSQL reads.
+  return lookup.execute({ id, now: now.toISOString() })
+}
+
 /** Finds the signed-in user for this request, extending the session when due. */
 export async function readSession(
   c: Context,
@@ -70,11 +96,7 @@ export async function readSession(
   if (!token) return null
   const now = deps.now?.() ?? new Date()
   const id = hashToken(deps.secret, token)
-  const [row] = await deps.database.db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, now)))
+  const [row] = await lookupSession(deps.database.db, id, now)
   if (!row) return null
   const fullExpiry = now.getTime() + SESSION_DAYS * DAY_MS
   if (fullExpiry - row.session.expiresAt.getTime() > REFRESH_AFTER_MS) {

@@ -3,8 +3,8 @@
 // middlewares finished (security headers included), each event is one write, and a client that
 // goes away stops only its subscription.
 import http from 'node:http'
-import net from 'node:net'
 import type { AddressInfo } from 'node:net'
+import net from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type ChatEvent, parseChatEventLine } from '#contract/chat-events.ts'
@@ -97,7 +97,10 @@ describe('SSE written straight to the Node response', () => {
     // What reaches the socket: the head goes with the first event, not in a packet of its own.
     // Counted when written (a finished response leaves its socket).
     let toSocket = 0
-    const socket = net.Socket.prototype as unknown as Record<'_writev' | '_write', (...args: unknown[]) => void>
+    const socket = net.Socket.prototype as unknown as Record<
+      '_writev' | '_write',
+      (...args: unknown[]) => void
+    >
     const socketWrites = (['_writev', '_write'] as const).map((method) => {
       const original = socket[method]
       return vi.spyOn(socket, method).mockImplementation(function (this: net.Socket, ...args: unknown[]) {
