@@ -60,16 +60,13 @@ export async function* leanStream(
       abortSignal: signal,
     })
     const capture: WireCapture = {}
-    const { stream } = await captureWire(capture, signal, () =>
-      model.doStream({ prompt, abortSignal: signal }),
-    )
-    if (capture.body) {
-      // The provider's wire format, read here (wire/): the SDK's own stream got no chunks.
-      stream.cancel().catch(() => undefined)
+    const result = await captureWire(capture, signal, () => model.doStream({ prompt, abortSignal: signal }))
+    if (!result) {
+      // The provider's wire format, read here (wire/): the SDK made no stream of its own.
       yield* readWire(capture, signal, touch, opts.onText)
       return
     }
-    const reader = stream.getReader()
+    const reader = result.stream.getReader()
     const release = cancelOnAbort((reason) => void reader.cancel(reason).catch(() => undefined), signal)
     try {
       for (;;) {

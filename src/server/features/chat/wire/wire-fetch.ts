@@ -1,12 +1,14 @@
 // The seam between the AI SDK and the hot loop (decision 019): the SDK providers are given this
 // `fetch`. Inside `captureWire` (the lean path's `doStream` call) the successful streaming
 // response is kept for the hot loop, which reads its chunks itself (model-stream.ts), and the SDK
-// is handed an empty event stream. The fetch finds the capture by the call's abort signal, which
-// the SDK passes through to it unchanged (an AsyncLocalStorage would turn on Node's promise hooks
-// for the whole process: a cost on every await of every stream). So the SDK still builds the request exactly as before (prompt
-// conversion, headers, options) and still turns an HTTP error (429, 5xx, a 400 with the vendor's
-// error JSON) into its APICallError; only the per-chunk parsing moves. Outside `captureWire`
-// (transcription, non-streaming calls) it is the plain fetch.
+// never sees its body: the fetch throws `Captured`, which passes through the SDK unchanged and
+// ends `doStream` before it sets up parsing streams for a body it would not read. So the SDK still
+// builds the request exactly as before (prompt conversion, headers, options) and still turns an
+// HTTP error (429, 5xx, a 400 with the vendor's error JSON) into its APICallError; only the
+// per-chunk parsing moves. Outside `captureWire` (transcription, non-streaming calls) it is the
+// plain fetch. The fetch finds the capture by the call's abort signal, which the SDK hands to it
+// unchanged (an AsyncLocalStorage would turn on Node's promise hooks for the whole process: a cost
+// on every await of every stream).
 // The captured request itself is sent with node:http(s) (wire/node-request.ts), not undici's
 // fetch: its body is then read as a Node stream, without a WHATWG ReadableStream per chunk.
 import type { WireFormat } from './chunks.ts'
@@ -24,18 +26,26 @@ export interface WireCapture {
 
 const captures = new WeakMap<AbortSignal, WireCapture>()
 
+/** Thrown by the fetch once it has captured a streaming body; `captureWire` catches it. */
+class Captured extends Error {}
+
 /**
  * Runs `fn` (a `doStream` call given `signal` as its abortSignal) so that the streaming response
- * it fetches lands in `capture`. `signal` must be this call's own.
+ * it fetches lands in `capture`: then it answers null (the SDK's own result was never made);
+ * otherwise what `fn` answered (a provider or a fetch the seam does not capture). `signal` must
+ * be this call's own.
  */
 export async function captureWire<T>(
   capture: WireCapture,
   signal: AbortSignal,
   fn: () => PromiseLike<T>,
-): Promise<T> {
+): Promise<T | null> {
   captures.set(signal, capture)
   try {
     return await fn()
+  } catch (err) {
+    if (err instanceof Captured && capture.body) return null
+    throw err
   } finally {
     captures.delete(signal)
   }
@@ -90,6 +100,6 @@ export function wireFetch(format: WireFormat, base?: typeof fetch): typeof fetch
       const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {}
       return stream(url, { ...init, body: JSON.stringify({ ...body, ...extra }) })
     }
-    return new Response('', { status: res.status, statusText: res.statusText, headers: res.headers })
+    throw new Captured('captured by the wire reader')
   }
 }

@@ -285,11 +285,13 @@ describe('work per chunk', () => {
     expect(parse).toHaveBeenCalledTimes(202)
   })
 
-  it('hands the text over in the read loop: nothing yielded per read, only the end', async () => {
+  it('hands the text over in the read loop: nothing yielded per read, no SDK stream, only the end', async () => {
     const chunks = Array.from({ length: 200 }, (_, i) => sse(geminiChunk(`t${i} `)))
     const { fetch } = fakeFetch([{ chunks: [...chunks, sse({ ...geminiChunk(''), usageMetadata })] }])
     const texts: string[] = []
     const parts: LeanPart[] = []
+    // The SDK sets up no parsing streams of its own for the captured body.
+    const piped = vi.spyOn(ReadableStream.prototype, 'pipeThrough')
     const stream = leanStream(gemini(fetch), input, {
       signal: new AbortController().signal,
       totalMs: 5000,
@@ -301,5 +303,6 @@ describe('work per chunk', () => {
     expect(texts).toHaveLength(200)
     expect(texts.join('')).toBe(Array.from({ length: 200 }, (_, i) => `t${i} `).join(''))
     expect(parts).toEqual([{ type: 'finish', usage: { inputTokens: 5, outputTokens: 5 } }])
+    expect(piped).not.toHaveBeenCalled()
   })
 })
