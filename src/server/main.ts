@@ -15,7 +15,7 @@ import { startupTable } from './features/system/startup-report.ts'
 import { pruneAccountTokens } from './lib/account-tokens.ts'
 import { BackgroundWork } from './lib/background-work.ts'
 import type { AppDeps } from './lib/context.ts'
-import { createLogger } from './lib/logger.ts'
+import { createLogger, serverLogDestination } from './lib/logger.ts'
 import { mailerFor } from './lib/mail/mailer.ts'
 import { ensurePrivateDirSync } from './lib/private-dir.ts'
 import { pruneRateLimits } from './lib/rate-limit.ts'
@@ -27,7 +27,7 @@ const HOUR_MS = 3_600_000
 
 async function main() {
   const env = parseEnv()
-  const log = createLogger({ level: env.LOG_LEVEL, base: { app: 'loris' } })
+  const log = createLogger({ level: env.LOG_LEVEL, base: { app: 'loris' } }, serverLogDestination())
   // Created (or tightened) before anything is written into it: the database, secret and uploads.
   ensurePrivateDirSync(env.DATA_DIR)
   // For the operator: what is configured and what each missing piece needs, in one table.
