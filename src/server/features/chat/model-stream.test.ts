@@ -1,8 +1,9 @@
 // The lean token path (decision 016) over a provider model made here: text and usage come
 // through, and a stop, a silent provider or an error part end it as streamText ended it.
 import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider'
+import { convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal'
 import { describe, expect, it } from 'vitest'
-import { type LeanPart, leanModel, leanStream } from './model-stream.ts'
+import { type LeanPart, leanModel, leanStream, textOnlyPrompt } from './model-stream.ts'
 
 /** A provider model streaming `parts`, then either ending or going silent (never closing). */
 function fakeModel(parts: LanguageModelV3StreamPart[], opts: { silentAfter?: boolean } = {}) {
@@ -97,5 +98,48 @@ describe('leanStream', () => {
   it('leaves models of an older specification to streamText', () => {
     expect(leanModel('gemini-2.5-pro')).toBeNull()
     expect(leanModel({ specificationVersion: 'v2' } as never)).toBeNull()
+  })
+})
+
+describe('textOnlyPrompt', () => {
+  const conversation = {
+    system: 'Be brief.',
+    messages: [
+      { role: 'user' as const, content: 'Hello' },
+      { role: 'assistant' as const, content: 'Hi! How can I help?' },
+      { role: 'user' as const, content: '' },
+      { role: 'user' as const, content: 'Tell me about “lorises” 🐒' },
+    ],
+  }
+
+  it('writes a plain text conversation exactly as the SDK converts it', async () => {
+    const sdk = await convertToLanguageModelPrompt({
+      prompt: await standardizePrompt(conversation),
+      supportedUrls: {},
+      download: undefined,
+    })
+    expect(textOnlyPrompt(conversation)).toEqual(sdk)
+    expect(textOnlyPrompt({ messages: conversation.messages })).toEqual(
+      await convertToLanguageModelPrompt({
+        prompt: await standardizePrompt({ messages: conversation.messages }),
+        supportedUrls: {},
+        download: undefined,
+      }),
+    )
+  })
+
+  it('leaves anything else to the SDK (files, images, parts)', () => {
+    const file = {
+      messages: [
+        {
+          role: 'user' as const,
+          content: [
+            { type: 'text' as const, text: 'Read this' },
+            { type: 'file' as const, data: new Uint8Array([1, 2]), mediaType: 'application/pdf' },
+          ],
+        },
+      ],
+    }
+    expect(textOnlyPrompt(file)).toBeNull()
   })
 })

@@ -1,12 +1,13 @@
 // The lean token path (issue 15, decision 016): the provider's own stream (`doStream`), below
 // `streamText`, whose chain of TransformStreams per chunk (steps, tools, callbacks, stitching)
 // a plain text reply does not need. The prompt is converted exactly as streamText converts it
-// (the SDK's own `standardizePrompt` and `convertToLanguageModelPrompt`); the limits it applied,
+// (the SDK's own `standardizePrompt` and `convertToLanguageModelPrompt`; a conversation of plain
+// text, the common case, is written in the same shape directly); the limits it applied,
 // a total time and a time between chunks, are applied here. Models that are not provider objects
 // of the current specification go through streamText (generation.ts).
 // For the hosted providers the chunks themselves are read here too, from the provider's wire
 // format (decision 019, wire/): the SDK builds the request and reports HTTP errors as before.
-import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider'
+import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { APICallError, JSONParseError, type LanguageModel, type ModelMessage } from 'ai'
 import { asLanguageModelUsage, convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal'
 import { chunkReader, type WireBatch } from './wire/chunks.ts'
@@ -22,6 +23,26 @@ export function leanModel(model: LanguageModel): LanguageModelV3 | null {
   return typeof model === 'object' && model.specificationVersion === 'v3' ? (model as LanguageModelV3) : null
 }
 
+type Input = { system?: string; messages: ModelMessage[] }
+
+/**
+ * The prompt as the SDK's conversion writes it, when every message is plain text: its
+ * validation (zod, for messages this server built itself) and its download step (for files, none
+ * here) are a millisecond before the first token (issue 15). Null for anything else.
+ */
+export function textOnlyPrompt(input: Input): LanguageModelV3Prompt | null {
+  const prompt: LanguageModelV3Prompt = []
+  if (input.system !== undefined) prompt.push({ role: 'system', content: input.system })
+  for (const message of input.messages) {
+    if (typeof message.content !== 'string' || message.providerOptions !== undefined) return null
+    if (message.role === 'system') prompt.push({ role: 'system', content: message.content })
+    else if (message.role === 'user' || message.role === 'assistant')
+      prompt.push({ role: message.role, content: [{ type: 'text', text: message.content }] })
+    else return null
+  }
+  return prompt
+}
+
 /** Where the reply's text goes: handed over as read, or yielded as parts when not given. */
 type OnText = ((text: string) => void) | undefined
 
@@ -33,7 +54,7 @@ type OnText = ((text: string) => void) | undefined
  */
 export async function* leanStream(
   model: LanguageModelV3,
-  input: { system?: string; messages: ModelMessage[] },
+  input: Input,
   opts: { signal: AbortSignal; totalMs: number; chunkMs: number; onText?: OnText },
 ): AsyncGenerator<LeanPart> {
   const chunkTimer = new AbortController()
@@ -53,12 +74,14 @@ export async function* leanStream(
   }
   timer = setTimeout(check, opts.chunkMs)
   try {
-    const prompt = await convertToLanguageModelPrompt({
-      prompt: await standardizePrompt({ system: input.system, messages: input.messages }),
-      supportedUrls: await model.supportedUrls,
-      download: undefined,
-      abortSignal: signal,
-    })
+    const prompt =
+      textOnlyPrompt(input) ??
+      (await convertToLanguageModelPrompt({
+        prompt: await standardizePrompt({ system: input.system, messages: input.messages }),
+        supportedUrls: await model.supportedUrls,
+        download: undefined,
+        abortSignal: signal,
+      }))
     const capture: WireCapture = {}
     const result = await captureWire(capture, signal, () => model.doStream({ prompt, abortSignal: signal }))
     if (!result) {
