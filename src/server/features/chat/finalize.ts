@@ -2,6 +2,7 @@
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
+import { executeNamed } from '#server/db/named-statement.ts'
 import { messages, PERSON_SENT_ORIGINS } from '#server/db/schema/index.ts'
 import {
   type ImpactSettings,
@@ -95,7 +96,14 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
     PERSON_SENT_ORIGINS.map((o) => sql`${o}`),
     sql`, `,
   )
-  const result = (await db.execute(sql`
+  const result = await executeNamed<{
+    origin: string | null
+    status: string | null
+    settled: boolean
+    others: number
+  }>(
+    db,
+    sql`
     with info as (
       select origin, status from messages where id = ${r.messageId}
     ), held as (
@@ -133,9 +141,8 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
       exists (select 1 from done) as settled,
       (select count(*) from messages where user_id = ${r.userId} and id <> ${r.messageId}
         and status <> 'failed' and origin in (${sentOrigins}))::int as others
-  `)) as unknown as {
-    rows: { origin: string | null; status: string | null; settled: boolean; others: number }[]
-  }
+  `,
+  )
   const row = result.rows[0]
   if (!row?.origin || !(PERSON_SENT_ORIGINS as readonly string[]).includes(row.origin)) return {}
   const status = row.settled ? r.outcome.status : row.status

@@ -2,9 +2,10 @@
 // of every reply being generated here that grew, and renews the lease of those due for it
 // (FLAG_CHECK_MS), instead of one UPDATE per reply. A reply the statement did not touch must stop:
 // Stop was pressed on some node, the row was deleted, or its lease was taken over (lease.ts).
-import { type SQL, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { Db } from '#server/db/client.ts'
+import { executeNamed } from '#server/db/named-statement.ts'
 
 /**
  * A second (decision 019; 500 ms before): what a crash or a reload on another node sees lags the
@@ -12,7 +13,7 @@ import type { Db } from '#server/db/client.ts'
  */
 export const FLUSH_MS = 1_000
 export const FLAG_CHECK_MS = 2_000
-/** Rows per statement (two parameters each, far below PostgreSQL's 65,535). */
+/** Rows per statement (each a few kilobytes of text at most in one array parameter). */
 const BATCH_ROWS = 500
 
 export interface SavedReply {
@@ -95,23 +96,26 @@ export class ProgressSaver {
 
 /**
  * Saves each reply's text (null: only renews the lease) in one statement; returns the ids it
- * touched, i.e. those still streaming.
+ * touched, i.e. those still streaming. The rows go as two arrays, so the statement's text is the
+ * same for any number of replies: prepared once on PostgreSQL (db/named-statement.ts), and built
+ * without a parameter per row.
  */
 export async function saveBatch(
   db: Db,
   rows: { id: string; response: string | null }[],
 ): Promise<Set<string>> {
   if (rows.length === 0) return new Set()
-  const values: SQL = sql.join(
-    rows.map((r) => sql`(${r.id}::uuid, ${r.response}::text)`),
-    sql`, `,
-  )
-  const result = (await db.execute(sql`
+  const ids = rows.map((r) => r.id)
+  const responses = rows.map((r) => r.response)
+  const result = await executeNamed<{ id: string }>(
+    db,
+    sql`
     update messages m
     set response = coalesce(v.response, m.response), heartbeat_at = now()
-    from (values ${values}) as v(id, response)
+    from unnest(${sql.param(ids)}::uuid[], ${sql.param(responses)}::text[]) as v(id, response)
     where m.id = v.id and m.status = 'streaming'
     returning m.id
-  `)) as unknown as { rows: { id: string }[] }
+  `,
+  )
   return new Set(result.rows.map((r) => r.id))
 }

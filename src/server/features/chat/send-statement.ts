@@ -9,6 +9,7 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
+import { executeNamed } from '#server/db/named-statement.ts'
 import { SENDS_PER_MINUTE } from './admission.ts'
 import type { HistoryExchange } from './history.ts'
 import { NODE_ID } from './lease.ts'
@@ -145,7 +146,9 @@ export async function startSend(
           where id = (select thread_id from inserted)
           returning id
         )`
-  const result = (await db.execute(sql`
+  const result = await executeNamed(
+    db,
+    sql`
     with recursive ${lead},
     budget as (
       insert into rate_limits (key, window_start, count)
@@ -205,7 +208,8 @@ export async function startSend(
         select json_agg(json_build_array(content, response, status, media_type) order by n desc)
         from history
       ) end as history
-  `)) as unknown as { rows: Record<string, unknown>[] }
+  `,
+  )
   const r = result.rows[0] ?? {}
   if (!r.found) return { kind: 'no-thread' }
   if (!r.placed) return { kind: 'moved' }

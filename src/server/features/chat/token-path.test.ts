@@ -3,6 +3,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { parseChatEventLine } from '#contract/chat-events.ts'
+import { namedStatements } from '#server/db/named-statement.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { readEvents, replyText, waitFor } from '../../../../tests/helpers/chat.ts'
@@ -151,6 +152,37 @@ describe('progress saves', () => {
     for (const { id } of rows) await saver.remove(id)
   })
 
+  it('saves any text intact, and a lease renewal keeps the text saved before', async () => {
+    const { user } = await t.signUp()
+    const db = t.deps.database.db
+    const tricky = [
+      'quotes " and \' and \\ backslashes \\"',
+      '{braces, commas}, NULL, null',
+      'line\nbreaks\tand tabs',
+      'émoji 🐒 and 中文',
+      '',
+    ]
+    const rows = await db
+      .insert(messages)
+      .values(
+        [...tricky, 'kept'].map((_, i) => ({
+          userId: user.id as string,
+          content: `Q${i}`,
+          chatModel: 'gemini' as const,
+        })),
+      )
+      .returning({ id: messages.id })
+    await saveBatch(db, [{ id: rows[5]!.id, response: 'kept as it was' }])
+    const touched = await saveBatch(db, [
+      ...tricky.map((response, i) => ({ id: rows[i]!.id, response })),
+      { id: rows[5]!.id, response: null },
+    ])
+    expect(touched.size).toBe(6)
+    const saved = await db.select({ id: messages.id, response: messages.response }).from(messages)
+    tricky.forEach((text, i) => expect(saved.find((r) => r.id === rows[i]!.id)?.response).toBe(text))
+    expect(saved.find((r) => r.id === rows[5]!.id)?.response).toBe('kept as it was')
+  })
+
   it('does not index the text at a progress save, only once the reply is settled', async () => {
     const { user } = await t.signUp()
     const db = t.deps.database.db
@@ -205,6 +237,10 @@ describe('statements per send', () => {
     // A new thread, a follow-up with its history, and long replies: the same three statements.
     const first = await count(14)
     const next = await count(14, first.threadId)
+    // Prepared by name on PostgreSQL: another follow-up's start and end are the same statements.
+    const named = namedStatements()
+    await count(14, first.threadId)
+    expect(namedStatements()).toBe(named)
     const long = await count(179, first.threadId)
     // The session; the send's start (budget, admission, the exchange, its history); its end
     // (the reply, usage, CO2). Raise only with a reason: issue 15 measured 13 and two transactions.
@@ -212,6 +248,8 @@ describe('statements per send', () => {
     // The model was sent the history read in the start statement.
     const body = ai.requests.at(-1)?.body as { contents: { parts: { text: string }[] }[] }
     expect(body.contents.map((c) => c.parts[0]?.text?.slice(0, 12))).toEqual([
+      'word0 word1 ',
+      expect.stringContaining(''),
       'word0 word1 ',
       expect.stringContaining(''),
       'word0 word1 ',
