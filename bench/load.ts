@@ -33,7 +33,6 @@ const SHORT_TOKENS = 5
 const LISTS = process.env.BENCH_LISTS !== '0'
 const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean)
 const DEADLINE_MS = 15 * 60_000
-const CLK_TCK_MS = 10
 
 // ---- processes ----
 
@@ -65,18 +64,22 @@ function tree(pid: number): number[] {
   return [pid, ...kids]
 }
 
+/**
+ * CPU time of a process and its children (every thread), in ms with nanosecond resolution: the
+ * time each thread spent on a CPU, from /proc/<pid>/task/<tid>/schedstat (user and kernel time
+ * together, as /proc/<pid>/stat's 10 ms ticks count them, without their rounding).
+ */
 function cpuMs(pid: number): number {
-  let total = 0
+  let ns = 0
   for (const p of tree(pid)) {
     try {
-      const f = readFileSync(`/proc/${p}/stat`, 'utf8')
-      const fields = f.slice(f.lastIndexOf(')') + 2).split(' ')
-      total += (Number(fields[11]) + Number(fields[12])) * CLK_TCK_MS
+      for (const task of readdirSync(`/proc/${p}/task`))
+        ns += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, 'utf8').split(' ')[0])
     } catch {
       // gone meanwhile
     }
   }
-  return total
+  return ns / 1e6
 }
 
 function rssMb(pid: number): number {
@@ -505,7 +508,7 @@ export async function run(): Promise<void> {
     console.info(
       `Stand-in: ${TOKENS} chunks ${DELAY_MS} ms apart (and ${SHORT_TOKENS}-chunk replies for the start/finish fit), own process; load client: this process; server: dist/server/main.js, own process.`,
     )
-    console.info('CPU is read from /proc in 10 ms ticks: small figures are coarse. The machine is shared.')
+    console.info('CPU is read per thread from /proc (schedstat, nanoseconds). The machine is shared.')
     console.info(table(rows))
     for (const [why, count] of failures) console.info(`failed ${count}x: ${why}`)
   } finally {
