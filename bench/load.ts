@@ -9,6 +9,8 @@
 //   BENCH_LISTS=0 skips the list pages (only the token path); BENCH_SERVER_ARGS='--cpu-prof'
 //   passes node flags to the server (e.g. to profile it).
 //   BENCH_ONLY=start (only the fresh start and idle RSS, a few seconds)
+// A bare node:http relay (bench/support/bare-relay.ts) runs the same long and short streams at
+// each level: its CPU per token is printed as the machine's floor for relaying one.
 // Needs `npm run build` first. The figures depend on the machine and on what else runs on it.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -211,6 +213,15 @@ export async function run(): Promise<void> {
     )
     children.push(standIn)
     const { gemini } = JSON.parse(await firstLine(standIn)) as { gemini: string }
+    const geminiStream = `${gemini}/models/gemini-2.5-pro:streamGenerateContent?alt=sse`
+    // The reference: a bare node:http relay in front of the same stand-in, in its own process.
+    const relay = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'bench/support/bare-relay.ts', '--upstream', geminiStream],
+      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    children.push(relay)
+    const relayUrl = `http://127.0.0.1:${(JSON.parse(await firstLine(relay)) as { port: number }).port}`
     if (DB === 'postgres') postgres = await startPostgres()
 
     const port = await freePort()
@@ -244,6 +255,7 @@ export async function run(): Promise<void> {
     server.stdout?.on('data', keep)
     server.stderr?.on('data', keep)
     const pid = server.pid as number
+    const relayPid = relay.pid as number
     for (;;) {
       if (server.exitCode !== null) throw new Error(`server exited:\n${logTail.join('')}`)
       const up = await fetch(`${url}/api/health`)
@@ -292,10 +304,10 @@ export async function run(): Promise<void> {
           }),
         textOfLoris,
       )
-    const direct = (chunks: number) =>
+    const direct = (chunks: number, to = geminiStream) =>
       timed(
         () =>
-          fetch(`${gemini}/models/gemini-2.5-pro:streamGenerateContent?alt=sse`, {
+          fetch(to, {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-goog-api-key': 'bench' },
             body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: words(chunks) }] }] }),
@@ -367,6 +379,7 @@ export async function run(): Promise<void> {
       let tokensLong = 0
       let tokensShort = 0
       let peakRss = 0
+      const relayCpu = { long: 0, short: 0, tokensLong: 0, tokensShort: 0 }
       const batches = n === 1 ? 10 : 1
       for (let round = 0; round < ROUNDS; round++) {
         for (let b = 0; b < batches; b++) {
@@ -391,6 +404,15 @@ export async function run(): Promise<void> {
           cpuShort += cpuMs(pid) - beforeShort
           tokensShort += s.filter((x) => x.ok).length * SHORT_TOKENS
           errors += s.filter((x) => !x.ok).length
+          // The same through the bare relay, long and short, for its CPU per token.
+          const relayLong = cpuMs(relayPid)
+          const rl = await Promise.all(Array.from({ length: n }, () => direct(TOKENS, relayUrl)))
+          relayCpu.long += cpuMs(relayPid) - relayLong
+          relayCpu.tokensLong += rl.filter((x) => x.ok).length * TOKENS
+          const relayShort = cpuMs(relayPid)
+          const rs = await Promise.all(Array.from({ length: n }, () => direct(SHORT_TOKENS, relayUrl)))
+          relayCpu.short += cpuMs(relayPid) - relayShort
+          relayCpu.tokensShort += rs.filter((x) => x.ok).length * SHORT_TOKENS
         }
       }
       const delays = (list: Stream[]) => list.filter((s) => s.ok).flatMap((s) => s.delays)
@@ -422,6 +444,9 @@ export async function run(): Promise<void> {
           n >= 500 ? addedP99 < 100 : null,
         )
       row(`${label}: server CPU per token (fit)`, ms(perToken), 'at most 0.05 ms', perToken <= 0.05)
+      const relayPerToken =
+        (relayCpu.long - relayCpu.short) / Math.max(1, relayCpu.tokensLong - relayCpu.tokensShort)
+      row(`${label}: CPU per token of a bare node:http relay (reference)`, ms(relayPerToken))
       row(`${label}: server CPU per stream start+finish (fit)`, ms(perStream), 'at most 5 ms', perStream <= 5)
       row(`${label}: server RSS, peak while streaming`, `${peakRss.toFixed(0)} MB`)
     }
