@@ -179,7 +179,8 @@ describe('progress saves', () => {
     ])
     expect(touched.size).toBe(6)
     const saved = await db.select({ id: messages.id, response: messages.response }).from(messages)
-    tricky.forEach((text, i) => expect(saved.find((r) => r.id === rows[i]!.id)?.response).toBe(text))
+    for (const [i, text] of tricky.entries())
+      expect(saved.find((r) => r.id === rows[i]!.id)?.response).toBe(text)
     expect(saved.find((r) => r.id === rows[5]!.id)?.response).toBe('kept as it was')
   })
 
