@@ -167,7 +167,8 @@ const pct = (xs: number[], p: number) => {
   return s.length ? (s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number) : Number.NaN
 }
 const median = (xs: number[]) => pct(xs, 50)
-const ms = (x: number) => (Number.isFinite(x) ? `${x < 10 ? x.toFixed(2) : x.toFixed(0)} ms` : 'n/a')
+const ms = (x: number) =>
+  Number.isFinite(x) ? `${x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(2) : x.toFixed(0)} ms` : 'n/a'
 
 // ---- the run ----
 
