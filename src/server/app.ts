@@ -2,7 +2,6 @@
 // app.request(). Add a feature by routing its sub-app in `apiRoutes`.
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
 import { IMPORT_LIMITS } from '#contract/import.ts'
 import { publicOrigin } from './env.ts'
@@ -28,6 +27,7 @@ import { voiceRoutes } from './features/voice/routes.ts'
 import { createTranscriber } from './features/voice/transcriber.ts'
 import { waitlistRoutes } from './features/waitlist/routes.ts'
 import { AppError } from './lib/app-error.ts'
+import { compression } from './lib/compression.ts'
 import type { AppDeps, AppEnv } from './lib/context.ts'
 import { errorBody, toErrorResponse } from './lib/on-error.ts'
 import { sameOrigin } from './lib/same-origin.ts'
@@ -96,7 +96,7 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
   app.use('/api/uploads/*', sandboxUploads)
   app.use('/api/shares/:token/files/*', sandboxUploads)
   app.use(securityHeaders())
-  app.use(compress())
+  app.use(compression())
   app.use('/api/*', async (c, next) => {
     const multipart = c.req.header('content-type')?.startsWith('multipart/form-data')
     // An import file may be larger than any upload (issue 14); the form adds little.

@@ -26,9 +26,31 @@ export function co2Of(stored: unknown): MessageCo2Impact | null {
   return plain.success ? plain.data : null
 }
 
+/** The columns a message's JSON is made of: what a message page reads, and nothing more. */
+export const MESSAGE_JSON_FIELDS = [
+  'id',
+  'userId',
+  'threadId',
+  'content',
+  'response',
+  'chatModel',
+  'co2Impact',
+  'createdAt',
+  'mediaUrl',
+  'mediaType',
+  'mediaName',
+  'mediaMime',
+  'status',
+  'errorMessage',
+  'clientMessageId',
+  'parentId',
+  'modelId',
+  'completedAt',
+] as const satisfies readonly (keyof MessageRow)[]
+export type MessageJsonRow = Pick<MessageRow, (typeof MESSAGE_JSON_FIELDS)[number]>
+
 /** A stored exchange as the API answers it; `versionIds` when the list knows the turn's versions. */
-/** The search vector is never shown (pages do not read it). */
-export function toMessageJson(m: Omit<MessageRow, 'searchVector'>, versionIds?: string[]): Message {
+export function toMessageJson(m: MessageJsonRow, versionIds?: string[]): Message {
   return {
     id: m.id,
     userId: m.userId,

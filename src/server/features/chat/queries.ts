@@ -10,14 +10,23 @@ import { admit, type UsageClaim } from './admission.ts'
 import { ancestorsOf, type BranchEntry } from './branch.ts'
 import type { HistoryExchange } from './history.ts'
 import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
+import { MESSAGE_JSON_FIELDS } from './message-json.ts'
 import { HISTORY_ROWS } from './send-statement.ts'
 import { reshowThread } from './shown-branch.ts'
 
 export type MessageRow = typeof messages.$inferSelect
-/** A message as a page reads it: every column but the search vector (as large as the text). */
-export type PageRow = Omit<MessageRow, 'searchVector'>
+/**
+ * A message as a page reads it: the columns of its JSON and the lease's heartbeat, nothing more
+ * (each column is parsed for every row, and on the embedded database cloned between threads).
+ */
+const PAGE_FIELDS = [...MESSAGE_JSON_FIELDS, 'heartbeatAt'] as const
+export type PageRow = Pick<MessageRow, (typeof PAGE_FIELDS)[number]>
 
-const { searchVector: _searchVector, ...pageColumns } = getTableColumns(messages)
+const messageColumns = getTableColumns(messages)
+const pageColumns = Object.fromEntries(PAGE_FIELDS.map((field) => [field, messageColumns[field]])) as Pick<
+  typeof messageColumns,
+  (typeof PAGE_FIELDS)[number]
+>
 export type ThreadRow = typeof threads.$inferSelect
 
 export async function findOwnedThread(db: Db, userId: string, threadId: string) {
