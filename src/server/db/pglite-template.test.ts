@@ -23,6 +23,18 @@ afterAll(() => rmSync(work, { recursive: true, force: true }))
 const dataDir = (name: string) => path.join(work, name)
 const MIGRATIONS = migrationHashes(migrationsFolder).length
 
+/** Opens `dir` again: an existing database (nothing copied, no migration) holding `email`'s user. */
+async function expectReopenedWith(dir: string, email: string) {
+  const again = await openDatabase({ dataDir: dir, pgliteTemplate: template })
+  try {
+    expect(again.start).toEqual({ created: null, migrationsApplied: 0 })
+    const rows = await again.db.select().from(users).where(eq(users.email, email))
+    expect(rows).toHaveLength(1)
+  } finally {
+    await again.close()
+  }
+}
+
 describe('the embedded database template', () => {
   it('records what it was made from', () => {
     expect(templateMismatch(template, migrationsFolder)).toBeNull()
@@ -39,14 +51,7 @@ describe('the embedded database template', () => {
     } finally {
       await first.close()
     }
-    const again = await openDatabase({ dataDir: dir, pgliteTemplate: template })
-    try {
-      expect(again.start).toEqual({ created: null, migrationsApplied: 0 })
-      const rows = await again.db.select().from(users).where(eq(users.email, 'kept@example.com'))
-      expect(rows).toHaveLength(1)
-    } finally {
-      await again.close()
-    }
+    await expectReopenedWith(dir, 'kept@example.com')
     // Nothing of the copy is left beside the database.
     expect(existsSync(path.join(dir, 'pglite', 'PG_VERSION'))).toBe(true)
   }, 120_000)
@@ -86,14 +91,7 @@ describe('the embedded database template', () => {
       if (child.exitCode === null && child.signalCode === null)
         await new Promise((r) => child.once('exit', r))
     }
-    const again = await openDatabase({ dataDir: dir, pgliteTemplate: template })
-    try {
-      expect(again.start).toEqual({ created: null, migrationsApplied: 0 })
-      const rows = await again.db.select().from(users).where(eq(users.email, 'survivor@example.com'))
-      expect(rows).toHaveLength(1)
-    } finally {
-      await again.close()
-    }
+    await expectReopenedWith(dir, 'survivor@example.com')
   }, 120_000)
 
   it('removes what an interrupted copy left and does not copy over files', async () => {
