@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { ensurePrivateDirSync } from '#server/lib/private-dir.ts'
 import { pgliteOptions } from './pglite-options.ts'
+import { withPreparedStatements } from './pglite-statements.ts'
 import { createFromTemplate, templateMismatch } from './pglite-template.ts'
 import { PGliteThread } from './pglite-thread.ts'
 import * as schema from './schema/index.ts'
@@ -118,7 +119,7 @@ export async function openDatabase(opts: {
     closeClient = () => thread.close()
   } else {
     const local = new PGlite({ ...pgliteOptions(), dataDir: dir ?? undefined })
-    client = local
+    client = withPreparedStatements(local)
     closeClient = () => local.close()
   }
   const pgliteDb = drizzlePglite({ client, schema })

@@ -9,6 +9,7 @@ import { parentPort } from 'node:worker_threads'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { pgliteOptions } from './pglite-options.ts'
 import type { QueryOptions, SerializedError, WorkerRequest, WorkerResponse } from './pglite-protocol.ts'
+import { PreparedStatements } from './pglite-statements.ts'
 
 if (!parentPort) throw new Error('pglite-worker runs as a worker thread')
 
@@ -34,6 +35,7 @@ artifacts.catch(() => undefined)
 const port = parentPort
 
 let db: PGlite | null = null
+let statements: PreparedStatements | null = null
 let nextTx = 1
 const transactions = new Map<
   number,
@@ -56,9 +58,15 @@ function parsersFor(options: QueryOptions) {
 }
 
 async function query(tx: number | null, sql: string, params: unknown[], options: QueryOptions) {
-  const target = tx === null ? db : transactions.get(tx)?.tx
-  if (!target) throw new Error(tx === null ? 'database not open' : 'transaction is over')
-  const result = await target.query(sql, params, { rowMode: options.rowMode, parsers: parsersFor(options) })
+  if (!statements) throw new Error('database not open')
+  const open = tx === null ? undefined : transactions.get(tx)?.tx
+  if (tx !== null && !open) throw new Error('transaction is over')
+  const result = await statements.query(
+    sql,
+    params,
+    { rowMode: options.rowMode, parsers: parsersFor(options) },
+    open,
+  )
   // Only what drizzle reads: plain data, cloned to the app's thread.
   return { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows }
 }
@@ -95,6 +103,7 @@ async function handle(req: WorkerRequest): Promise<unknown> {
     case 'open':
       db = new PGlite({ ...pgliteOptions(), ...(await artifacts), dataDir: req.dataDir ?? undefined })
       await db.waitReady
+      statements = new PreparedStatements(db)
       return null
     case 'query':
       return query(req.tx, req.sql, req.params, req.options)
@@ -105,6 +114,7 @@ async function handle(req: WorkerRequest): Promise<unknown> {
     case 'close':
       await db?.close()
       db = null
+      statements = null
       return null
   }
 }
