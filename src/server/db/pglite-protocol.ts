@@ -7,6 +7,17 @@ export interface QueryOptions {
   rawTypes?: number[]
 }
 
+/** What drizzle's pglite driver passes with a statement: its parsers only keep a type's text. */
+export interface DrizzleQueryConfig {
+  rowMode?: 'array' | 'object'
+  parsers?: Record<number, unknown>
+}
+
+export const queryOptionsOf = (config?: DrizzleQueryConfig): QueryOptions => ({
+  rowMode: config?.rowMode,
+  rawTypes: Object.keys(config?.parsers ?? {}).map(Number),
+})
+
 export type WorkerRequest =
   | { id: number; kind: 'open'; dataDir: string | null }
   | { id: number; kind: 'query'; tx: number | null; sql: string; params: unknown[]; options: QueryOptions }

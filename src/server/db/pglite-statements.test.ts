@@ -50,9 +50,12 @@ describe('PGlite statements prepared by name', () => {
       )
     }
     // A type's text kept as is (drizzle's own parsers for dates).
-    const raw = { parsers: { 1184: (text: string) => text } }
     const at = `select at from items where name = $1`
-    expect(await statements.query(at, ['first'], raw)).toEqual(await db.query(at, ['first'], raw))
+    const kept = await statements.query(at, ['first'], { rawTypes: [1184] })
+    expect(kept).toEqual(await db.query(at, ['first'], { parsers: { 1184: (text: string) => text } }))
+    expect(kept.rows).toEqual([{ at: '2026-11-23 01:02:03.456789+00' }])
+    // ...and only for the statement that asked.
+    expect((await statements.query<{ at: Date }>(at, ['first'])).rows[0]?.at).toBeInstanceOf(Date)
     // Two arrays, as the progress save sends them.
     const pairs = `select * from unnest($1::uuid[], $2::text[]) as t(id, text)`
     const ids = [crypto.randomUUID(), crypto.randomUUID()]

@@ -4,14 +4,8 @@
 // time: about three quarters of a small statement's cost. Here a statement's text is prepared the
 // first time it is seen, and from then on runs as one call (Bind, Describe, Execute, Sync), as
 // node-postgres does with a named statement on a server. Results and errors are PGlite's own.
-import {
-  type PGlite,
-  parse,
-  protocol,
-  type QueryOptions,
-  type Results,
-  type Transaction,
-} from '@electric-sql/pglite'
+import { type PGlite, parse, protocol, type Results, type Transaction } from '@electric-sql/pglite'
+import { type DrizzleQueryConfig, type QueryOptions, queryOptionsOf } from './pglite-protocol.ts'
 
 const { serialize } = protocol
 
@@ -37,6 +31,8 @@ interface Prepared {
 export class PreparedStatements {
   /** Insertion order is recency: a use moves the statement to the end. */
   private readonly prepared = new Map<string, Prepared>()
+  /** PGlite's parsers with some types' text kept, by those types (merged once, not per row set). */
+  private readonly parsers = new Map<string, PGlite['parsers']>()
   /** Close messages for statements dropped from the cache, sent with the next call. */
   private closing: Uint8Array[] = []
   /** Calls into PostgreSQL made here (tests count them: one per prepared statement run). */
@@ -58,12 +54,14 @@ export class PreparedStatements {
    * transaction lock; the query lock still orders its statements).
    */
   async query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}, tx?: Transaction) {
-    // Statements with their own parameter types or a file to copy keep PGlite's own path.
-    if (!PREPARABLE.test(sql) || options.paramTypes || options.blob)
-      return tx ? tx.query<T>(sql, params, options) : this.db.query<T>(sql, params, options)
+    const parsers = this.parsersKeeping(options.rawTypes)
+    if (!PREPARABLE.test(sql)) {
+      const own = { rowMode: options.rowMode, parsers }
+      return tx ? tx.query<T>(sql, params, own) : this.db.query<T>(sql, params, own)
+    }
     // Open, and not closing (what PGlite's own `query` checks first).
     await this.db._checkReady()
-    const run = () => this.db.runExclusive(() => this.run<T>(sql, params, options))
+    const run = () => this.db.runExclusive(() => this.run<T>(sql, params, options.rowMode, parsers))
     if (tx) return run()
     return this.db._runExclusiveTransaction(async () => {
       const result = await run()
@@ -72,7 +70,24 @@ export class PreparedStatements {
     })
   }
 
-  private async run<T>(sql: string, params: unknown[], options: QueryOptions): Promise<Results<T>> {
+  /** PGlite's own parsers, but for `rawTypes`, whose text is kept as is. */
+  private parsersKeeping(rawTypes: number[] = []): PGlite['parsers'] {
+    const key = rawTypes.join(',')
+    let parsers = this.parsers.get(key)
+    if (!parsers) {
+      const keep = (text: string) => text
+      parsers = { ...this.db.parsers, ...Object.fromEntries(rawTypes.map((oid) => [oid, keep])) }
+      this.parsers.set(key, parsers)
+    }
+    return parsers
+  }
+
+  private async run<T>(
+    sql: string,
+    params: unknown[],
+    rowMode: QueryOptions['rowMode'],
+    parsers: PGlite['parsers'],
+  ): Promise<Results<T>> {
     let statement = this.prepared.get(sql)
     if (statement) {
       this.prepared.delete(sql)
@@ -83,7 +98,7 @@ export class PreparedStatements {
     const values = params.map((value, i) => {
       if (value == null) return null
       const type = statement.types[i] as number
-      const serializer = options.serializers?.[type] ?? this.db.serializers[type]
+      const serializer = this.db.serializers[type]
       return serializer ? serializer(value) : String(value)
     })
     const messages = await this.exec([
@@ -92,7 +107,7 @@ export class PreparedStatements {
       serialize.execute({}),
       serialize.sync(),
     ])
-    return parse.parseResults(messages, this.db.parsers, options)[0] as Results<T>
+    return parse.parseResults(messages, parsers, { rowMode })[0] as Results<T>
   }
 
   /** Parses and describes the statement under a new name; kept only if PostgreSQL accepted it. */
@@ -137,13 +152,14 @@ export class PreparedStatements {
 export function withPreparedStatements(db: PGlite): PGlite {
   const statements = new PreparedStatements(db)
   const client = {
-    query: <T>(sql: string, params?: unknown[], options?: QueryOptions) =>
-      statements.query<T>(sql, params, options),
+    query: <T>(sql: string, params?: unknown[], config?: DrizzleQueryConfig) =>
+      statements.query<T>(sql, params, queryOptionsOf(config)),
     transaction: <T>(fn: (tx: Transaction) => Promise<T>) =>
       db.transaction((tx) => {
         // The transaction as PGlite gives it (its `closed`, `rollback`...), its statements prepared.
         const prepared: Transaction = Object.create(tx)
-        prepared.query = (sql, params, options) => statements.query(sql, params, options, tx)
+        prepared.query = (sql, params, config) =>
+          statements.query(sql, params, queryOptionsOf(config as DrizzleQueryConfig), tx)
         return fn(prepared)
       }),
   }

@@ -5,7 +5,13 @@ import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { PGlite } from '@electric-sql/pglite'
-import type { QueryOptions, SerializedError, WorkerRequest, WorkerResponse } from './pglite-protocol.ts'
+import {
+  type DrizzleQueryConfig,
+  queryOptionsOf,
+  type SerializedError,
+  type WorkerRequest,
+  type WorkerResponse,
+} from './pglite-protocol.ts'
 
 // Under tsx or vitest the worker starts from its source through tsx's loader; in the built
 // server it is bundled beside main.js (scripts/build.mjs), as the parse worker is.
@@ -38,16 +44,6 @@ function revive(e: SerializedError): Error {
 type Send = (req: DistributiveOmit<WorkerRequest, 'id'>) => Promise<unknown>
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never
 
-interface DrizzleQueryConfig {
-  rowMode?: 'array' | 'object'
-  parsers?: Record<number, unknown>
-}
-
-const optionsOf = (config?: DrizzleQueryConfig): QueryOptions => ({
-  rowMode: config?.rowMode,
-  rawTypes: Object.keys(config?.parsers ?? {}).map(Number),
-})
-
 class TxClient {
   constructor(
     private readonly send: Send,
@@ -55,7 +51,7 @@ class TxClient {
   ) {}
 
   query(sql: string, params: unknown[] = [], config?: DrizzleQueryConfig) {
-    return this.send({ kind: 'query', tx: this.tx, sql, params, options: optionsOf(config) })
+    return this.send({ kind: 'query', tx: this.tx, sql, params, options: queryOptionsOf(config) })
   }
 }
 
@@ -118,7 +114,7 @@ export class PGliteThread {
   }
 
   query(sql: string, params: unknown[] = [], config?: DrizzleQueryConfig) {
-    return this.send({ kind: 'query', tx: null, sql, params, options: optionsOf(config) })
+    return this.send({ kind: 'query', tx: null, sql, params, options: queryOptionsOf(config) })
   }
 
   /** Runs `fn` in one transaction in the worker: committed if it resolves, rolled back if not. */

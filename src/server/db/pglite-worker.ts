@@ -52,21 +52,11 @@ function serialize(err: unknown): SerializedError {
   return { message: e.message, name: e.name, fields }
 }
 
-function parsersFor(options: QueryOptions) {
-  const keep = (value: string) => value
-  return Object.fromEntries((options.rawTypes ?? []).map((oid) => [oid, keep]))
-}
-
 async function query(tx: number | null, sql: string, params: unknown[], options: QueryOptions) {
   if (!statements) throw new Error('database not open')
   const open = tx === null ? undefined : transactions.get(tx)?.tx
   if (tx !== null && !open) throw new Error('transaction is over')
-  const result = await statements.query(
-    sql,
-    params,
-    { rowMode: options.rowMode, parsers: parsersFor(options) },
-    open,
-  )
+  const result = await statements.query(sql, params, options, open)
   // Only what drizzle reads: plain data, cloned to the app's thread.
   return { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows }
 }

@@ -125,7 +125,8 @@ describe('GET /api/threads pages', () => {
       threadPageSchema.parse(b),
     )
     expect(pages.map((p) => p.length)).toEqual([25, 25, 12])
-    expect(rows.map((r) => r.id)).toEqual(full.map((r) => r.id))
+    // Field for field: a page's JSON is written by the database, the full list's by the app.
+    expect(rows).toEqual(full)
     expect(rows[0]?.isDefault).toBe(true)
   })
 
@@ -171,7 +172,77 @@ describe('GET /api/messages pages', () => {
     )
     expect(pages.map((p) => p.length)).toEqual([20, 20, 7])
     expect(pages[0]?.at(-1)?.id).toBe(full.at(-1)?.id)
-    expect(rows.map((r) => r.id)).toEqual(full.map((r) => r.id))
+    expect(rows).toEqual(full)
+  })
+
+  it('writes every kind of field as the full list does (times to the millisecond, impacts, files, text)', async () => {
+    const { cookie, userId } = await signedIn()
+    const [thread] = await t.deps.database.db
+      .insert(threads)
+      .values({ userId, title: 'Fields "quoted" \\ é 🌿', isFavorite: true })
+      .returning()
+    const grams = (mid: number) => ({ min: mid / 2, max: mid * 2, mid })
+    const impact = {
+      saved: grams(1.25e-7),
+      actual: grams(0.3),
+      standard: grams(12.5),
+      energyWh: grams(0.002),
+      inputs: {
+        provider: 'google',
+        model: 'gemini-2.5-pro',
+        outputTokens: 120,
+        latencySeconds: 1.5,
+        zone: 'FRA',
+        methodVersion: '1',
+      },
+    }
+    const [first] = await t.deps.database.db
+      .insert(messages)
+      .values({
+        userId,
+        threadId: thread!.id,
+        content: 'Tab\there, "quotes", \\ back, line\nbreak, \u0001 control, é, 🌿',
+        response: '',
+        chatModel: 'loris',
+        modelId: 'models/qwen2.5-0.5b-instruct-q4_k_m.gguf',
+        status: 'failed',
+        errorMessage: 'The model stopped',
+        mediaUrl: '/api/files/abc',
+        mediaType: 'document',
+        mediaName: 'notes.txt',
+        mediaMime: 'text/plain',
+        clientMessageId: crypto.randomUUID(),
+        // Below the millisecond: a Date keeps 999, and so must the page.
+        createdAt: sql`timestamptz '2026-03-04T05:06:07.999999Z'` as unknown as Date,
+        completedAt: sql`timestamptz '2026-03-04T05:06:08.000500Z'` as unknown as Date,
+        co2Impact: impact,
+      })
+      .returning()
+    await t.deps.database.db.insert(messages).values({
+      userId,
+      threadId: thread!.id,
+      parentId: first!.id,
+      content: 'Second',
+      response: 'An answer with a legacy impact.',
+      chatModel: 'gemini',
+      modelId: 'gemini-2.5-pro',
+      status: 'complete',
+      createdAt: sql`timestamptz '2026-03-04T05:07:00.000001Z'` as unknown as Date,
+      co2Impact: { saved: 1, actual: 0.5, standard: 1.5 },
+    })
+    await reshowThread(t.deps.database.db, thread!.id)
+    const base = `/api/messages?threadId=${thread!.id}`
+    const full = messageListSchema.parse(await json(base, cookie))
+    const page = messagePageSchema.parse(await json(`${base}&limit=10`, cookie))
+    expect(page.items).toEqual(full)
+    expect(page.items[0]).toMatchObject({
+      createdAt: '2026-03-04T05:06:07.999Z',
+      completedAt: '2026-03-04T05:06:08.000Z',
+    })
+    expect(page.items[0]?.co2Impact?.saved).toBe(1.25e-7)
+    expect(page.items[1]?.co2Impact).toMatchObject({ saved: 1, actual: 0.5, standard: 1.5 })
+    const threadPage = threadPageSchema.parse(await json('/api/threads?limit=10', cookie))
+    expect(threadPage.items).toEqual(threadListSchema.parse(await json('/api/threads', cookie)))
   })
 
   it("pages the Default thread's branch (thread-less exchanges from before threads moved into it)", async () => {

@@ -49,8 +49,25 @@ export const MESSAGE_JSON_FIELDS = [
 ] as const satisfies readonly (keyof MessageRow)[]
 export type MessageJsonRow = Pick<MessageRow, (typeof MESSAGE_JSON_FIELDS)[number]>
 
+/**
+ * Those columns as PostgreSQL writes them into a list page's JSON (db/json-row.ts): the same
+ * values, times as ISO strings.
+ */
+export type MessageJsonText = Omit<MessageJsonRow, 'createdAt' | 'completedAt'> & {
+  createdAt: string
+  completedAt: string | null
+}
+
 /** A stored exchange as the API answers it; `versionIds` when the list knows the turn's versions. */
 export function toMessageJson(m: MessageJsonRow, versionIds?: string[]): Message {
+  return messageFromJsonText(
+    { ...m, createdAt: m.createdAt.toISOString(), completedAt: m.completedAt?.toISOString() ?? null },
+    versionIds,
+  )
+}
+
+/** The same, from the columns as a page's JSON has them. */
+export function messageFromJsonText(m: MessageJsonText, versionIds?: string[]): Message {
   return {
     id: m.id,
     userId: m.userId,
@@ -59,7 +76,7 @@ export function toMessageJson(m: MessageJsonRow, versionIds?: string[]): Message
     response: m.response,
     chatModel: m.chatModel,
     co2Impact: co2Of(m.co2Impact),
-    createdAt: m.createdAt.toISOString(),
+    createdAt: m.createdAt,
     mediaUrl: m.mediaUrl,
     mediaType: m.mediaType,
     mediaName: m.mediaName,
@@ -71,6 +88,6 @@ export function toMessageJson(m: MessageJsonRow, versionIds?: string[]): Message
     versionIds: versionIds ?? [m.id],
     modelId: m.modelId,
     modelName: replyModelName(m.chatModel, m.modelId),
-    completedAt: m.completedAt?.toISOString() ?? null,
+    completedAt: m.completedAt,
   }
 }

@@ -3,6 +3,7 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
+import { jsonRow } from '#server/db/json-row.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
@@ -10,23 +11,20 @@ import { admit, type UsageClaim } from './admission.ts'
 import { ancestorsOf, type BranchEntry } from './branch.ts'
 import type { HistoryExchange } from './history.ts'
 import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
-import { MESSAGE_JSON_FIELDS } from './message-json.ts'
+import { MESSAGE_JSON_FIELDS, type MessageJsonText } from './message-json.ts'
 import { HISTORY_ROWS } from './send-statement.ts'
 import { reshowThread } from './shown-branch.ts'
 
 export type MessageRow = typeof messages.$inferSelect
 /**
- * A message as a page reads it: the columns of its JSON and the lease's heartbeat, nothing more
- * (each column is parsed for every row, and on the embedded database cloned between threads).
+ * A message as a page reads it: the columns of its JSON and the lease's heartbeat, written by
+ * PostgreSQL as one JSON text per row (db/json-row.ts), with the turn's versions.
  */
 const PAGE_FIELDS = [...MESSAGE_JSON_FIELDS, 'heartbeatAt'] as const
-export type PageRow = Pick<MessageRow, (typeof PAGE_FIELDS)[number]>
+export type PageRow = MessageJsonText & { heartbeatAt: string; versionIds: string[] | null }
 
 const messageColumns = getTableColumns(messages)
-const pageColumns = Object.fromEntries(PAGE_FIELDS.map((field) => [field, messageColumns[field]])) as Pick<
-  typeof messageColumns,
-  (typeof PAGE_FIELDS)[number]
->
+const pageColumns = Object.fromEntries(PAGE_FIELDS.map((field) => [field, messageColumns[field]]))
 export type ThreadRow = typeof threads.$inferSelect
 
 export async function findOwnedThread(db: Db, userId: string, threadId: string) {
@@ -101,15 +99,15 @@ export function messagePageQuery(db: Db, of: PageThread, before: string | null, 
   // subqueries would name v's.
   const outer = sql.raw('"messages"."thread_id"')
   const outerParent = sql.raw('"messages"."parent_id"')
-  const versionIds = sql<string>`coalesce(
+  const versionIds = sql`coalesce(
     (select json_agg(v.id ${order}) from messages v
       where v.thread_id = ${outer} and v.parent_id = ${outerParent}),
     (select json_agg(v.id ${order}) from messages v
       where v.thread_id = ${outer} and v.parent_id is null and ${outerParent} is null)
-  )::text`
+  )`
   return (
     db
-      .select({ row: pageColumns, versionIds })
+      .select({ json: jsonRow({ ...pageColumns, versionIds }) })
       .from(messages)
       // `shown` as written in the partial index's predicate (a bound `= true` would not match it).
       .where(and(sql`"messages"."thread_id" = ${thread}`, sql`"messages"."shown"`, below))
@@ -134,7 +132,7 @@ export async function listMessagesPage(
   lapsedChecked = false,
 ): Promise<{ entries: BranchEntry<PageRow>[]; nextCursor: string | null } | null> {
   const before = page.cursor ? cursorUuid(decodeCursor(page.cursor, 1)[0]) : null
-  const found = await messagePageQuery(db, of, before, page.limit)
+  const found = (await messagePageQuery(db, of, before, page.limit)).map((r) => JSON.parse(r.json) as PageRow)
   if (found.length === 0) {
     // Nothing shown: an empty thread, another user's (or none), or a cursor off the branch.
     const thread = of.threadId
@@ -148,18 +146,15 @@ export async function listMessagesPage(
   const lapsedBefore = Date.now() - LEASE_MS
   if (
     !lapsedChecked &&
-    found.some((f) => f.row.status === 'streaming' && f.row.heartbeatAt.getTime() < lapsedBefore)
+    found.some((row) => row.status === 'streaming' && Date.parse(row.heartbeatAt) < lapsedBefore)
   ) {
     await finishLapsed(db, { userId: of.userId })
     return listMessagesPage(db, of, page, true)
   }
   const shown = found.slice(0, page.limit).reverse()
-  const entries = shown.map((f) => ({
-    row: f.row,
-    versionIds: f.versionIds ? (JSON.parse(f.versionIds) as string[]) : [f.row.id],
-  }))
+  const entries = shown.map((row) => ({ row, versionIds: row.versionIds ?? [row.id] }))
   const first = shown[0]
-  const nextCursor = found.length > page.limit && first ? encodeCursor([first.row.id]) : null
+  const nextCursor = found.length > page.limit && first ? encodeCursor([first.id]) : null
   return { entries, nextCursor }
 }
 

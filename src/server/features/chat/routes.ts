@@ -16,7 +16,7 @@ import { requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
 import { activeBranch } from './branch.ts'
 import { GenerationRegistry } from './generation.ts'
-import { toMessageJson } from './message-json.ts'
+import { messageFromJsonText, toMessageJson } from './message-json.ts'
 import { createProviderRegistry } from './providers/registry.ts'
 import {
   clearHistory,
@@ -78,7 +78,10 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
       )
       if (!page) throw missing()
       return c.json(
-        { items: page.entries.map((e) => toMessageJson(e.row, e.versionIds)), nextCursor: page.nextCursor },
+        {
+          items: page.entries.map((e) => messageFromJsonText(e.row, e.versionIds)),
+          nextCursor: page.nextCursor,
+        },
         200,
       )
     })

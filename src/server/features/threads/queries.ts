@@ -1,6 +1,7 @@
 import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm'
-import { threadTitleFrom } from '#contract/threads.ts'
+import { type Thread, threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
+import { jsonRow } from '#server/db/json-row.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import {
   badCursor,
@@ -10,6 +11,7 @@ import {
   encodeCursor,
   exactTimestamp,
 } from '#server/lib/cursor.ts'
+import { THREAD_JSON_FIELDS } from './thread-json.ts'
 
 export type ThreadRow = typeof threads.$inferSelect
 
@@ -24,15 +26,19 @@ export function listThreads(db: Db, userId: string) {
     .orderBy(desc(threads.isDefault), desc(threads.lastMessageAt), desc(threads.id))
 }
 
+const threadColumns = getTableColumns(threads)
+const pageColumns = Object.fromEntries(THREAD_JSON_FIELDS.map((field) => [field, threadColumns[field]]))
+
 /**
  * One page of that order, after `cursor`: one query walking threads_user_page_idx backwards
- * from the cursor's key, so a page costs the same with ten threads or a hundred thousand.
+ * from the cursor's key, so a page costs the same with ten threads or a hundred thousand. Each
+ * thread's JSON is written by PostgreSQL (db/json-row.ts) with its exact cursor key.
  */
 export async function listThreadsPage(
   db: Db,
   userId: string,
   page: { cursor?: string; limit: number },
-): Promise<{ rows: ThreadRow[]; nextCursor: string | null }> {
+): Promise<{ items: Thread[]; nextCursor: string | null }> {
   let after = sql`true`
   if (page.cursor) {
     const [isDefault, at, id] = decodeCursor(page.cursor, 3)
@@ -40,18 +46,18 @@ export async function listThreadsPage(
     after = sql`(${threads.isDefault}, ${threads.lastMessageAt}, ${threads.id}) < (${isDefault === 't'}::boolean, ${cursorTimestamp(at)}::timestamptz, ${cursorUuid(id)}::uuid)`
   }
   const found = await db
-    .select({ ...getTableColumns(threads), cursorAt: exactTimestamp(threads.lastMessageAt) })
+    .select({ json: jsonRow({ ...pageColumns, cursorAt: exactTimestamp(threads.lastMessageAt) }) })
     .from(threads)
     .where(and(eq(threads.userId, userId), after))
     .orderBy(desc(threads.isDefault), desc(threads.lastMessageAt), desc(threads.id))
     .limit(page.limit + 1)
-  const rows = found.slice(0, page.limit)
+  const rows = found.slice(0, page.limit).map((r) => JSON.parse(r.json) as Thread & { cursorAt: string })
   const last = rows.at(-1)
   const nextCursor =
     found.length > page.limit && last
       ? encodeCursor([last.isDefault ? 't' : 'f', last.cursorAt, last.id])
       : null
-  return { rows: rows.map(({ cursorAt: _at, ...row }) => row), nextCursor }
+  return { items: rows.map(({ cursorAt: _at, ...thread }) => thread), nextCursor }
 }
 
 export async function findOwnedThread(db: Db, userId: string, id: string) {

@@ -59,7 +59,7 @@ export function threadsRoutes(deps: AppDeps, opts: { afterDelete?: (userId: stri
         cursor,
         limit: limit ?? THREADS_PAGE_SIZE,
       })
-      return c.json({ items: page.rows.map(toThreadJson), nextCursor: page.nextCursor }, 200)
+      return c.json(page, 200)
     })
     .put(
       '/threads/:id/favorite',
