@@ -6,6 +6,7 @@ import { type Message, messageListSchema, messagePageSchema } from '#contract/me
 import { type Thread, threadListSchema, threadPageSchema } from '#contract/threads.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { threadPageQuery } from '../threads/queries.ts'
 import { messagePageQuery } from './queries.ts'
 import { reshowThread } from './shown-branch.ts'
 
@@ -452,4 +453,52 @@ describe('GET /api/messages pages', () => {
     expect(lapsedPlan).toContain('messages_unsettled_idx')
     // Seeds 6,000 rows: slow on a loaded machine.
   }, 60_000)
+
+  // The embedded database runs every prepared statement on its generic plan (decision 024): made
+  // without the values, so it must walk the same indexes. (PostgreSQL 15 servers cannot show one.)
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'walks the same indexes on the generic plans the embedded database runs',
+    async () => {
+      const { userId } = await signedIn()
+      const db = t.deps.database.db
+      const [thread] = await db.insert(threads).values({ userId, title: 'Generic' }).returning()
+      const ids = await addMessages(userId, thread!.id, 2000)
+      await addThreads(userId, 2000)
+      await db.execute(sql`analyze messages`)
+      await db.execute(sql`analyze threads`)
+      // The plan EXECUTE runs for a prepared statement, as the app's are: generic ($1 in it).
+      const generic = async (query: { toSQL(): { sql: string; params: unknown[] } }) => {
+        const { sql: text, params } = query.toSQL()
+        const literal = (v: unknown) =>
+          typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`
+        await db.execute(sql.raw(`prepare generic_page as ${text}`))
+        try {
+          const result = (await db.execute(
+            sql.raw(`explain execute generic_page(${params.map(literal).join(', ')})`),
+          )) as unknown as { rows: { 'QUERY PLAN': string }[] }
+          const plan = result.rows.map((r) => r['QUERY PLAN']).join('\n')
+          expect(plan).toContain('$1')
+          return plan
+        } finally {
+          await db.execute(sql`deallocate generic_page`)
+        }
+      }
+      for (const before of [null, ids.at(-40)!]) {
+        const plan = await generic(messagePageQuery(db, { userId, threadId: thread!.id }, before, 30))
+        expect(plan).toContain('messages_shown_idx')
+        expect(plan.split('SubPlan')[0]).not.toContain('Sort')
+        expect(plan).not.toContain('Seq Scan')
+      }
+      const cursor = Buffer.from(JSON.stringify(['f', '2026-01-01T00:10:00.000000Z', thread!.id])).toString(
+        'base64url',
+      )
+      for (const after of [undefined, cursor]) {
+        const plan = await generic(threadPageQuery(db, userId, after, 50))
+        expect(plan).toContain('threads_user_page_idx')
+        expect(plan).not.toContain('Sort')
+        expect(plan).not.toContain('Seq Scan')
+      }
+    },
+    60_000,
+  )
 })

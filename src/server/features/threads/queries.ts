@@ -32,25 +32,30 @@ const pageColumns = Object.fromEntries(THREAD_JSON_FIELDS.map((field) => [field,
 /**
  * One page of that order, after `cursor`: one query walking threads_user_page_idx backwards
  * from the cursor's key, so a page costs the same with ten threads or a hundred thousand. Each
- * thread's JSON is written by PostgreSQL (db/json-row.ts) with its exact cursor key.
+ * thread's JSON is written by PostgreSQL (db/json-row.ts) with its exact cursor key. Exported for
+ * the tests that check its plan.
  */
+export function threadPageQuery(db: Db, userId: string, cursor: string | undefined, limit: number) {
+  let after = sql`true`
+  if (cursor) {
+    const [isDefault, at, id] = decodeCursor(cursor, 3)
+    if (isDefault !== 't' && isDefault !== 'f') throw badCursor()
+    after = sql`(${threads.isDefault}, ${threads.lastMessageAt}, ${threads.id}) < (${isDefault === 't'}::boolean, ${cursorTimestamp(at)}::timestamptz, ${cursorUuid(id)}::uuid)`
+  }
+  return db
+    .select({ json: jsonRow({ ...pageColumns, cursorAt: exactTimestamp(threads.lastMessageAt) }) })
+    .from(threads)
+    .where(and(eq(threads.userId, userId), after))
+    .orderBy(desc(threads.isDefault), desc(threads.lastMessageAt), desc(threads.id))
+    .limit(limit + 1)
+}
+
 export async function listThreadsPage(
   db: Db,
   userId: string,
   page: { cursor?: string; limit: number },
 ): Promise<{ items: Thread[]; nextCursor: string | null }> {
-  let after = sql`true`
-  if (page.cursor) {
-    const [isDefault, at, id] = decodeCursor(page.cursor, 3)
-    if (isDefault !== 't' && isDefault !== 'f') throw badCursor()
-    after = sql`(${threads.isDefault}, ${threads.lastMessageAt}, ${threads.id}) < (${isDefault === 't'}::boolean, ${cursorTimestamp(at)}::timestamptz, ${cursorUuid(id)}::uuid)`
-  }
-  const found = await db
-    .select({ json: jsonRow({ ...pageColumns, cursorAt: exactTimestamp(threads.lastMessageAt) }) })
-    .from(threads)
-    .where(and(eq(threads.userId, userId), after))
-    .orderBy(desc(threads.isDefault), desc(threads.lastMessageAt), desc(threads.id))
-    .limit(page.limit + 1)
+  const found = await threadPageQuery(db, userId, page.cursor, page.limit)
   const rows = found.slice(0, page.limit).map((r) => JSON.parse(r.json) as Thread & { cursorAt: string })
   const last = rows.at(-1)
   const nextCursor =
