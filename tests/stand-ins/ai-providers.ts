@@ -44,6 +44,8 @@ export interface AiStandIn {
   setChunkStamps(on: boolean): void
   // Back to a fresh state (normal scenario, default transcript and delays, no recorded requests).
   reset(): void
+  /** TCP connections accepted since the stand-in started (tests count reconnects). */
+  connections(): number
   close(): Promise<void>
 }
 
@@ -566,6 +568,8 @@ export async function startAiStandIn(opts: { port?: number; host?: string } = {}
       else sendJson(res, 500, { error: { message: 'stand-in failure' } })
     })
   })
+  let connections = 0
+  server.on('connection', () => connections++)
   const url = await listen(server, opts.port ?? 0, host)
   return {
     url,
@@ -593,6 +597,7 @@ export async function startAiStandIn(opts: { port?: number; host?: string } = {}
       })
       state.requests.length = 0
     },
+    connections: () => connections,
     close: () => closeServer(server),
   }
 }

@@ -8,7 +8,7 @@ import { APICallError } from 'ai'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type AiStandIn, startAiStandIn } from '../../../../../tests/stand-ins/ai-providers.ts'
 import { type LeanPart, leanStream, wireStats } from '../model-stream.ts'
-import { nodeRequestStats } from './node-request.ts'
+import { MAX_IDLE_CONNECTIONS, nodeRequestStats } from './node-request.ts'
 import { wireFetch } from './wire-fetch.ts'
 
 let ai: AiStandIn
@@ -109,4 +109,17 @@ describe.each([
     const error = await collect(model(), 'hi', stop.signal).catch((e: unknown) => e)
     expect(error).toBe(reason)
   })
+})
+
+describe('connections to a provider', () => {
+  it('keeps one per reply of a burst past 256, so the next burst opens none', async () => {
+    expect(MAX_IDLE_CONNECTIONS).toBeGreaterThanOrEqual(1000)
+    const burst = () => Promise.all(Array.from({ length: 300 }, () => collect(gemini(), 'hi')))
+    await burst()
+    // Every connection of the first burst is idle now (the stand-in closes none).
+    const opened = ai.connections()
+    const replies = await burst()
+    expect(replies.every((parts) => parts.at(-1)?.type === 'finish')).toBe(true)
+    expect(ai.connections() - opened).toBe(0)
+  }, 60_000)
 })
