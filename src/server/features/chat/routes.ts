@@ -31,6 +31,7 @@ import {
 } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
 import { type AttachmentReader, readSendInput } from './send-input.ts'
+import { startGate } from './start-gate.ts'
 import { resetIsDue, tierOf } from './usage.ts'
 
 export interface ChatRouteOptions {
@@ -51,6 +52,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
     generations: opts.generations ?? new GenerationRegistry(deps.background),
   }
   const auth = requireUser(deps)
+  const starting = startGate()
   /** The thread as shown: the selected version of each turn, each naming its siblings. */
   const shownBranch = async (userId: string, thread: ThreadRow) => {
     const rows = await listMessages(db, userId, thread)
@@ -135,7 +137,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
     .post('/messages', auth, async (c) => {
       const input = await readSendInput(c, opts.attachments)
       try {
-        const res = await sendMessage(services, c.get('user'), input, c.req.raw.signal)
+        const res = await starting.run(() => sendMessage(services, c.get('user'), input, c.req.raw.signal))
         if (input.notice) res.headers.set(ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader(input.notice))
         return res
       } finally {
