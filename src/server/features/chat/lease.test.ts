@@ -2,29 +2,18 @@
 // lease is finished by the sweep within seconds, keeping its text and settling usage, and a retry
 // of that send generates again at once instead of following a stream nobody writes.
 import { eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { chatErrorCodes } from '#contract/chat-events.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
+import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, waitFor } from '../../../../tests/helpers/chat.ts'
-import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, SWEEP_MS, startLeaseSweeper } from './lease.ts'
 
-let ai: AiStandIn
-let t: TestApp
-beforeAll(async () => {
-  ai = await startAiStandIn()
-  t = await createTestApp({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: ai.geminiBaseUrl })
-})
-afterAll(async () => {
-  await t.close()
-  await ai.close()
-})
-beforeEach(() => ai.reset())
+const app = setUpAiTestApp()
 
-const db = () => t.deps.database.db
+const db = () => app.t.deps.database.db
 const send = (cookie: string, json: Record<string, unknown>) =>
-  t.request('/api/messages', { method: 'POST', cookie, json })
+  app.t.request('/api/messages', { method: 'POST', cookie, json })
 
 const PARTIAL = 'The first half of an answer'
 const CONTENT = 'a question whose node died'
@@ -34,7 +23,7 @@ const CONTENT = 'a question whose node died'
  * input reserved, and a heartbeat `ageMs` old that nobody will renew.
  */
 async function orphanedReply(ageMs: number, clientMessageId: string) {
-  const { cookie, user } = await t.signUp()
+  const { cookie, user } = await app.t.signUp()
   const userId = user.id as string
   const [thread] = await db().select().from(threads).where(eq(threads.userId, userId))
   const [row] = await db()
@@ -74,7 +63,7 @@ describe('lease sweep', () => {
     // A reply whose lease has a second left is left alone at start-up, then swept by a later round.
     const later = await orphanedReply(LEASE_MS - 1_000, 'later-1')
     const started = Date.now()
-    const sweeper = startLeaseSweeper(db(), t.deps.log)
+    const sweeper = startLeaseSweeper(db(), app.t.deps.log)
     try {
       const finished = await waitFor(async () => {
         const now = await rowOf(row.id)
@@ -106,14 +95,14 @@ describe('lease sweep', () => {
 
   it('a retry of the swept send generates again at once into the same row', async () => {
     const { cookie, userId, row } = await orphanedReply(LEASE_MS + 5_000, 'dead-2')
-    const sweeper = startLeaseSweeper(db(), t.deps.log)
+    const sweeper = startLeaseSweeper(db(), app.t.deps.log)
     await waitFor(async () => (await rowOf(row.id))?.status === 'interrupted', SWEEP_MS + 2_000)
     await sweeper.stop()
     const started = Date.now()
     const events = await readEvents(await send(cookie, { content: CONTENT, clientMessageId: 'dead-2' }))
     expect(events.at(-1)).toMatchObject({ id: row.id, done: true, status: 'complete' })
     expect(Date.now() - started).toBeLessThan(5_000)
-    expect(ai.requests).toHaveLength(1)
+    expect(app.ai.requests).toHaveLength(1)
     const after = await rowOf(row.id)
     expect(after).toMatchObject({ status: 'complete', errorMessage: null, reservedChars: 0 })
     expect(after?.response).toContain(CONTENT)
@@ -126,7 +115,7 @@ describe('lease sweep', () => {
     const events = await readEvents(await send(cookie, { content: CONTENT, clientMessageId: 'dead-3' }))
     expect(events.at(-1)).toMatchObject({ id: row.id, done: true, status: 'complete' })
     expect(Date.now() - started).toBeLessThan(5_000)
-    expect(ai.requests).toHaveLength(1)
+    expect(app.ai.requests).toHaveLength(1)
   })
 
   it('a retry following a reply on a live node ends with the saved text once that lease lapses', async () => {
@@ -136,7 +125,7 @@ describe('lease sweep', () => {
     // Followed (nothing generated here) until the lease lapsed, then ended with what was saved.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000)
     expect(Date.now() - started).toBeLessThan(10_000)
-    expect(ai.requests).toHaveLength(0)
+    expect(app.ai.requests).toHaveLength(0)
     expect(events.map((e) => e.text ?? '').join('')).toBe(PARTIAL)
     expect(events.at(-1)).toMatchObject({
       id: row.id,
@@ -149,7 +138,7 @@ describe('lease sweep', () => {
   it('a reply that lost its node with no text is stored as failed and charged nothing', async () => {
     const { userId, row } = await orphanedReply(LEASE_MS + 5_000, 'dead-4')
     await db().update(messages).set({ response: '' }).where(eq(messages.id, row.id))
-    const sweeper = startLeaseSweeper(db(), t.deps.log)
+    const sweeper = startLeaseSweeper(db(), app.t.deps.log)
     try {
       await waitFor(async () => (await rowOf(row.id))?.status === 'failed', SWEEP_MS + 2_000)
       expect(await userUsage(userId)).toEqual({ input: 0, output: 0, reserved: 0 })
@@ -175,7 +164,7 @@ describe('lease sweep', () => {
     const { userId, row } = await orphanedReply(0, 'dead-5')
     await db().delete(messages).where(eq(messages.id, row.id))
     expect((await userUsage(userId))?.reserved).toBe(CONTENT.length)
-    const sweeper = startLeaseSweeper(db(), t.deps.log)
+    const sweeper = startLeaseSweeper(db(), app.t.deps.log)
     try {
       await waitFor(async () => (await userUsage(userId))?.reserved === 0, SWEEP_MS + 2_000)
     } finally {
@@ -184,8 +173,8 @@ describe('lease sweep', () => {
   })
 
   it('renews the lease while a reply is being written, so a slow reply is never swept', async () => {
-    const { cookie } = await t.signUp()
-    ai.setScenario('slow')
+    const { cookie } = await app.t.signUp()
+    app.ai.setScenario('slow')
     const res = await send(cookie, { content: 'slow but alive' })
     const events = readEvents(res)
     const [streaming] = await waitFor(async () => {

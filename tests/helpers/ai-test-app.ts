@@ -1,0 +1,25 @@
+// An API test file's app with Gemini answered by the loopback AI stand-in: both started before
+// the file's tests, the stand-in reset before each test (normal scenario, nothing recorded), both
+// closed after. Read `ai` and `t` inside tests and hooks (they exist once beforeAll has run).
+import { afterAll, beforeAll, beforeEach } from 'vitest'
+import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
+import { createTestApp, type TestApp } from './test-app.ts'
+
+export interface AiTestApp {
+  ai: AiStandIn
+  t: TestApp
+}
+
+export function setUpAiTestApp(env: Record<string, string> = {}): AiTestApp {
+  const app = {} as AiTestApp
+  beforeAll(async () => {
+    app.ai = await startAiStandIn()
+    app.t = await createTestApp({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: app.ai.geminiBaseUrl, ...env })
+  })
+  afterAll(async () => {
+    await app.t?.close()
+    await app.ai?.close()
+  })
+  beforeEach(() => app.ai.reset())
+  return app
+}
