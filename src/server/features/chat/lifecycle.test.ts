@@ -1,32 +1,24 @@
 // A reply's life beyond the happy path: retries, closed tabs, broken models, Stop, other nodes.
 import { and, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { messageListSchema } from '#contract/messages.ts'
 import { createApp } from '#server/app.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
+import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { eventReader, readEvents, replyText, settled, waitFor } from '../../../../tests/helpers/chat.ts'
-import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
+import { TEST_ORIGIN } from '../../../../tests/helpers/test-app.ts'
 
-let ai: AiStandIn
-let t: TestApp
+const app = setUpAiTestApp()
 // A second app node on the same database: its own in-memory generation registry.
 let nodeB: ReturnType<typeof createApp>
-beforeAll(async () => {
-  ai = await startAiStandIn()
-  t = await createTestApp({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: ai.geminiBaseUrl })
-  nodeB = createApp(t.deps)
+beforeAll(() => {
+  nodeB = createApp(app.t.deps)
 })
-afterAll(async () => {
-  await t.close()
-  await ai.close()
-})
-beforeEach(() => ai.reset())
 
-const db = () => t.deps.database.db
+const db = () => app.t.deps.database.db
 const SLOW = 'Tell me slowly [[scenario:slow]]'
 const send = (cookie: string, json: Record<string, unknown>, init: RequestInit = {}) =>
-  t.request('/api/messages', { method: 'POST', cookie, json, ...init })
+  app.t.request('/api/messages', { method: 'POST', cookie, json, ...init })
 const onNodeB = (path: string, cookie: string, json?: unknown) =>
   nodeB.request(`${TEST_ORIGIN}${path}`, {
     method: 'POST',
@@ -41,7 +33,7 @@ const rowsWithKey = (userId: string, key: string) =>
 const firstText = (e: { text?: string }) => Boolean(e.text)
 
 async function signedIn() {
-  const { cookie, user } = await t.signUp()
+  const { cookie, user } = await app.t.signUp()
   return { cookie, userId: user.id as string }
 }
 
@@ -53,7 +45,7 @@ describe('idempotent sends (clientMessageId)', () => {
     expect(again.at(-1)).toEqual(first.at(-1))
     expect(replyText(again)).toBe(replyText(first))
     expect(await rowsWithKey(userId, 'k-1')).toHaveLength(1)
-    expect(ai.requests).toHaveLength(1)
+    expect(app.ai.requests).toHaveLength(1)
   })
 
   it('lets two simultaneous sends with one key share one message and one reply', async () => {
@@ -67,15 +59,15 @@ describe('idempotent sends (clientMessageId)', () => {
     expect(replyText(a)).toBe(replyText(b))
     expect(await rowsWithKey(userId, 'k-2')).toHaveLength(1)
     expect(await db().select().from(threads).where(eq(threads.userId, userId))).toHaveLength(2)
-    expect(ai.requests).toHaveLength(1)
+    expect(app.ai.requests).toHaveLength(1)
   })
 
   it('generates again into the same row when the first attempt failed', async () => {
     const { cookie, userId } = await signedIn()
-    ai.setScenario('upstream-error')
+    app.ai.setScenario('upstream-error')
     const failed = await readEvents(await send(cookie, { content: 'retry me', clientMessageId: 'k-3' }))
     expect(failed.at(-1)?.status).toBe('failed')
-    ai.setScenario('normal')
+    app.ai.setScenario('normal')
     const retried = await readEvents(await send(cookie, { content: 'retry me', clientMessageId: 'k-3' }))
     expect(retried.at(-1)).toMatchObject({ id: failed.at(-1)?.id, done: true, status: 'complete' })
     const rows = await rowsWithKey(userId, 'k-3')
@@ -91,14 +83,14 @@ describe('idempotent sends (clientMessageId)', () => {
     const again = await readEvents(await send(cookie, json))
     expect(again.at(-1)).toEqual(first.at(-1))
     expect(replyText(again)).toBe(replyText(first))
-    expect(ai.requests).toHaveLength(1)
+    expect(app.ai.requests).toHaveLength(1)
   })
 })
 
 describe('replies outlive their request', () => {
   it('completes and stores the reply after the browser goes away mid-stream', async () => {
     const { cookie } = await signedIn()
-    ai.setChunkDelayMs(100)
+    app.ai.setChunkDelayMs(100)
     const browser = new AbortController()
     const events = eventReader(await send(cookie, { content: SLOW }, { signal: browser.signal }))
     const { id } = await events.until(firstText)
@@ -112,15 +104,15 @@ describe('replies outlive their request', () => {
 
   it('saves progress while streaming, so a reloaded page sees the reply grow', async () => {
     const { cookie } = await signedIn()
-    ai.setChunkDelayMs(150)
+    app.ai.setChunkDelayMs(150)
     const events = eventReader(await send(cookie, { content: SLOW }))
     const { id } = await events.until(firstText)
     const midway = await waitFor(async () => {
-      const list = messageListSchema.parse(await (await t.request('/api/messages', { cookie })).json())
+      const list = messageListSchema.parse(await (await app.t.request('/api/messages', { cookie })).json())
       // Not in Default: this send created its own thread, so look the message up by id.
       const threadId = (await db().select().from(messages).where(eq(messages.id, id!)))[0]?.threadId
       const inThread = messageListSchema.parse(
-        await (await t.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
+        await (await app.t.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
       )
       const m = [...list, ...inThread].find((x) => x.id === id)
       return m && m.status === 'streaming' && m.response ? m : undefined
@@ -160,10 +152,10 @@ describe('replies outlive their request', () => {
 describe('POST /api/messages/:id/stop', () => {
   it('ends generation and keeps what arrived', async () => {
     const { cookie } = await signedIn()
-    ai.setChunkDelayMs(150)
+    app.ai.setChunkDelayMs(150)
     const events = eventReader(await send(cookie, { content: SLOW }))
     const { id } = await events.until(firstText)
-    const res = await t.request(`/api/messages/${id}/stop`, { method: 'POST', cookie })
+    const res = await app.t.request(`/api/messages/${id}/stop`, { method: 'POST', cookie })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ id, status: 'interrupted' })
     const all = await events.rest()
@@ -177,7 +169,7 @@ describe('POST /api/messages/:id/stop', () => {
 
   it('works when the request lands on another node (the database flag)', async () => {
     const { cookie } = await signedIn()
-    ai.setChunkDelayMs(150)
+    app.ai.setChunkDelayMs(150)
     const events = eventReader(await send(cookie, { content: SLOW }))
     const { id } = await events.until(firstText)
     const res = await onNodeB(`/api/messages/${id}/stop`, cookie)
@@ -193,17 +185,17 @@ describe('POST /api/messages/:id/stop', () => {
     const { cookie } = await signedIn()
     const events = await readEvents(await send(cookie, { content: 'quick' }))
     const id = events.at(-1)!.id!
-    const res = await t.request(`/api/messages/${id}/stop`, { method: 'POST', cookie })
+    const res = await app.t.request(`/api/messages/${id}/stop`, { method: 'POST', cookie })
     expect(await res.json()).toEqual({ id, status: 'complete' })
     const stranger = await signedIn()
-    const other = await t.request(`/api/messages/${id}/stop`, { method: 'POST', cookie: stranger.cookie })
+    const other = await app.t.request(`/api/messages/${id}/stop`, { method: 'POST', cookie: stranger.cookie })
     expect(other.status).toBe(404)
   })
 })
 
 it('a retried send on another node follows the reply being written on the first', async () => {
   const { cookie, userId } = await signedIn()
-  ai.setChunkDelayMs(100)
+  app.ai.setChunkDelayMs(100)
   const json = { content: SLOW, clientMessageId: 'k-remote' }
   const onA = eventReader(await send(cookie, json))
   await onA.until(firstText)
@@ -213,7 +205,7 @@ it('a retried send on another node follows the reply being written on the first'
   expect(onB.at(-1)?.status).toBe('complete')
   expect(replyText(onB)).toBe(replyText(fromA))
   expect(await rowsWithKey(userId, 'k-remote')).toHaveLength(1)
-  expect(ai.requests).toHaveLength(1)
+  expect(app.ai.requests).toHaveLength(1)
 })
 
 describe('GET and DELETE /api/messages', () => {
@@ -224,13 +216,13 @@ describe('GET and DELETE /api/messages', () => {
       await readEvents(await send(cookie, { content, threadId: await defaultId(userId) }))
     await readEvents(await send(cookie, { content: 'own thread' }))
     await readEvents(await send(stranger.cookie, { content: 'not yours' }))
-    const listed = messageListSchema.parse(await (await t.request('/api/messages', { cookie })).json())
+    const listed = messageListSchema.parse(await (await app.t.request('/api/messages', { cookie })).json())
     expect(listed.map((m) => m.content)).toEqual(['one', 'two'])
 
-    const res = await t.request('/api/messages', { method: 'DELETE', cookie })
+    const res = await app.t.request('/api/messages', { method: 'DELETE', cookie })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ ok: true })
-    expect(await (await t.request('/api/messages', { cookie })).json()).toEqual([])
+    expect(await (await app.t.request('/api/messages', { cookie })).json()).toEqual([])
     const left = await db().select().from(threads).where(eq(threads.userId, userId))
     expect(left.map((th) => th.title)).toEqual(['Default'])
     expect(await db().select().from(messages).where(eq(messages.userId, userId))).toEqual([])

@@ -1,38 +1,25 @@
 import { and, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { configSchema } from '#contract/config.ts'
 import { messageListSchema } from '#contract/messages.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
+import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { messageRow, readEvents, replyText } from '../../../../tests/helpers/chat.ts'
-import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 import { reshowThread } from './shown-branch.ts'
 
-let ai: AiStandIn
-let t: TestApp
-beforeAll(async () => {
-  ai = await startAiStandIn()
-  // Gemini and an eco endpoint: ChatGPT stays unconfigured in this app.
-  t = await createTestApp({
-    GEMINI_API_KEY: 'test',
-    GEMINI_BASE_URL: ai.geminiBaseUrl,
-    ECO_BASE_URL: ai.openaiBaseUrl,
-    ECO_MODEL: 'loris-eco',
-    ECO_API_KEY: 'test',
-  })
-})
-afterAll(async () => {
-  await t.close()
-  await ai.close()
-})
-beforeEach(() => ai.reset())
+// Gemini and an eco endpoint: ChatGPT stays unconfigured in this app.
+const app = setUpAiTestApp((ai) => ({
+  ECO_BASE_URL: ai.openaiBaseUrl,
+  ECO_MODEL: 'loris-eco',
+  ECO_API_KEY: 'test',
+}))
 
-const db = () => t.deps.database.db
+const db = () => app.t.deps.database.db
 const send = (cookie: string, json: Record<string, unknown>) =>
-  t.request('/api/messages', { method: 'POST', cookie, json })
+  app.t.request('/api/messages', { method: 'POST', cookie, json })
 
 async function signedIn() {
-  const { cookie, user } = await t.signUp()
+  const { cookie, user } = await app.t.signUp()
   const [def] = await db()
     .select()
     .from(threads)
@@ -103,7 +90,7 @@ describe('POST /api/messages', () => {
     const [thread] = await db().select().from(threads).where(eq(threads.id, defaultId))
     expect(thread!.lastMessageAt.getTime()).toBeGreaterThanOrEqual(row!.createdAt.getTime())
 
-    const listed = messageListSchema.parse(await (await t.request('/api/messages', { cookie })).json())
+    const listed = messageListSchema.parse(await (await app.t.request('/api/messages', { cookie })).json())
     // The CO2 midpoints of the reply (grams; asserted in detail in impact/message-co2.test.ts).
     // With the estimate's bounds for the reply footer's tooltip (issue 13).
     const bounds = { min: expect.any(Number), max: expect.any(Number) }
@@ -144,7 +131,7 @@ describe('POST /api/messages', () => {
     )
     expect(replyText(events)).toBe('Echo: second\n(history: 3 messages, system: yes)')
     // The eco mode here is an OpenAI-compatible endpoint: the same history in its format.
-    const body = ai.requests.at(-1)?.body as { messages: { role: string; content: string }[] }
+    const body = app.ai.requests.at(-1)?.body as { messages: { role: string; content: string }[] }
     expect(body.messages.map((m) => [m.role, m.content.slice(0, 12)])).toEqual([
       ['system', body.messages[0]?.content.slice(0, 12)],
       ['user', 'first'],
@@ -175,7 +162,7 @@ describe('POST /api/messages', () => {
     // Rows written around the app: their shown branch is marked as a version switch would.
     await reshowThread(db(), thread!.id)
     await readEvents(await send(cookie, { content: 'and now?', threadId: thread!.id }))
-    const body = ai.requests.at(-1)?.body as { contents: { parts: { text: string }[] }[] }
+    const body = app.ai.requests.at(-1)?.body as { contents: { parts: { text: string }[] }[] }
     const texts = body.contents.map((c) => c.parts[0]?.text ?? '')
     expect(texts.length).toBeGreaterThan(2)
     expect(texts.length).toBeLessThan(81)
@@ -187,7 +174,7 @@ describe('POST /api/messages', () => {
 
   it('stores the prompt before calling the model: an upstream error leaves it stored as failed', async () => {
     const { cookie, userId, defaultId } = await signedIn()
-    ai.setScenario('upstream-error')
+    app.ai.setScenario('upstream-error')
     const events = await readEvents(await send(cookie, { content: 'Are you there?', threadId: defaultId }))
     const last = events.at(-1)!
     expect(last).toMatchObject({ status: 'failed', code: 'bad_gateway:provider', threadId: defaultId })
@@ -213,8 +200,8 @@ describe('POST /api/messages', () => {
       },
     ])
     expect(await db().select().from(messages).where(eq(messages.userId, userId))).toEqual([])
-    expect(ai.requests).toEqual([])
-    const config = configSchema.parse(await (await t.request('/api/config')).json())
+    expect(app.ai.requests).toEqual([])
+    const config = configSchema.parse(await (await app.t.request('/api/config')).json())
     expect(config.modes.chatgpt).toEqual({ available: false, reason: events[0]?.error })
     expect(config.modes.gemini.available && config.modes.loris.available).toBe(true)
   })
@@ -249,16 +236,18 @@ describe('POST /api/messages', () => {
       useOpenAI: 'false',
     }))
       form.set(k, v)
-    const events = await readEvents(await t.request('/api/messages', { method: 'POST', cookie, body: form }))
+    const events = await readEvents(
+      await app.t.request('/api/messages', { method: 'POST', cookie, body: form }),
+    )
     expect(events.at(-1)).toMatchObject({ done: true, threadId: defaultId })
     expect((await messageRow(db(), events[0]!.id!))?.chatModel).toBe('loris')
     form.set('image', new File([new Uint8Array([137, 80, 78, 71])], 'a.png', { type: 'image/png' }))
-    const res = await t.request('/api/messages', { method: 'POST', cookie, body: form })
+    const res = await app.t.request('/api/messages', { method: 'POST', cookie, body: form })
     expect(res.status).toBe(415)
   })
 
   it('requires a session', async () => {
-    const res = await t.request('/api/messages', { method: 'POST', json: { content: 'hi' } })
+    const res = await app.t.request('/api/messages', { method: 'POST', json: { content: 'hi' } })
     expect(res.status).toBe(401)
   })
 })
@@ -274,7 +263,7 @@ describe('usage tiers and limits', () => {
     await setUsage(userId, { isPremium, aiInputChars: used, aiOutputChars: 0 })
     const events = await readEvents(await send(cookie, { content: 'which model?', threadId: defaultId }))
     expect(events.at(-1)?.done).toBe(true)
-    expect(ai.requests.map((r) => r.model)).toEqual([model])
+    expect(app.ai.requests.map((r) => r.model)).toEqual([model])
     expect((await messageRow(db(), events[0]!.id!))?.modelId).toBe(model)
   })
 
@@ -300,7 +289,7 @@ describe('usage tiers and limits', () => {
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
       expect(await db().select().from(messages).where(eq(messages.userId, userId))).toEqual([])
       expect(await db().select().from(threads).where(eq(threads.userId, userId))).toHaveLength(1)
-      expect(ai.requests).toEqual([])
+      expect(app.ai.requests).toEqual([])
     },
   )
 
@@ -321,7 +310,7 @@ describe('usage tiers and limits', () => {
     const events = await readEvents(await send(cookie, { content: 'fresh month' }))
     expect(events.at(-1)?.done).toBe(true)
     // The tier was chosen from the reset usage: the pro model again.
-    expect(ai.requests.map((r) => r.model)).toEqual(['gemini-2.5-pro'])
+    expect(app.ai.requests.map((r) => r.model)).toEqual(['gemini-2.5-pro'])
     const user = await userRow(userId)
     expect(user.aiInputChars).toBe('fresh month'.length)
     expect(user.aiOutputChars).toBe(replyText(events).length)

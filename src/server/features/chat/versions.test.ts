@@ -3,35 +3,20 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { and, eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { type Message, messageListSchema } from '#contract/messages.ts'
 import { createApp } from '#server/app.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
+import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, replyText } from '../../../../tests/helpers/chat.ts'
-import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
+import { TEST_ORIGIN } from '../../../../tests/helpers/test-app.ts'
 
-let ai: AiStandIn
-let t: TestApp
-beforeAll(async () => {
-  ai = await startAiStandIn()
-  t = await createTestApp({
-    GEMINI_API_KEY: 'test',
-    GEMINI_BASE_URL: ai.geminiBaseUrl,
-    OPENAI_API_KEY: 'test',
-    OPENAI_BASE_URL: ai.openaiBaseUrl,
-  })
-})
-afterAll(async () => {
-  await t.close()
-  await ai.close()
-})
-beforeEach(() => ai.reset())
+const app = setUpAiTestApp((ai) => ({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: ai.openaiBaseUrl }))
 
-const db = () => t.deps.database.db
+const db = () => app.t.deps.database.db
 
 async function signedIn() {
-  const { cookie, user } = await t.signUp()
+  const { cookie, user } = await app.t.signUp()
   const [def] = await db()
     .select()
     .from(threads)
@@ -40,27 +25,27 @@ async function signedIn() {
 }
 
 async function send(cookie: string, json: Record<string, unknown>) {
-  const res = await t.request('/api/messages', { method: 'POST', cookie, json })
+  const res = await app.t.request('/api/messages', { method: 'POST', cookie, json })
   expect(res.status).toBe(200)
   const events = await readEvents(res)
   return { id: events[0]!.id!, end: events.at(-1)!, text: replyText(events) }
 }
 
 async function list(cookie: string, threadId: string): Promise<Message[]> {
-  const res = await t.request(`/api/messages?threadId=${threadId}`, { cookie })
+  const res = await app.t.request(`/api/messages?threadId=${threadId}`, { cookie })
   expect(res.status).toBe(200)
   return messageListSchema.parse(await res.json())
 }
 
 async function select(cookie: string, id: string): Promise<Message[]> {
-  const res = await t.request(`/api/messages/${id}/select`, { method: 'POST', cookie })
+  const res = await app.t.request(`/api/messages/${id}/select`, { method: 'POST', cookie })
   expect(res.status).toBe(200)
   return messageListSchema.parse(await res.json())
 }
 
 const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0]!
 const plant = async (cookie: string) => {
-  const res = await t.request('/api/user/plant-tree', { method: 'POST', cookie })
+  const res = await app.t.request('/api/user/plant-tree', { method: 'POST', cookie })
   expect(res.status).toBe(200)
   return ((await res.json()) as { treesPlanted: number }).treesPlanted
 }
@@ -203,15 +188,15 @@ describe('regenerating a reply', () => {
 
   it('Retry of a failed reply is a regeneration', async () => {
     const { cookie, defaultId } = await signedIn()
-    ai.setScenario('upstream-error')
-    const res = await t.request('/api/messages', {
+    app.ai.setScenario('upstream-error')
+    const res = await app.t.request('/api/messages', {
       method: 'POST',
       cookie,
       json: { content: 'will fail', threadId: defaultId },
     })
     const failed = await readEvents(res)
     expect(failed.at(-1)).toMatchObject({ status: 'failed' })
-    ai.reset()
+    app.ai.reset()
     const retry = await send(cookie, { threadId: defaultId, regenerateOf: failed[0]!.id })
     expect(retry.text).toBe('Echo: will fail\n(history: 1 messages, system: yes)')
     const shown = await list(cookie, defaultId)
@@ -233,7 +218,7 @@ describe('counting', () => {
     const one = await send(cookie, { ...plain, content: 'Second message with **bold** and `inline code`' })
     await send(cookie, { ...plain, content: 'two' })
     for (let i = 0; i < 2; i++) {
-      const res = await t.request('/api/threads/create-from-message', {
+      const res = await app.t.request('/api/threads/create-from-message', {
         method: 'POST',
         cookie,
         json: { messageId: one.id },
@@ -246,11 +231,11 @@ describe('counting', () => {
     const third = await send(cookie, { ...plain, content: 'three' })
     expect(third.end.userMessageCount).toBe(3)
 
-    const history = await t.request('/api/metrics/co2/history?days=7', { cookie })
+    const history = await app.t.request('/api/metrics/co2/history?days=7', { cookie })
     const days = ((await history.json()) as { days: { saved: number; messages: number }[] }).days
     expect(days.reduce((n, d) => n + d.messages, 0)).toBe(3)
     const chartSaved = days.reduce((n, d) => n + d.saved, 0)
-    const headline = (await (await t.request('/api/metrics/co2', { cookie })).json()) as number
+    const headline = (await (await app.t.request('/api/metrics/co2', { cookie })).json()) as number
     expect(chartSaved).toBeCloseTo(headline, 9)
     expect(defaultId).toBeTruthy()
   })
@@ -295,7 +280,7 @@ describe('refusals', () => {
     const count = async () => (await db().select().from(messages)).length
     const before = await count()
     const post = (json: Record<string, unknown>, who = cookie) =>
-      t.request('/api/messages', { method: 'POST', cookie: who, json })
+      app.t.request('/api/messages', { method: 'POST', cookie: who, json })
 
     const unknown = await post({ content: 'x', threadId: defaultId, editOf: crypto.randomUUID() })
     expect(unknown.status).toBe(404)
@@ -312,16 +297,16 @@ describe('refusals', () => {
     expect(badId.status).toBe(400)
     expect(await count()).toBe(before)
 
-    const sel = await t.request(`/api/messages/${crypto.randomUUID()}/select`, { method: 'POST', cookie })
+    const sel = await app.t.request(`/api/messages/${crypto.randomUUID()}/select`, { method: 'POST', cookie })
     expect(sel.status).toBe(404)
-    const selForeign = await t.request(`/api/messages/${b.id}/select`, {
+    const selForeign = await app.t.request(`/api/messages/${b.id}/select`, {
       method: 'POST',
       cookie: other.cookie,
     })
     expect(selForeign.status).toBe(404)
-    const selBad = await t.request('/api/messages/nope/select', { method: 'POST', cookie })
+    const selBad = await app.t.request('/api/messages/nope/select', { method: 'POST', cookie })
     expect(selBad.status).toBe(400)
-    const anon = await t.request(`/api/messages/${b.id}/select`, { method: 'POST' })
+    const anon = await app.t.request(`/api/messages/${b.id}/select`, { method: 'POST' })
     expect(anon.status).toBe(401)
   })
 })
@@ -331,17 +316,17 @@ describe('sends racing in one thread', () => {
     const { cookie, defaultId } = await signedIn()
     await send(cookie, { content: 'first', threadId: defaultId })
     // A second node on the same database: only the database orders them.
-    const nodeB = createApp(t.deps)
-    const sendOn = (app: { request: typeof t.app.request }, content: string) =>
-      app.request(`${TEST_ORIGIN}/api/messages`, {
+    const nodeB = createApp(app.t.deps)
+    const sendOn = (node: { request: typeof app.t.app.request }, content: string) =>
+      node.request(`${TEST_ORIGIN}/api/messages`, {
         method: 'POST',
         headers: { cookie, 'content-type': 'application/json' },
         body: JSON.stringify({ content, threadId: defaultId }),
       })
     const responses = await Promise.all([
-      sendOn(t.app, 'racing 0'),
+      sendOn(app.t.app, 'racing 0'),
       sendOn(nodeB, 'racing 1'),
-      sendOn(t.app, 'racing 2'),
+      sendOn(app.t.app, 'racing 2'),
     ])
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200])
     await Promise.all(responses.map(readEvents))
