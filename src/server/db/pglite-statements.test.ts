@@ -65,6 +65,17 @@ describe('PGlite statements prepared by name', () => {
     ])
   })
 
+  it('parses array results from the first statement of a database still opening', async () => {
+    const opening = new PGlite()
+    try {
+      const statements = new PreparedStatements(opening)
+      const { rows } = await statements.query<{ a: string[] }>(`select array['x', $1::text] as a`, ['y'])
+      expect(rows).toEqual([{ a: ['x', 'y'] }])
+    } finally {
+      await opening.close()
+    }
+  })
+
   it('prepares a statement once, then runs it in one call into PostgreSQL', async () => {
     const statements = prepared()
     const select = `select count(*)::int as n from items where flag = $1`

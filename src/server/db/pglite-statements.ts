@@ -54,13 +54,14 @@ export class PreparedStatements {
    * transaction lock; the query lock still orders its statements).
    */
   async query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}, tx?: Transaction) {
+    // Open, and not closing (what PGlite's own `query` checks first); only then are its parsers
+    // complete (the array types' are read from the database as it opens).
+    await this.db._checkReady()
     const parsers = this.parsersKeeping(options.rawTypes)
     if (!PREPARABLE.test(sql)) {
       const own = { rowMode: options.rowMode, parsers }
       return tx ? tx.query<T>(sql, params, own) : this.db.query<T>(sql, params, own)
     }
-    // Open, and not closing (what PGlite's own `query` checks first).
-    await this.db._checkReady()
     const run = () => this.db.runExclusive(() => this.run<T>(sql, params, options.rowMode, parsers))
     if (tx) return run()
     return this.db._runExclusiveTransaction(async () => {
