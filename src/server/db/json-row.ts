@@ -2,7 +2,7 @@
 // field per row instead of one per column. Each field costs the embedded database a parse and a
 // copy in JavaScript and a clone between threads, and drizzle a mapping; a page of 30 messages
 // was 600 of them. Times are written as JavaScript's toISOString writes them.
-import { is, type SQL, sql } from 'drizzle-orm'
+import { getTableColumns, is, type SQL, sql, type Table } from 'drizzle-orm'
 import { type AnyPgColumn, PgTimestamp } from 'drizzle-orm/pg-core'
 
 /** A timestamptz as toISOString writes it: UTC, milliseconds (truncated, as a Date keeps them). */
@@ -22,4 +22,10 @@ export function jsonRow(fields: Record<string, AnyPgColumn | SQL>): SQL<string> 
     return sql`${sql.raw(`'${key}'`)}, ${is(value, PgTimestamp) ? isoTimestamp(value) : value}`
   })
   return sql<string>`json_build_object(${sql.join(parts, sql`, `)})::text`
+}
+
+/** Some of a table's columns by their field names, for `jsonRow` (a page's JSON keys). */
+export function columnsOf<T extends Table>(table: T, fields: readonly (keyof T['_']['columns'] & string)[]) {
+  const columns = getTableColumns(table) as Record<string, AnyPgColumn>
+  return Object.fromEntries(fields.map((field) => [field, columns[field] as AnyPgColumn]))
 }

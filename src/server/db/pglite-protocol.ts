@@ -13,10 +13,19 @@ export interface DrizzleQueryConfig {
   parsers?: Record<number, unknown>
 }
 
-export const queryOptionsOf = (config?: DrizzleQueryConfig): QueryOptions => ({
-  rowMode: config?.rowMode,
-  rawTypes: Object.keys(config?.parsers ?? {}).map(Number),
-})
+// Drizzle keeps one config per statement it built: its kept types are read once per config.
+const rawTypesOf = new WeakMap<object, number[]>()
+
+export function queryOptionsOf(config?: DrizzleQueryConfig): QueryOptions {
+  const parsers = config?.parsers
+  if (!parsers) return { rowMode: config?.rowMode, rawTypes: [] }
+  let rawTypes = rawTypesOf.get(parsers)
+  if (!rawTypes) {
+    rawTypes = Object.keys(parsers).map(Number)
+    rawTypesOf.set(parsers, rawTypes)
+  }
+  return { rowMode: config?.rowMode, rawTypes }
+}
 
 export type WorkerRequest =
   | { id: number; kind: 'open'; dataDir: string | null }

@@ -1,9 +1,9 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
-import { jsonRow } from '#server/db/json-row.ts'
+import { columnsOf, jsonRow } from '#server/db/json-row.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
@@ -23,8 +23,7 @@ export type MessageRow = typeof messages.$inferSelect
 const PAGE_FIELDS = [...MESSAGE_JSON_FIELDS, 'heartbeatAt'] as const
 export type PageRow = MessageJsonText & { heartbeatAt: string; versionIds: string[] | null }
 
-const messageColumns = getTableColumns(messages)
-const pageColumns = Object.fromEntries(PAGE_FIELDS.map((field) => [field, messageColumns[field]]))
+const pageColumns = columnsOf(messages, PAGE_FIELDS)
 export type ThreadRow = typeof threads.$inferSelect
 
 export async function findOwnedThread(db: Db, userId: string, threadId: string) {

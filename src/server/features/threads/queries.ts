@@ -1,7 +1,7 @@
-import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import { type Thread, threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
-import { jsonRow } from '#server/db/json-row.ts'
+import { columnsOf, jsonRow } from '#server/db/json-row.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import {
   badCursor,
@@ -26,8 +26,7 @@ export function listThreads(db: Db, userId: string) {
     .orderBy(desc(threads.isDefault), desc(threads.lastMessageAt), desc(threads.id))
 }
 
-const threadColumns = getTableColumns(threads)
-const pageColumns = Object.fromEntries(THREAD_JSON_FIELDS.map((field) => [field, threadColumns[field]]))
+const pageColumns = columnsOf(threads, THREAD_JSON_FIELDS)
 
 /**
  * One page of that order, after `cursor`: one query walking threads_user_page_idx backwards
