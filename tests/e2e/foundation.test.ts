@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { ChatPage } from '../pages/chat-page.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
 import { launchBrowser, type TestBrowser } from './support/browser.ts'
@@ -92,7 +92,12 @@ describe('accounts', () => {
 
   it('signs up, lands on /chat signed in, signs out and signs in again', async () => {
     const email = uniqueEmail('e2e')
-    const { page, unexpectedErrors } = await browser.newPage()
+    const { page, unexpectedErrors, explain } = await browser.newPage()
+    // This test has failed now and then on the first sign-up of a full run (a toast or the user
+    // menu not seen in 30 s) and passed on its retry: a failure says what the page was doing.
+    onTestFailed(async () => {
+      console.error(`${await explain()}\n--- server output (tail) ---\n${server.logs.join('').slice(-3000)}`)
+    })
     const chat = new ChatPage(page, server.url)
     await chat.open()
     expect(await chat.signInButton().isVisible()).toBe(true)

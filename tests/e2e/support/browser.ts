@@ -25,7 +25,15 @@ export interface TestPage {
   consoleErrors: string[]
   /** Console errors that are not expected by the test (a regex list of allowed ones). */
   unexpectedErrors(allowed?: RegExp[]): string[]
+  /**
+   * What the page was doing, for a failed test's report: its address, the requests still
+   * waiting for an answer, the last answers, the notifications shown and the console errors.
+   */
+  explain(): Promise<string>
 }
+
+/** The last answers a page received, kept for `explain`. */
+const KEPT_ANSWERS = 15
 
 export async function launchBrowser(extraArgs: string[] = []): Promise<TestBrowser> {
   const browser = await chromium.launch({
@@ -58,7 +66,38 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<TestBrows
         if (msg.type() === 'error') consoleErrors.push(msg.text())
       })
       page.on('pageerror', (err) => consoleErrors.push(`pageerror: ${err.message}`))
+      const started = new Map<object, { what: string; at: number }>()
+      const answers: string[] = []
+      page.on('request', (req) => started.set(req, { what: `${req.method()} ${req.url()}`, at: Date.now() }))
+      page.on('requestfinished', async (req) => {
+        const asked = started.get(req)
+        started.delete(req)
+        const status = (await req.response().catch(() => null))?.status() ?? '?'
+        answers.push(
+          `${asked?.what ?? req.url()} -> ${status} after ${asked ? Date.now() - asked.at : '?'} ms`,
+        )
+        answers.splice(0, answers.length - KEPT_ANSWERS)
+      })
+      page.on('requestfailed', (req) => {
+        started.delete(req)
+        answers.push(`${req.method()} ${req.url()} failed: ${req.failure()?.errorText ?? '?'}`)
+      })
+      const explain = async () => {
+        const shown = await page
+          .getByRole('status')
+          .allTextContents()
+          .catch((err: Error) => [`(could not read: ${err.message})`])
+        const now = Date.now()
+        return [
+          `page: ${page.url()}`,
+          `waiting for an answer: ${[...started.values()].map((r) => `${r.what} (${now - r.at} ms)`).join('; ') || 'none'}`,
+          `last answers:\n  ${answers.join('\n  ') || 'none'}`,
+          `notifications shown: ${shown.join(' | ') || 'none'}`,
+          `console errors: ${consoleErrors.join(' | ') || 'none'}`,
+        ].join('\n')
+      }
       return {
+        explain,
         page,
         context,
         consoleErrors,
