@@ -26,8 +26,22 @@ export interface WireCapture {
 
 const captures = new WeakMap<AbortSignal, WireCapture>()
 
-/** Thrown by the fetch once it has captured a streaming body; `captureWire` catches it. */
-class Captured extends Error {}
+/**
+ * Thrown by the fetch once it has captured a streaming body; `captureWire` catches it. Made
+ * without a stack trace: it is thrown by every streamed reply and never shown, and capturing the
+ * stack of the SDK's async chain was 35 microseconds of each send's start (issue 15).
+ */
+class Captured extends Error {
+  constructor() {
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
+    try {
+      super('captured by the wire reader')
+    } finally {
+      Error.stackTraceLimit = limit
+    }
+  }
+}
 
 /**
  * Runs `fn` (a `doStream` call given `signal` as its abortSignal) so that the streaming response
@@ -100,6 +114,6 @@ export function wireFetch(format: WireFormat, base?: typeof fetch): typeof fetch
       const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {}
       return stream(url, { ...init, body: JSON.stringify({ ...body, ...extra }) })
     }
-    throw new Captured('captured by the wire reader')
+    throw new Captured()
   }
 }
