@@ -1,7 +1,6 @@
 // Builds the HTTP app from feature sub-apps. No listening here: main.ts serves it, tests call
 // app.request(). Add a feature by routing its sub-app in `apiRoutes`.
 import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { requestId } from 'hono/request-id'
 import { IMPORT_LIMITS } from '#contract/import.ts'
 import { publicOrigin } from './env.ts'
@@ -27,6 +26,7 @@ import { voiceRoutes } from './features/voice/routes.ts'
 import { createTranscriber } from './features/voice/transcriber.ts'
 import { waitlistRoutes } from './features/waitlist/routes.ts'
 import { AppError } from './lib/app-error.ts'
+import { limitBody } from './lib/body-limit.ts'
 import { compression } from './lib/compression.ts'
 import type { AppDeps, AppEnv } from './lib/context.ts'
 import { errorBody, toErrorResponse } from './lib/on-error.ts'
@@ -106,7 +106,7 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
       : multipart
         ? MULTIPART_LIMIT
         : JSON_LIMIT
-    return bodyLimit({
+    return limitBody(c, next, {
       maxSize: limit,
       onError: () => {
         throw new AppError(
@@ -114,7 +114,7 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
           `The request is too large (limit ${importing ? `${IMPORT_LIMITS.maxFileBytes / 1024 / 1024} MB for an import` : multipart ? '25 MB for files' : '1 MB'})`,
         )
       },
-    })(c, next)
+    })
   })
   app.use(
     '*',
