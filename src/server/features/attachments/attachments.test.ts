@@ -1,42 +1,23 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { ATTACHMENT_NOTICE_HEADER, decodeNoticeHeader } from '#contract/attachments.ts'
 import { messageListSchema } from '#contract/messages.ts'
 import { uploads } from '#server/db/schema/index.ts'
+import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, replyText } from '../../../../tests/helpers/chat.ts'
-import { createTestApp, sessionCookie, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
+import { sessionCookie } from '../../../../tests/helpers/test-app.ts'
 
-let ai: AiStandIn
-let t: TestApp
-let dataDir: string
-beforeAll(async () => {
-  ai = await startAiStandIn()
-  dataDir = await mkdtemp(join(tmpdir(), 'loris-attachments-'))
-  t = await createTestApp({
-    GEMINI_API_KEY: 'test',
-    GEMINI_BASE_URL: ai.geminiBaseUrl,
-    DATA_DIR: dataDir,
-    TRANSCRIBE_ENGINE: 'pocketsphinx',
-  })
-})
-afterAll(async () => {
-  await t.close()
-  await ai.close()
-  await rm(dataDir, { recursive: true, force: true })
-})
-beforeEach(() => ai.reset())
+const app = setUpAiTestApp(() => ({ TRANSCRIBE_ENGINE: 'pocketsphinx' }))
 
-const db = () => t.deps.database.db
+const db = () => app.t.deps.database.db
 
 // Many accounts for one file: each from its own address, under the per-address sign-up limit.
 let users = 0
 async function signUp() {
   users += 1
-  const res = await t.request('/api/register', {
+  const res = await app.t.request('/api/register', {
     method: 'POST',
     headers: { 'x-forwarded-for': `10.0.${Math.floor(users / 250)}.${users % 250}` },
     json: { email: `files-${users}-${Date.now()}@example.com`, password: 'correct horse battery' },
@@ -47,7 +28,7 @@ async function signUp() {
 const fixture = async (name: string) => new Uint8Array(await readFile(join('tests/fixtures', name)))
 
 async function storedObjects(): Promise<string[]> {
-  const root = join(dataDir, 'uploads')
+  const root = join(app.t.deps.env.DATA_DIR, 'uploads')
   const dirs = await readdir(root).catch(() => [] as string[])
   const files = await Promise.all(dirs.map((d) => readdir(join(root, d))))
   return files.flat()
@@ -60,7 +41,8 @@ function form(field: string, name: string, bytes: Uint8Array, fields: Record<str
   return body
 }
 
-const post = (cookie: string, body: FormData) => t.request('/api/messages', { method: 'POST', cookie, body })
+const post = (cookie: string, body: FormData) =>
+  app.t.request('/api/messages', { method: 'POST', cookie, body })
 
 /** Sends a file and reads the whole stream; the stored message comes from GET /api/messages. */
 async function sendFile(cookie: string, field: string, name: string, fields: Record<string, string> = {}) {
@@ -70,7 +52,7 @@ async function sendFile(cookie: string, field: string, name: string, fields: Rec
   expect(events.at(-1)).toMatchObject({ done: true })
   const threadId = events[0]?.threadId as string
   const list = messageListSchema.parse(
-    await (await t.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
+    await (await app.t.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
   )
   const message = list.find((m) => m.id === events[0]?.id)
   if (!message) throw new Error('the message was not stored')
@@ -92,7 +74,7 @@ describe('sending a file with a message', () => {
     expect(message).toMatchObject({ mediaType: 'image', content: 'What is this?' })
     expect(message.mediaUrl).toMatch(/^\/api\/uploads\/[0-9a-f-]{36}$/)
 
-    const file = await t.request(message.mediaUrl as string, { cookie })
+    const file = await app.t.request(message.mediaUrl as string, { cookie })
     expect(file.status).toBe(200)
     expect(file.headers.get('content-type')).toBe(type)
     expect(file.headers.get('x-content-type-options')).toBe('nosniff')
@@ -105,7 +87,7 @@ describe('sending a file with a message', () => {
     const { cookie } = await signUp()
     const { reply, message } = await sendFile(cookie, 'image', 'animation.gif')
     expect(reply).toMatch(/\[image image\/png \d+ bytes\]/)
-    const file = await t.request(message.mediaUrl as string, { cookie })
+    const file = await app.t.request(message.mediaUrl as string, { cookie })
     expect(file.headers.get('content-type')).toBe('image/gif')
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(await fixture('animation.gif'))
   })
@@ -123,7 +105,7 @@ describe('sending a file with a message', () => {
     expect(reply).toContain(`Attached ${name}:\n`)
     expect(reply).toContain(text)
     expect(message).toMatchObject({ mediaType: 'document', content: '', mediaName: name })
-    const file = await t.request(message.mediaUrl as string, { cookie })
+    const file = await app.t.request(message.mediaUrl as string, { cookie })
     expect(file.headers.get('content-disposition')).toBe(
       `attachment; filename="${name}"; filename*=UTF-8''${name}`,
     )
@@ -145,7 +127,7 @@ describe('sending a file with a message', () => {
     edit.set('editOf', message.id)
     await readEvents(await post(cookie, edit))
     const list = messageListSchema.parse(
-      await (await t.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
+      await (await app.t.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
     )
     expect(list.at(-1)).toMatchObject({
       content: 'Read it',
@@ -158,7 +140,7 @@ describe('sending a file with a message', () => {
     const { cookie } = await signUp()
     const res = await post(cookie, form('file', 'notes.txt', await fixture('notes.txt')))
     const events = await readEvents(res)
-    const threads = await (await t.request('/api/threads', { cookie })).json()
+    const threads = await (await app.t.request('/api/threads', { cookie })).json()
     const created = threads.find((th: { id: string }) => th.id === events[0]?.actualThreadId)
     expect(created?.title).toBe('notes.txt')
   })
@@ -169,7 +151,7 @@ describe('sending a file with a message', () => {
     // Models take no SVG images: they read its source.
     expect(reply).toContain('<svg xmlns="http://www.w3.org/2000/svg"')
     expect(message.mediaType).toBe('image')
-    const file = await t.request(message.mediaUrl as string, { cookie })
+    const file = await app.t.request(message.mediaUrl as string, { cookie })
     expect(file.headers.get('content-type')).toBe('image/svg+xml')
     expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="script.svg"/)
     expect(file.headers.get('x-content-type-options')).toBe('nosniff')
@@ -179,7 +161,7 @@ describe('sending a file with a message', () => {
   it('cuts a long document, tells the model, and says so in a header', async () => {
     const { cookie } = await signUp()
     // The stand-in echoes all 60,000 characters back: stream them without pauses.
-    ai.setChunkDelayMs(0)
+    app.ai.setChunkDelayMs(0)
     const long = `${'The loris forages at night. '.repeat(2_600)}THE END`
     const res = await post(cookie, form('file', 'long.txt', new TextEncoder().encode(long)))
     expect(decodeNoticeHeader(res.headers.get(ATTACHMENT_NOTICE_HEADER))).toBe(
@@ -192,7 +174,7 @@ describe('sending a file with a message', () => {
 
   it('names a long document in any script in the notice header, percent-encoded', async () => {
     const { cookie } = await signUp()
-    ai.setChunkDelayMs(0)
+    app.ai.setChunkDelayMs(0)
     const long = `${'La nuit, le loris cherche sa nourriture. '.repeat(1_800)}FIN`
     const name = 'notes-été-日本語-🦥.txt'
     const res = await post(cookie, form('file', name, new TextEncoder().encode(long)))
@@ -294,9 +276,9 @@ describe('who may see a file, and when it goes', () => {
     const owner = await signUp()
     const { message } = await sendFile(owner.cookie, 'image', 'image.png')
     const other = await signUp()
-    const res = await t.request(message.mediaUrl as string, { cookie: other.cookie })
+    const res = await app.t.request(message.mediaUrl as string, { cookie: other.cookie })
     expect(await errorOf(res)).toEqual({ status: 404, message: 'This file does not exist' })
-    expect((await t.request(message.mediaUrl as string)).status).toBe(401)
+    expect((await app.t.request(message.mediaUrl as string)).status).toBe(401)
   })
 
   it('deleting the thread removes its files; a file another message still uses stays', async () => {
@@ -306,12 +288,12 @@ describe('who may see a file, and when it goes', () => {
     const gone = await sendFile(cookie, 'file', 'notes.txt')
     const only = await sendFile(cookie, 'image', 'photo.jpg', { threadId: gone.threadId })
     const objects = await storedObjects()
-    const del = await t.request(`/api/threads/${gone.threadId}`, { method: 'DELETE', cookie })
+    const del = await app.t.request(`/api/threads/${gone.threadId}`, { method: 'DELETE', cookie })
     expect(del.status).toBe(200)
 
-    expect((await t.request(gone.message.mediaUrl as string, { cookie })).status).toBe(404)
-    expect((await t.request(only.message.mediaUrl as string, { cookie })).status).toBe(404)
-    expect((await t.request(kept.message.mediaUrl as string, { cookie })).status).toBe(200)
+    expect((await app.t.request(gone.message.mediaUrl as string, { cookie })).status).toBe(404)
+    expect((await app.t.request(only.message.mediaUrl as string, { cookie })).status).toBe(404)
+    expect((await app.t.request(kept.message.mediaUrl as string, { cookie })).status).toBe(200)
     const rows = await db().select().from(uploads).where(eq(uploads.userId, user.id))
     expect(rows).toHaveLength(1)
     const left = await storedObjects()
@@ -322,7 +304,7 @@ describe('who may see a file, and when it goes', () => {
   it('a thread made from a message keeps its file when the first thread goes', async () => {
     const { cookie } = await signUp()
     const first = await sendFile(cookie, 'image', 'photo.jpg', { content: 'keep this picture' })
-    const copy = await t.request('/api/threads/create-from-message', {
+    const copy = await app.t.request('/api/threads/create-from-message', {
       method: 'POST',
       cookie,
       json: { messageId: first.message.id },
@@ -330,10 +312,10 @@ describe('who may see a file, and when it goes', () => {
     expect(copy.status).toBe(201)
     // The copy shows the same file, named and typed as it was sent.
     const { id: copyThread } = await copy.json()
-    const copied = await (await t.request(`/api/messages?threadId=${copyThread}`, { cookie })).json()
+    const copied = await (await app.t.request(`/api/messages?threadId=${copyThread}`, { cookie })).json()
     expect(copied[0]).toMatchObject({ mediaName: 'photo.jpg', mediaMime: 'image/jpeg' })
-    await t.request(`/api/threads/${first.threadId}`, { method: 'DELETE', cookie })
-    const file = await t.request(first.message.mediaUrl as string, { cookie })
+    await app.t.request(`/api/threads/${first.threadId}`, { method: 'DELETE', cookie })
+    const file = await app.t.request(first.message.mediaUrl as string, { cookie })
     expect(file.status).toBe(200)
   })
 
@@ -341,9 +323,9 @@ describe('who may see a file, and when it goes', () => {
     const { cookie, user } = await signUp()
     await sendFile(cookie, 'file', 'data.csv')
     const { message } = await sendFile(cookie, 'image', 'image.webp')
-    const res = await t.request('/api/messages', { method: 'DELETE', cookie })
+    const res = await app.t.request('/api/messages', { method: 'DELETE', cookie })
     expect(res.status).toBe(200)
-    expect((await t.request(message.mediaUrl as string, { cookie })).status).toBe(404)
+    expect((await app.t.request(message.mediaUrl as string, { cookie })).status).toBe(404)
     const rows = await db().select().from(uploads).where(eq(uploads.userId, user.id))
     expect(rows).toHaveLength(0)
   }, 60_000)
@@ -356,7 +338,7 @@ describe('who may see a file, and when it goes', () => {
     const key = row?.storageKey
     expect(key).toMatch(/^[0-9a-f]{64}$/)
     expect(await storedObjects()).toContain(key)
-    const del = await t.request('/api/delete-account', { method: 'POST', cookie, json: {} })
+    const del = await app.t.request('/api/delete-account', { method: 'POST', cookie, json: {} })
     expect(del.status).toBe(200)
     expect(await storedObjects()).not.toContain(key)
   })
@@ -364,7 +346,7 @@ describe('who may see a file, and when it goes', () => {
 
 describe('POST /api/transcribe', () => {
   const transcribe = (cookie: string | undefined, body: FormData) =>
-    t.request('/api/transcribe', { method: 'POST', cookie, body })
+    app.t.request('/api/transcribe', { method: 'POST', cookie, body })
 
   it('returns the words of a recording (offline engine)', async () => {
     const { cookie } = await signUp()
@@ -417,7 +399,7 @@ describe('POST /api/transcribe', () => {
   })
 
   it('GET /api/config says voice input is available', async () => {
-    const config = await (await t.request('/api/config')).json()
+    const config = await (await app.t.request('/api/config')).json()
     expect(config.transcription).toEqual({ available: true, reason: null })
   })
 })

@@ -2,48 +2,34 @@
 // path (POST /api/messages) while the main thread's event-loop delay is measured. Each one is
 // either refused with a 422 naming the limit it hit or read with its text cut and a note saying so,
 // and the main thread never stalls more than 200 ms.
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ATTACHMENT_NOTICE_HEADER, decodeNoticeHeader } from '#contract/attachments.ts'
 import { fileLimitErrors } from '#contract/errors.ts'
+import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { hugeDocx, hugeSheetXlsx, MB, manyCellsXlsx, streamBombPdf } from '../../../../tests/helpers/bombs.ts'
 import { readEvents } from '../../../../tests/helpers/chat.ts'
-import { createTestApp, sessionCookie, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
+import { sessionCookie } from '../../../../tests/helpers/test-app.ts'
 
 const MAX_STALL_MS = 200
 
-let ai: AiStandIn
-let t: TestApp
-let dataDir: string
+const app = setUpAiTestApp()
 let cookie: string
 beforeAll(async () => {
-  ai = await startAiStandIn()
-  dataDir = await mkdtemp(join(tmpdir(), 'loris-bombs-'))
-  t = await createTestApp({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: ai.geminiBaseUrl, DATA_DIR: dataDir })
   cookie = await signUp()
   // The first file starts the parse workers: done here so each bomb is measured on its own.
   const warm = await send('warm-up.txt', new TextEncoder().encode('warm-up'))
   await readEvents(warm.res)
 })
-afterAll(async () => {
-  await t?.close()
-  await ai?.close()
-  await rm(dataDir, { recursive: true, force: true })
-})
 // A fresh account per attempt: a retried test must not meet the usage limit of the one before.
 beforeEach(async () => {
-  ai.reset()
   cookie = await signUp()
 })
 
 let users = 0
 async function signUp(): Promise<string> {
   users += 1
-  const res = await t.request('/api/register', {
+  const res = await app.t.request('/api/register', {
     method: 'POST',
     headers: { 'x-forwarded-for': `10.11.0.${users}` },
     json: { email: `bombs-${users}-${Date.now()}@example.com`, password: 'correct horse battery' },
@@ -61,7 +47,7 @@ async function send(name: string, bytes: Uint8Array) {
   const delay = monitorEventLoopDelay({ resolution: 10 })
   delay.enable()
   try {
-    const res = await t.request('/api/messages', { method: 'POST', cookie, body })
+    const res = await app.t.request('/api/messages', { method: 'POST', cookie, body })
     // A success is read to its end: the reply is part of what must not stall.
     const text = res.status === 200 ? await res.clone().text() : null
     return { res, text, stallMs: delay.max / 1e6 }

@@ -2,34 +2,26 @@
 // step, at most MAX_GENERATING_PER_USER replies generate at once per user, and sends have a
 // per-minute budget. Also run on PostgreSQL: node scripts/test-pg.mjs <this file>.
 import { eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '#server/app.ts'
 import { messages, users } from '#server/db/schema/index.ts'
+import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, settled, waitFor } from '../../../../tests/helpers/chat.ts'
-import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
+import { TEST_ORIGIN } from '../../../../tests/helpers/test-app.ts'
 import { MAX_GENERATING_PER_USER, SENDS_PER_MINUTE } from './admission.ts'
 import { reconcileReservations } from './lease.ts'
 import { FREE_LIMIT } from './usage.ts'
 
-let ai: AiStandIn
-let t: TestApp
+const app = setUpAiTestApp()
 // A second app node on the same database: nothing it knows in memory helps the first.
 let nodeB: ReturnType<typeof createApp>
-beforeAll(async () => {
-  ai = await startAiStandIn()
-  t = await createTestApp({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: ai.geminiBaseUrl })
-  nodeB = createApp(t.deps)
+beforeAll(() => {
+  nodeB = createApp(app.t.deps)
 })
-afterAll(async () => {
-  await t.close()
-  await ai.close()
-})
-beforeEach(() => ai.reset())
 
-const db = () => t.deps.database.db
+const db = () => app.t.deps.database.db
 const send = (cookie: string, json: Record<string, unknown>) =>
-  t.request('/api/messages', { method: 'POST', cookie, json })
+  app.t.request('/api/messages', { method: 'POST', cookie, json })
 const sendOnNodeB = (cookie: string, json: Record<string, unknown>) =>
   nodeB.request(`${TEST_ORIGIN}/api/messages`, {
     method: 'POST',
@@ -39,7 +31,7 @@ const sendOnNodeB = (cookie: string, json: Record<string, unknown>) =>
 const SLOW = 'Tell me slowly [[scenario:slow]]'
 
 async function signedIn() {
-  const { cookie, user } = await t.signUp()
+  const { cookie, user } = await app.t.signUp()
   return { cookie, userId: user.id as string }
 }
 
@@ -91,7 +83,7 @@ describe('usage limit under parallel sends', () => {
     expect(after.input).toBe(99_000)
     expect(after.reserved).toBe(0)
     expect(after.input).toBeLessThanOrEqual(FREE_LIMIT)
-    expect(ai.requests).toHaveLength(1)
+    expect(app.ai.requests).toHaveLength(1)
     // Now over the limit: the next send is refused before anything is stored.
     const next = await send(cookie, { content: 'one more' })
     expect(next.status).toBe(429)
@@ -110,7 +102,7 @@ describe('usage limit under parallel sends', () => {
 
   it('releases the reservation when the model fails (nothing is charged)', async () => {
     const { cookie, userId } = await signedIn()
-    ai.setScenario('upstream-error')
+    app.ai.setScenario('upstream-error')
     const events = await readEvents(await send(cookie, { content: 'will fail' }))
     expect(events.at(-1)?.status).toBe('failed')
     await settled(db(), events.at(-1)?.id as string)
@@ -173,7 +165,7 @@ describe('per-minute send budget', () => {
       code: 'rate_limited:request',
       message: `You are sending messages faster than Loris can answer them. Please wait ${retryAfter} seconds and send again; your message is still in the box.`,
     })
-    expect(ai.requests).toHaveLength(1)
+    expect(app.ai.requests).toHaveLength(1)
   })
 })
 
@@ -185,9 +177,9 @@ describe('the count of replies generating', () => {
     const { cookie, userId } = await signedIn()
     // Ended normally, and failed.
     await readEvents(await send(cookie, { content: 'hello' }))
-    ai.setScenario('upstream-error')
+    app.ai.setScenario('upstream-error')
     await readEvents(await send(cookie, { content: 'will fail' }))
-    ai.reset()
+    app.ai.reset()
     expect(await generating(userId)).toBe(0)
 
     // Stopped while it was being written.
@@ -202,7 +194,7 @@ describe('the count of replies generating', () => {
     const slow = await send(cookie, { content: SLOW })
     expect(slow.status).toBe(200)
     expect(await generating(userId)).toBe(1)
-    const stop = await t.request(`/api/messages/${await streamingId()}/stop`, { method: 'POST', cookie })
+    const stop = await app.t.request(`/api/messages/${await streamingId()}/stop`, { method: 'POST', cookie })
     expect(stop.status).toBe(200)
     await readEvents(slow)
     await waitFor(async () => (await generating(userId)) === 0)
@@ -211,7 +203,7 @@ describe('the count of replies generating', () => {
     const again = await send(cookie, { content: `${SLOW} again` })
     expect(again.status).toBe(200)
     expect(await generating(userId)).toBe(1)
-    const cleared = await t.request('/api/messages', { method: 'DELETE', cookie })
+    const cleared = await app.t.request('/api/messages', { method: 'DELETE', cookie })
     expect(cleared.status).toBe(200)
     await readEvents(again)
     await reconcileReservations(db())

@@ -8,28 +8,23 @@ import net from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type ChatEvent, parseChatEventLine } from '#contract/chat-events.ts'
+import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { settled, waitFor } from '../../../../tests/helpers/chat.ts'
-import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
+import { TEST_ORIGIN } from '../../../../tests/helpers/test-app.ts'
 import { directSseStats, withDirectSse } from './sse.ts'
 import { openStreams } from './text-frames.ts'
 
-let t: TestApp
-let ai: AiStandIn
+const app = setUpAiTestApp()
 let server: ServerType
 let port = 0
 beforeAll(async () => {
-  ai = await startAiStandIn()
-  t = await createTestApp({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: ai.geminiBaseUrl })
   await new Promise<void>((resolve) => {
-    server = serve({ fetch: withDirectSse(t.app.fetch), port: 0, hostname: '127.0.0.1' }, () => resolve())
+    server = serve({ fetch: withDirectSse(app.t.app.fetch), port: 0, hostname: '127.0.0.1' }, () => resolve())
   })
   port = (server.address() as AddressInfo).port
 })
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve))
-  await t.close()
-  await ai.close()
 })
 
 /** POST /api/messages over a real socket; the answer's head and its body chunk by chunk. */
@@ -74,8 +69,12 @@ const stable = (headers: Iterable<[string, string | string[] | undefined]>) =>
 
 describe('SSE written straight to the Node response', () => {
   it('has the same headers as the Response the middlewares made, security headers included', async () => {
-    const { cookie } = await t.signUp()
-    const viaApp = await t.request('/api/messages', { method: 'POST', cookie, json: { content: 'Hello' } })
+    const { cookie } = await app.t.signUp()
+    const viaApp = await app.t.request('/api/messages', {
+      method: 'POST',
+      cookie,
+      json: { content: 'Hello' },
+    })
     await viaApp.text()
     const before = directSseStats.responses
     const res = await send(cookie, 'Hello again')
@@ -90,8 +89,8 @@ describe('SSE written straight to the Node response', () => {
   })
 
   it('writes each event with one write and reads no ReadableStream for it', async () => {
-    const { cookie } = await t.signUp()
-    ai.setChunkDelayMs(25)
+    const { cookie } = await app.t.signUp()
+    app.ai.setChunkDelayMs(25)
     const readerProto = Object.getPrototypeOf(new ReadableStream().getReader()) as ReadableStreamDefaultReader
     const writes = vi.spyOn(http.ServerResponse.prototype, 'write')
     // What reaches the socket: the head goes with the first event, not in a packet of its own.
@@ -129,13 +128,13 @@ describe('SSE written straight to the Node response', () => {
       writes.mockRestore()
       for (const spy of socketWrites) spy.mockRestore()
       reads.mockRestore()
-      ai.reset()
+      app.ai.reset()
     }
   })
 
   it('a client that goes away leaves the stream; the reply is still written', async () => {
-    const { cookie } = await t.signUp()
-    ai.setScenario('slow')
+    const { cookie } = await app.t.signUp()
+    app.ai.setScenario('slow')
     try {
       const open = openStreams()
       const res = await send(cookie, 'one two three four five six seven eight nine ten')
@@ -145,10 +144,10 @@ describe('SSE written straight to the Node response', () => {
       expect(openStreams()).toBe(open + 1)
       res.destroy()
       await waitFor(async () => openStreams() === open)
-      const row = await settled(t.deps.database.db, first.id!)
+      const row = await settled(app.t.deps.database.db, first.id!)
       expect(row.status).toBe('complete')
     } finally {
-      ai.reset()
+      app.ai.reset()
     }
   })
 })

@@ -6,9 +6,9 @@ import { parseChatEventLine } from '#contract/chat-events.ts'
 import { namedStatements } from '#server/db/named-statement.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import { createLogger } from '#server/lib/logger.ts'
+import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, replyText, waitFor } from '../../../../tests/helpers/chat.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 import { Generation, type GenerationJob } from './generation.ts'
 import { ProgressSaver, saveBatch } from './progress-saver.ts'
 import { followGeneration } from './stream.ts'
@@ -208,29 +208,20 @@ describe('progress saves', () => {
 })
 
 describe('statements per send', () => {
-  let t: TestApp
-  let ai: AiStandIn
-  beforeAll(async () => {
-    ai = await startAiStandIn()
-    t = await createTestApp({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: ai.geminiBaseUrl })
-  })
-  afterAll(async () => {
-    await t.close()
-    await ai.close()
-  })
+  const app = setUpAiTestApp()
 
   it('starts and finishes a send in one statement each, no transaction, whatever the reply or thread', async () => {
-    const { cookie } = await t.signUp()
-    ai.setChunkDelayMs(0)
+    const { cookie } = await app.t.signUp()
+    app.ai.setChunkDelayMs(0)
     const count = async (words: number, threadId?: string) => {
       const content = Array.from({ length: words }, (_, i) => `word${i}`).join(' ')
-      t.queries.length = 0
+      app.t.queries.length = 0
       const events = await readEvents(
-        await t.request('/api/messages', { method: 'POST', cookie, json: { content, threadId } }),
+        await app.t.request('/api/messages', { method: 'POST', cookie, json: { content, threadId } }),
       )
       expect(events.at(-1)).toMatchObject({ done: true, status: 'complete' })
       expect(replyText(events)).toContain(`word${words - 1}`)
-      const statements = [...t.queries]
+      const statements = [...app.t.queries]
       // The node-postgres driver reports a transaction's begin and commit: there must be none.
       expect(statements.filter((q) => /^\s*(begin|commit|rollback)\b/i.test(q))).toEqual([])
       return { statements: statements.length, threadId: events[0]?.threadId as string }
@@ -247,7 +238,7 @@ describe('statements per send', () => {
     // (the reply, usage, CO2). Raise only with a reason: issue 15 measured 13 and two transactions.
     expect([first.statements, next.statements, long.statements]).toEqual([3, 3, 3])
     // The model was sent the history read in the start statement.
-    const body = ai.requests.at(-1)?.body as { contents: { parts: { text: string }[] }[] }
+    const body = app.ai.requests.at(-1)?.body as { contents: { parts: { text: string }[] }[] }
     expect(body.contents.map((c) => c.parts[0]?.text?.slice(0, 12))).toEqual([
       'word0 word1 ',
       expect.stringContaining(''),
@@ -260,9 +251,9 @@ describe('statements per send', () => {
   })
 
   it('costs the same statements after a thread of 1,500 exchanges as after one', async () => {
-    const { cookie, user } = await t.signUp()
-    ai.setChunkDelayMs(0)
-    const db = t.deps.database.db
+    const { cookie, user } = await app.t.signUp()
+    app.ai.setChunkDelayMs(0)
+    const db = app.t.deps.database.db
     const [thread] = await db
       .insert(threads)
       .values({ userId: user.id as string, title: 'Long' })
@@ -283,23 +274,23 @@ describe('statements per send', () => {
           status: 'complete' as const,
         })),
       )
-    t.queries.length = 0
+    app.t.queries.length = 0
     const events = await readEvents(
-      await t.request('/api/messages', {
+      await app.t.request('/api/messages', {
         method: 'POST',
         cookie,
         json: { content: 'and?', threadId: thread!.id },
       }),
     )
     expect(events.at(-1)).toMatchObject({ done: true, status: 'complete' })
-    expect(t.queries).toHaveLength(3)
+    expect(app.t.queries).toHaveLength(3)
     // It follows the last exchange, and the model got the newest of the history.
     const [stored] = await db
       .select()
       .from(messages)
       .where(eq(messages.id, events[0]?.id as string))
     expect(stored).toMatchObject({ parentId: ids.at(-1), depth: 1500, shown: true })
-    const body = ai.requests.at(-1)?.body as { contents: { parts: { text: string }[] }[] }
+    const body = app.ai.requests.at(-1)?.body as { contents: { parts: { text: string }[] }[] }
     expect(body.contents.at(-2)?.parts[0]?.text).toBe('A1499')
   })
 })

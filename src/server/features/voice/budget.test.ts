@@ -1,37 +1,16 @@
 // One transcription budget (issue 11, section 2): POST /api/transcribe and audio attachments on
 // POST /api/messages spend from the same 30-per-10-minutes budget per user.
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { messages, uploads } from '#server/db/schema/index.ts'
+import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents } from '../../../../tests/helpers/chat.ts'
-import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 import { TRANSCRIBE_BUDGET, TRANSCRIBE_REFUSAL } from './budget.ts'
 
-let ai: AiStandIn
-let t: TestApp
-let dataDir: string
-beforeAll(async () => {
-  ai = await startAiStandIn()
-  dataDir = await mkdtemp(join(tmpdir(), 'loris-budget-'))
-  t = await createTestApp({
-    GEMINI_API_KEY: 'test',
-    GEMINI_BASE_URL: ai.geminiBaseUrl,
-    DATA_DIR: dataDir,
-    TRANSCRIBE_ENGINE: 'pocketsphinx',
-  })
-})
-afterAll(async () => {
-  await t.close()
-  await ai.close()
-  await rm(dataDir, { recursive: true, force: true })
-})
-beforeEach(() => ai.reset())
+const app = setUpAiTestApp(() => ({ TRANSCRIBE_ENGINE: 'pocketsphinx' }))
 
-const db = () => t.deps.database.db
+const db = () => app.t.deps.database.db
 const recording = async () => new Uint8Array(await readFile('tests/fixtures/goforward.webm'))
 
 async function sendAudio(cookie: string, name: string, type?: string) {
@@ -43,14 +22,14 @@ async function sendAudio(cookie: string, name: string, type?: string) {
     'audio',
     new File([(await recording()) as Uint8Array<ArrayBuffer>], name, type ? { type } : undefined),
   )
-  return t.request('/api/messages', { method: 'POST', cookie, body })
+  return app.t.request('/api/messages', { method: 'POST', cookie, body })
 }
 
 function transcribe(cookie: string) {
   return recording().then((bytes) => {
     const body = new FormData()
     body.set('audio', new File([bytes as Uint8Array<ArrayBuffer>], 'recording.webm', { type: 'audio/webm' }))
-    return t.request('/api/transcribe', { method: 'POST', cookie, body })
+    return app.t.request('/api/transcribe', { method: 'POST', cookie, body })
   })
 }
 
@@ -68,7 +47,7 @@ const budgetUsed = async (userId: string) => {
 
 describe('one transcription budget for /api/transcribe and audio attachments', () => {
   it('an audio attachment spends the budget /api/transcribe then finds spent', async () => {
-    const { cookie, user } = await t.signUp()
+    const { cookie, user } = await app.t.signUp()
     const userId = user.id as string
     await spent(userId, TRANSCRIBE_BUDGET.limit - 1)
     const res = await sendAudio(cookie, 'voice.webm', 'audio/webm')
@@ -81,7 +60,7 @@ describe('one transcription budget for /api/transcribe and audio attachments', (
   })
 
   it('refuses an audio attachment once /api/transcribe spent the budget, before any work', async () => {
-    const { cookie, user } = await t.signUp()
+    const { cookie, user } = await app.t.signUp()
     const userId = user.id as string
     await spent(userId, TRANSCRIBE_BUDGET.limit)
     const res = await sendAudio(cookie, 'voice.webm', 'audio/webm')
@@ -91,18 +70,18 @@ describe('one transcription budget for /api/transcribe and audio attachments', (
     // Nothing was stored, nothing reached a model, and the refusal did not count.
     expect(await db().select().from(uploads).where(eq(uploads.userId, userId))).toHaveLength(0)
     expect(await db().select().from(messages).where(eq(messages.userId, userId))).toHaveLength(0)
-    expect(ai.requests).toHaveLength(0)
+    expect(app.ai.requests).toHaveLength(0)
     expect(await budgetUsed(userId)).toBe(TRANSCRIBE_BUDGET.limit)
   })
 
   it('a recording sent under another name is still refused before it is transcribed', async () => {
-    const { cookie, user } = await t.signUp()
+    const { cookie, user } = await app.t.signUp()
     const userId = user.id as string
     await spent(userId, TRANSCRIBE_BUDGET.limit)
     const res = await sendAudio(cookie, 'notes.bin', 'application/octet-stream')
     expect(res.status).toBe(429)
     expect((await res.json()).message).toBe(TRANSCRIBE_REFUSAL)
     expect(await db().select().from(messages).where(eq(messages.userId, userId))).toHaveLength(0)
-    expect(ai.requests).toHaveLength(0)
+    expect(app.ai.requests).toHaveLength(0)
   })
 })
