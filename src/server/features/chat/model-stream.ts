@@ -178,25 +178,40 @@ async function* readWire(
     const release = cancelOnAbort(reader.cancel, signal)
     const events = new SseEvents()
     const decoder = new TextDecoder()
+    const take = (value: Uint8Array) => {
+      touch()
+      wireStats.reads++
+      events.feed(decoder.decode(value, { stream: true }), onData)
+    }
     try {
-      for (;;) {
-        const { value, done } = await reader.next()
-        if (done) {
-          if (signal.aborted) throw signal.reason
-          break
+      if (onText) {
+        // Each chunk handed over as it arrives; errors (kept in the batch) are yielded at the
+        // end of the body, which the generation reads the same way (the last error decides).
+        await reader.read((value) => {
+          take(value)
+          if (batch.text) {
+            const text = batch.text
+            batch.text = ''
+            onText(text)
+          }
+        })
+        if (signal.aborted) throw signal.reason
+      } else
+        for (;;) {
+          const { value, done } = await reader.next()
+          if (done) {
+            if (signal.aborted) throw signal.reason
+            break
+          }
+          take(value)
+          // drain() inline: no generator object per read.
+          if (batch.text) {
+            const text = batch.text
+            batch.text = ''
+            yield { type: 'text-delta', text }
+          }
+          if (batch.errors.length > 0) yield* drain()
         }
-        touch()
-        wireStats.reads++
-        events.feed(decoder.decode(value, { stream: true }), onData)
-        // drain() inline: no generator object per read.
-        if (batch.text) {
-          const text = batch.text
-          batch.text = ''
-          if (onText) onText(text)
-          else yield { type: 'text-delta', text }
-        }
-        if (batch.errors.length > 0) yield* drain()
-      }
       events.feed(decoder.decode(), onData)
     } catch (error) {
       // A stop or a timeout fails the read in progress: report the signal's reason.

@@ -1,6 +1,8 @@
 // The captured streaming request sent with node:http (decision 019): the real SDK providers against
 // the loopback AI stand-in, no `fetch` given, so the production path runs. Counts that the hot loop
 // reads no WHATWG stream per chunk, and that HTTP errors and stops end as they did with fetch.
+
+import { Readable } from 'node:stream'
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
 import { createOpenAI } from '@ai-sdk/openai'
 import type { LanguageModelV3 } from '@ai-sdk/provider'
@@ -41,6 +43,37 @@ async function collect(model: LanguageModelV3, content: string, signal = new Abo
     out.push(p)
   return out
 }
+
+/**
+ * As the generation reads a reply: the text handed over as each chunk arrives (`onText`), only
+ * the end yielded. `onText` may stop the reply (after its first text, when `stop` is given).
+ */
+async function handOver(
+  model: LanguageModelV3,
+  content: string,
+  stop?: { controller: AbortController; reason: unknown },
+) {
+  const texts: string[] = []
+  const parts: LeanPart[] = []
+  const signal = stop?.controller.signal ?? new AbortController().signal
+  const stream = leanStream(
+    model,
+    { messages: [{ role: 'user', content }] },
+    {
+      signal,
+      totalMs: 10_000,
+      chunkMs: 10_000,
+      onText: (text) => {
+        texts.push(text)
+        stop?.controller.abort(stop.reason)
+      },
+    },
+  )
+  const error = await (async () => {
+    for await (const p of stream) parts.push(p)
+  })().catch((e: unknown) => e)
+  return { texts, parts, error }
+}
 const textOf = (parts: LeanPart[]) => parts.map((p) => (p.type === 'text-delta' ? p.text : '')).join('')
 
 /** The WHATWG reader every ReadableStream read goes through, fetch's body included. */
@@ -67,6 +100,37 @@ describe.each([
     expect(wireStats.reads - reads).toBeGreaterThanOrEqual(20)
     expect(spy.mock.calls.length).toBeLessThan(5)
     expect(ai.requests[0]?.headers.authorization ?? ai.requests[0]?.headers['x-goog-api-key']).toBeTruthy()
+  })
+
+  it('hands the text over as each chunk arrives, with no promise per chunk', async () => {
+    const words = Array.from({ length: 90 }, (_, i) => `w${i}`).join(' ')
+    const reads = wireStats.reads
+    const next = vi.spyOn(Readable.prototype, Symbol.asyncIterator)
+    try {
+      const { texts, parts, error } = await handOver(model(), words)
+      expect(error).toBeUndefined()
+      expect(texts.join('')).toContain(`Echo: ${words}`)
+      expect(parts).toHaveLength(1)
+      expect(parts[0]?.type).toBe('finish')
+    } finally {
+      next.mockRestore()
+    }
+    expect(wireStats.reads - reads).toBeGreaterThanOrEqual(20)
+    // The body was read by its 'data' events: no async iterator was made for it.
+    expect(next).not.toHaveBeenCalled()
+  })
+
+  it('handing over, a stop ends the read with the signal reason; a broken connection with an error', async () => {
+    ai.setScenario('slow')
+    const stop = { controller: new AbortController(), reason: new DOMException('Stopped', 'AbortError') }
+    const stopped = await handOver(model(), 'one two three four', stop)
+    expect(stopped.error).toBe(stop.reason)
+    expect(stopped.texts.length).toBeGreaterThan(0)
+
+    ai.setScenario('error-mid-stream')
+    const broken = await handOver(model(), 'one two three four five six')
+    expect(broken.error).toBeInstanceOf(Error)
+    expect(broken.texts.join('').length).toBeGreaterThan(0)
   })
 
   it('gives the SDK the HTTP error as a Response, so it is its APICallError', async () => {

@@ -68,7 +68,17 @@ export async function captureWire<T>(
 /** A fetch Response's body as a WireBody (a `fetch` given by tests, or a body not sent by us). */
 function fetchBody(body: ReadableStream<Uint8Array>): WireBody {
   const reader = body.getReader()
-  return { next: () => reader.read(), cancel: (reason) => void reader.cancel(reason).catch(() => undefined) }
+  return {
+    next: () => reader.read(),
+    read: async (onChunk) => {
+      for (;;) {
+        const { value, done } = await reader.read()
+        if (done) return
+        onChunk(value)
+      }
+    },
+    cancel: (reason) => void reader.cancel(reason).catch(() => undefined),
+  }
 }
 
 async function viaFetch(
