@@ -112,6 +112,9 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
         throw new AppError(
           'payload_too_large:body',
           `The request is too large (limit ${importing ? `${IMPORT_LIMITS.maxFileBytes / 1024 / 1024} MB for an import` : multipart ? '25 MB for files' : '1 MB'})`,
+          // The rest of the body is not read, so the connection cannot carry another request:
+          // said, so a client does not send its next one on it (it would find it closed).
+          { headers: { Connection: 'close' } },
         )
       },
     })
