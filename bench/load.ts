@@ -305,6 +305,10 @@ export async function run(): Promise<void> {
           .find((c) => c.startsWith('loris_session='))
           ?.split(';')[0] ?? ''
       if (!p.cookie) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`)
+      // The chat page's first request, as a browser makes it before anyone sends.
+      const session = await fetch(`${url}/api/session`, { headers: { cookie: p.cookie } })
+      if (!session.ok) throw new Error(`session read failed: ${session.status}`)
+      await session.arrayBuffer()
     }
     const textOfLoris = (data: string) => {
       const e = JSON.parse(data) as { text?: string; error?: string }

@@ -48,7 +48,11 @@ export async function startSession(c: Context, deps: AppDeps, userId: string): P
 
 export async function endSession(c: Context, deps: AppDeps): Promise<void> {
   const token = getCookie(c, SESSION_COOKIE)
-  if (token) await deps.database.db.delete(sessions).where(eq(sessions.id, hashToken(deps.secret, token)))
+  if (token) {
+    const id = hashToken(deps.secret, token)
+    seenOn(deps.database.db).delete(id)
+    await deps.database.db.delete(sessions).where(eq(sessions.id, id))
+  }
   deleteCookie(c, SESSION_COOKIE, { path: '/', secure: secureCookies(deps) })
 }
 
@@ -96,8 +100,12 @@ export async function readSession(
   if (!token) return null
   const now = deps.now?.() ?? new Date()
   const id = hashToken(deps.secret, token)
-  const [row] = await lookupSession(deps.database.db, id, now)
-  if (!row) return null
+  const db = deps.database.db
+  const [row] = await lookupSession(db, id, now)
+  if (!row) {
+    seenOn(db).delete(id)
+    return null
+  }
   const fullExpiry = now.getTime() + SESSION_DAYS * DAY_MS
   if (fullExpiry - row.session.expiresAt.getTime() > REFRESH_AFTER_MS) {
     const expiresAt = new Date(fullExpiry)
@@ -105,16 +113,71 @@ export async function readSession(
     writeCookie(c, deps, token, expiresAt)
     row.session.expiresAt = expiresAt
   }
+  remember(db, id, row)
   return row
+}
+
+/**
+ * Sessions this node has read lately, by their id (the token's HMAC), with their user's row as it
+ * was then. Only a send starts on one before reading it again (sessionGuess), and the statement
+ * that stores the send checks the session and the row's deciding columns itself (decision 026).
+ */
+type Seen = { user: UserRow; session: SessionRow }
+const SEEN_MAX = 10_000
+const seenSessions = new WeakMap<Db, Map<string, Seen>>()
+
+function seenOn(db: Db): Map<string, Seen> {
+  let seen = seenSessions.get(db)
+  if (!seen) {
+    seen = new Map()
+    seenSessions.set(db, seen)
+  }
+  return seen
+}
+
+function remember(db: Db, id: string, row: Seen): void {
+  const seen = seenOn(db)
+  // Re-inserted so the map's order is the order of use: the least recently read goes first.
+  seen.delete(id)
+  seen.set(id, row)
+  if (seen.size > SEEN_MAX) seen.delete(seen.keys().next().value as string)
+}
+
+/** A session this node read before, to be confirmed by the statement that uses it. */
+export interface SessionGuess extends Seen {
+  sessionId: string
+}
+
+/**
+ * The session this request's cookie named when this node last read it, if it was valid then and
+ * is not due to be extended (extending it is the lookup's work). Unconfirmed: the session may have
+ * ended and the user's row changed since, on any node.
+ */
+export function sessionGuess(c: Context, deps: AppDeps): SessionGuess | null {
+  const token = getCookie(c, SESSION_COOKIE)
+  if (!token) return null
+  const id = hashToken(deps.secret, token)
+  const seen = seenOn(deps.database.db).get(id)
+  if (!seen) return null
+  const now = (deps.now?.() ?? new Date()).getTime()
+  const expiresAt = seen.session.expiresAt.getTime()
+  if (expiresAt <= now || now + SESSION_DAYS * DAY_MS - expiresAt > REFRESH_AFTER_MS) return null
+  return { sessionId: id, ...seen }
+}
+
+/** The signed-in user for a request that began on a guess: read now, else 401. */
+export async function confirmSession(c: Context<AppEnv>, deps: AppDeps): Promise<UserRow> {
+  const found = await readSession(c, deps)
+  if (!found) throw new AppError('unauthorized:session', 'Please sign in to continue')
+  c.set('user', found.user)
+  c.set('session', found.session)
+  return found.user
 }
 
 /** Routes behind this answer 401 unless a valid session cookie came with the request. */
 export function requireUser(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const found = await readSession(c, deps)
-    if (!found) throw new AppError('unauthorized:session', 'Please sign in to continue')
-    c.set('user', found.user)
-    c.set('session', found.session)
+    await confirmSession(c, deps)
     await next()
   }
 }

@@ -57,6 +57,8 @@ export interface StartedRow {
 }
 
 export type SendOutcome =
+  /** The guessed session has ended, or the user's plan or model tier changed: nothing was written. */
+  | { kind: 'unsigned' }
   /** The thread named is not this user's. */
   | { kind: 'no-thread' }
   /** The branch moved under the send (another send or a version switch in the thread): try again. */
@@ -73,22 +75,49 @@ export interface Reservation {
   maxGenerating: number
 }
 
+/**
+ * A send started on a session this node read before (decision 026): the statement writes only if
+ * the session still exists unexpired for this user, and the user's row still gives the plan and
+ * Gemini model the send was decided on. The limit itself is checked on the row as for any send.
+ */
+export interface SessionCheck {
+  sessionId: string
+  premium: boolean
+  /** The plan's usage below which it gets Gemini's pro model, and whether the send was below it. */
+  proBelow: number
+  belowPro: boolean
+}
+
+/** The check's part of the statement: `signed` has a row when the guess holds. */
+function signedBy(check: SessionCheck, u: string, now: string): SQL {
+  return sql`signed as (
+      select 1 from sessions s join users su on su.id = s.user_id
+      where s.id = ${check.sessionId}::text and s.user_id = ${u}::uuid and s.expires_at > ${now}::timestamptz
+        and (su.is_premium and (su.subscription_end_date is null
+          or su.subscription_end_date > ${now}::timestamptz)) = ${check.premium}::boolean
+        and (su.ai_input_chars + su.ai_output_chars < ${check.proBelow}::int) = ${check.belowPro}::boolean
+    ),`
+}
+
 /** Runs the statement. Unique violations (a reused clientMessageId, a raced branch) throw. */
 export async function startSend(
   db: Db | Tx,
   place: Placement,
   v: SendRow,
   claim: Reservation,
+  check?: SessionCheck,
 ): Promise<SendOutcome> {
   const u = v.userId
   const now = v.now.toISOString()
   const used = sql`ai_input_chars + ai_output_chars`
+  // Without a check the session was read by this request: every send is signed.
+  const signed = check ? sql`exists (select 1 from signed)` : sql`true`
   let lead: SQL
   let threadIdOf: SQL
   let shown: SQL = sql`true`
   let afterPlaced: SQL = sql``
   if (place.kind === 'new-thread') {
-    lead = sql`placed as (select null::uuid as thread_id, null::uuid as parent_id, 0 as depth),
+    lead = sql`placed as (select null::uuid as thread_id, null::uuid as parent_id, 0 as depth where ${signed}),
       found as (select 1)`
     threadIdOf = sql`(select id from created)`
   } else if (place.kind === 'follow') {
@@ -102,7 +131,7 @@ export async function startSend(
       placed as (
         select ${place.threadId}::uuid as thread_id, (select id from parent) as parent_id,
           coalesce((select depth + 1 from parent), 0) as depth
-        where exists (select 1 from found)
+        where exists (select 1 from found) and ${signed}
           and (exists (select 1 from parent) or not exists (select 1 from leaf))
       )`
     threadIdOf = sql`placed.thread_id`
@@ -114,7 +143,7 @@ export async function startSend(
       placed as (
         select ${place.threadId}::uuid as thread_id, ${place.parentId}::uuid as parent_id,
           ${place.depth}::int as depth, ${parentShown} as visible
-        where exists (select 1 from found)
+        where exists (select 1 from found) and ${signed}
       ),
       -- The new version replaces its turn and what followed it on the shown branch.
       unshown as (
@@ -149,7 +178,7 @@ export async function startSend(
   const result = await executeNamed(
     db,
     sql`
-    with recursive ${lead},
+    with recursive ${check ? signedBy(check, u, now) : sql``} ${lead},
     budget as (
       insert into rate_limits (key, window_start, count)
       select ${`send:${u}`}::text, now(), 1 from placed
@@ -197,6 +226,7 @@ export async function startSend(
       where h.n < ${HISTORY_ROWS}
     )
     select
+      ${signed} as signed,
       exists (select 1 from found) as found,
       exists (select 1 from placed) as placed,
       (select count from budget) as budget_count,
@@ -211,6 +241,7 @@ export async function startSend(
   `,
   )
   const r = result.rows[0] ?? {}
+  if (!r.signed) return { kind: 'unsigned' }
   if (!r.found) return { kind: 'no-thread' }
   if (!r.placed) return { kind: 'moved' }
   if (Number(r.budget_count) > SENDS_PER_MINUTE)

@@ -30,10 +30,17 @@ import {
   restartAttempt,
 } from './queries.ts'
 import type { SendInput } from './send-input.ts'
-import { type Placement, type SendOutcome, type SendRow, startSend, violates } from './send-statement.ts'
+import {
+  type Placement,
+  type SendOutcome,
+  type SendRow,
+  type SessionCheck,
+  startSend,
+  violates,
+} from './send-statement.ts'
 import { sseResponse } from './sse.ts'
 import { followGeneration, followStored, headOf, replayStored } from './stream.ts'
-import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, tierOf } from './usage.ts'
+import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, type Tier, tierOf } from './usage.ts'
 
 export interface ChatServices extends GenerationDeps {
   providers: ProviderRegistry
@@ -51,7 +58,7 @@ async function checkUsageAndResolve(
   input: SendInput,
   /** The text the model is sent: a regeneration's is the revised exchange's, not the request's. */
   content: string,
-): Promise<{ resolved: ResolvedModel; claim: UsageClaim }> {
+): Promise<{ resolved: ResolvedModel; claim: UsageClaim; tier: Tier }> {
   const now = s.now()
   const current = await resetUsageIfDue(s.db, user, now, resetIsDue(user.lastAiUsageReset, now))
   const tier = tierOf(current, now)
@@ -66,6 +73,7 @@ async function checkUsageAndResolve(
   return {
     resolved: s.providers.resolve(input.chatModel, tier.gemini),
     claim: { chars, limit: tier.limit, refusal },
+    tier,
   }
 }
 
@@ -177,16 +185,23 @@ async function placeOf(
 }
 
 /** One attempt: a version of a turn locks its thread first (the branch changes past its turn). */
-function attempt(db: Db, user: UserRow, place: Placement, row: SendRow, claim: UsageClaim) {
+function attempt(
+  db: Db,
+  user: UserRow,
+  place: Placement,
+  row: SendRow,
+  claim: UsageClaim,
+  check: SessionCheck | undefined,
+) {
   const reservation = { chars: claim.chars, limit: claim.limit, maxGenerating: MAX_GENERATING_PER_USER }
-  if (place.kind !== 'revise') return startSend(db, place, row, reservation)
+  if (place.kind !== 'revise') return startSend(db, place, row, reservation, check)
   return db.transaction(async (tx) => {
     await tx
       .select({ id: threads.id })
       .from(threads)
       .where(and(eq(threads.id, place.threadId), eq(threads.userId, user.id)))
       .for('update')
-    return startSend(tx, place, row, reservation)
+    return startSend(tx, place, row, reservation, check)
   })
 }
 
@@ -195,15 +210,33 @@ async function seenBefore(db: Db, user: UserRow, input: SendInput) {
   return input.clientMessageId ? findByClientId(db, user.id, input.clientMessageId) : undefined
 }
 
+/**
+ * A send on a guessed session (decision 026) that could not start a reply at once: nothing was
+ * written, and the route sends it again once the session is read.
+ */
+export class Unconfirmed extends Error {}
+
+/**
+ * Stores the send and starts its reply. With `guessedSession` (the id of a session this node read
+ * before, `user` its row then) only the statement that stores the send confirms the session: any
+ * other way out throws before writing anything, and an answer other than the reply is given by
+ * the route after it reads the session.
+ */
 export async function sendMessage(
   s: ChatServices,
   user: UserRow,
   input: SendInput,
   signal: AbortSignal,
+  guessedSession?: string,
 ): Promise<Response> {
   const db: Db = s.db
   const unconfigured = unconfiguredResponse(s, input, signal)
-  if (unconfigured) return unconfigured
+  if (unconfigured) {
+    if (guessedSession) throw new Unconfirmed()
+    return unconfigured
+  }
+  // A due reset is written from the user's row: the row must be read first.
+  if (guessedSession && resetIsDue(user.lastAiUsageReset, s.now())) throw new Unconfirmed()
   const { place, target } = await placeOf(db, user, input)
   // A regeneration answers the revised exchange's text again; an edit brings its own.
   const content = input.regenerateOf && target ? target.content : input.content
@@ -213,11 +246,21 @@ export async function sendMessage(
   try {
     checked = await checkUsageAndResolve(s, user, input, content)
   } catch (err) {
+    // Decided on the row as this node saw it last: decided again on the row read now.
+    if (guessedSession) throw new Unconfirmed()
     const seen = await seenBefore(db, user, input)
     if (seen) return resend(s, user, seen, input, signal)
     throw err
   }
-  const { resolved, claim } = checked
+  const { resolved, claim, tier } = checked
+  const check: SessionCheck | undefined = guessedSession
+    ? {
+        sessionId: guessedSession,
+        premium: tier.plan === 'premium',
+        proBelow: tier.proBelow,
+        belowPro: tier.used < tier.proBelow,
+      }
+    : undefined
   const row: SendRow = {
     userId: user.id,
     content,
@@ -237,7 +280,7 @@ export async function sendMessage(
   for (let i = 1; ; i++) {
     let outcome: SendOutcome
     try {
-      outcome = await attempt(db, user, place, row, claim)
+      outcome = await attempt(db, user, place, row, claim, check)
     } catch (err) {
       // The clientMessageId was used before: answer as a retry of that send (nothing was stored).
       if (violates(err, 'messages_client_id_idx')) {
@@ -250,6 +293,7 @@ export async function sendMessage(
       outcome = { kind: 'moved' }
     }
     if (outcome.kind === 'stored') return generate(s, outcome.row, resolved, input, signal, outcome.history)
+    if (outcome.kind === 'unsigned') throw new Unconfirmed()
     if (outcome.kind === 'no-thread') throw new AppError('not_found:thread', 'This thread does not exist')
     if (outcome.kind === 'moved') {
       if (i < PLACE_ATTEMPTS) continue

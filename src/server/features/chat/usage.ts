@@ -47,6 +47,8 @@ export interface Tier {
   limit: number
   exceeded: boolean
   gemini: GeminiTier
+  /** Usage below which the plan gets Gemini's pro model. */
+  proBelow: number
 }
 
 export function tierOf(user: UsageFields, now: Date): Tier {
@@ -54,10 +56,17 @@ export function tierOf(user: UsageFields, now: Date): Tier {
   const used = usageOf(user)
   if (plan === 'free') {
     const gemini = used < FREE_PRO_BELOW ? 'pro' : 'flash-lite'
-    return { plan, used, limit: FREE_LIMIT, exceeded: used >= FREE_LIMIT, gemini }
+    return { plan, used, limit: FREE_LIMIT, exceeded: used >= FREE_LIMIT, gemini, proBelow: FREE_PRO_BELOW }
   }
   const gemini = used < PREMIUM_PRO_BELOW ? 'pro' : 'premium-fallback'
-  return { plan, used, limit: PREMIUM_LIMIT, exceeded: used >= PREMIUM_LIMIT, gemini }
+  return {
+    plan,
+    used,
+    limit: PREMIUM_LIMIT,
+    exceeded: used >= PREMIUM_LIMIT,
+    gemini,
+    proBelow: PREMIUM_PRO_BELOW,
+  }
 }
 
 /** The refusal text; the date is the UTC calendar day of the next reset (YYYY-MM-DD). */

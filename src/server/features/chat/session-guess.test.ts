@@ -1,0 +1,172 @@
+// A send on a session this node has read before starts without reading it again; the statement
+// that stores it checks the session and the user's plan (decision 026). Whatever changed behind
+// the node (a sign-out, an expiry, a deleted account, a new plan) must be answered as if the
+// session had been read. Also run on PostgreSQL: node scripts/test-pg.mjs <this file>.
+import { and, eq, sql } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { messages, rateLimits, sessions, users } from '#server/db/schema/index.ts'
+import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
+import { messageRow, readEvents } from '../../../../tests/helpers/chat.ts'
+import { MAX_GENERATING_PER_USER } from './admission.ts'
+
+const app = setUpAiTestApp()
+const db = () => app.t.deps.database.db
+const send = (cookie: string, json: unknown) =>
+  app.t.request('/api/messages', { method: 'POST', cookie, json })
+const SLOW = 'Tell me slowly [[scenario:slow]]'
+
+/** The lookup every signed-in request makes (session.ts), as the statement log shows it. */
+const isLookup = (q: string) => /from "sessions" inner join "users"/i.test(q)
+/** The send's start when it checks a guessed session (send-statement.ts signedBy). */
+const isCheckedStart = (q: string) => /signed as \(\s*select 1 from sessions s join users su/i.test(q)
+
+/** A person whose session this node has read (as the chat page's first request does). */
+async function readBefore() {
+  const { cookie, user } = await app.t.signUp()
+  const res = await app.t.request('/api/session', { cookie })
+  expect(await res.json()).toMatchObject({ user: { id: user.id } })
+  return { cookie, userId: user.id as string }
+}
+
+/** Everything a send can write for this user: none of it may change when the send is refused. */
+async function writtenFor(userId: string) {
+  const [row] = await db()
+    .select({
+      reserved: users.aiReservedChars,
+      generating: users.aiGenerating,
+      input: users.aiInputChars,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+  const stored = await db().select({ id: messages.id }).from(messages).where(eq(messages.userId, userId))
+  const [budget] = await db()
+    .select({ count: rateLimits.count })
+    .from(rateLimits)
+    .where(eq(rateLimits.key, `send:${userId}`))
+  return { user: row ?? null, messages: stored.length, budget: budget?.count ?? 0 }
+}
+
+async function expectSignedOut(res: Response) {
+  expect(res.status).toBe(401)
+  expect(await res.json()).toMatchObject({
+    code: 'unauthorized:session',
+    message: 'Please sign in to continue',
+  })
+}
+
+describe('a send on a session read before', () => {
+  it('starts without looking the session up: the start statement checks it', async () => {
+    const { cookie } = await readBefore()
+    app.t.queries.length = 0
+    const events = await readEvents(await send(cookie, { content: 'hello' }))
+    expect(events.at(-1)).toMatchObject({ done: true, status: 'complete' })
+    expect(app.t.queries.filter(isLookup)).toEqual([])
+    expect(app.t.queries.filter(isCheckedStart)).toHaveLength(1)
+  })
+
+  it('answers 401 and writes nothing once the session was ended on another node', async () => {
+    const { cookie, userId } = await readBefore()
+    const before = await writtenFor(userId)
+    // Another node's sign-out: the row goes, this node's memory of it stays.
+    await db().delete(sessions).where(eq(sessions.userId, userId))
+    app.t.queries.length = 0
+    await expectSignedOut(await send(cookie, { content: 'after sign-out' }))
+    // It was tried on the guess, then the session was read: that is what answered.
+    expect(app.t.queries.filter(isCheckedStart)).toHaveLength(1)
+    expect(app.t.queries.filter(isLookup)).toHaveLength(1)
+    expect(await writtenFor(userId)).toEqual(before)
+  })
+
+  it('answers 401 and writes nothing once the session has expired', async () => {
+    const { cookie, userId } = await readBefore()
+    const before = await writtenFor(userId)
+    await db()
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(sessions.userId, userId))
+    await expectSignedOut(await send(cookie, { content: 'after expiry' }))
+    expect(await writtenFor(userId)).toEqual(before)
+  })
+
+  it('answers 401 once the account was deleted', async () => {
+    const { cookie, userId } = await readBefore()
+    await db().delete(users).where(eq(users.id, userId))
+    await expectSignedOut(await send(cookie, { content: 'after deletion' }))
+    expect(await writtenFor(userId)).toMatchObject({ user: null, messages: 0, budget: 0 })
+  })
+
+  it('answers 401, not the body error, for a bad body on an ended session', async () => {
+    const { cookie, userId } = await readBefore()
+    await db().delete(sessions).where(eq(sessions.userId, userId))
+    await expectSignedOut(await send(cookie, { content: 42 }))
+    await expectSignedOut(await send(cookie, { content: '   ' }))
+    // With the session alive the same bodies hear what is wrong with them.
+    const alive = await readBefore()
+    expect((await send(alive.cookie, { content: 42 })).status).toBe(400)
+    expect((await send(alive.cookie, { content: '   ' })).status).toBe(400)
+  })
+
+  it('does not guess after signing out on this node: the lookup answers at once', async () => {
+    const { cookie } = await readBefore()
+    expect((await app.t.request('/api/logout', { method: 'POST', cookie })).status).toBe(200)
+    app.t.queries.length = 0
+    await expectSignedOut(await send(cookie, { content: 'after logout' }))
+    expect(app.t.queries.filter(isCheckedStart)).toEqual([])
+  })
+
+  it('uses the model of the usage as it is now, not as this node last saw it', async () => {
+    const { cookie, userId } = await readBefore()
+    // Free with 0 used was Gemini's pro model; 20,000 used (written elsewhere) is flash-lite.
+    await db().update(users).set({ aiInputChars: 20_000 }).where(eq(users.id, userId))
+    const events = await readEvents(await send(cookie, { content: 'which model?' }))
+    expect(events.at(-1)).toMatchObject({ done: true, status: 'complete' })
+    expect(app.ai.requests.map((r) => r.model)).toEqual(['gemini-2.5-flash-lite'])
+    expect((await messageRow(db(), events[0]!.id!))?.modelId).toBe('gemini-2.5-flash-lite')
+    expect((await writtenFor(userId)).messages).toBe(1)
+  })
+
+  it('admits a send on a plan bought on another node', async () => {
+    const { cookie, userId } = await readBefore()
+    // Over the free limit, well under the premium one: refused by the old row, admitted by the new.
+    await db().update(users).set({ isPremium: true, aiInputChars: 150_000 }).where(eq(users.id, userId))
+    const events = await readEvents(await send(cookie, { content: 'premium now' }))
+    expect(events.at(-1)).toMatchObject({ done: true, status: 'complete' })
+    expect(app.ai.requests.map((r) => r.model)).toEqual(['gemini-2.5-pro'])
+  })
+
+  it.each([
+    ['a plan that ended', { isPremium: false }],
+    ['usage that reached the limit', { aiInputChars: 1_000_000 }],
+  ])('refuses with the usage 429 after %s on another node, storing nothing', async (_, change) => {
+    const { cookie, userId } = await readBefore()
+    // Premium with 600,000 used: the fallback model, well under the premium limit.
+    await db().update(users).set({ isPremium: true, aiInputChars: 600_000 }).where(eq(users.id, userId))
+    await app.t.request('/api/session', { cookie })
+    const before = await writtenFor(userId)
+    await db().update(users).set(change).where(eq(users.id, userId))
+    const res = await send(cookie, { content: 'over the limit now' })
+    expect(res.status).toBe(429)
+    expect(await res.json()).toMatchObject({ code: 'rate_limited:usage' })
+    // Nothing stored or reserved. (A send the statement refuses counts against the per-minute
+    // budget, as any refused send whose refusal the statement decides.)
+    const after = await writtenFor(userId)
+    expect(after.messages).toBe(before.messages)
+    expect(after.user).toMatchObject({ reserved: 0, generating: 0 })
+  })
+
+  it(`keeps ${MAX_GENERATING_PER_USER} replies at once under 20 parallel guessed sends`, async () => {
+    const { cookie, userId } = await readBefore()
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => send(cookie, { content: `${SLOW} ${i}` })),
+    )
+    const accepted = responses.filter((r) => r.status === 200)
+    expect(accepted).toHaveLength(MAX_GENERATING_PER_USER)
+    expect(responses.filter((r) => r.status === 429)).toHaveLength(20 - MAX_GENERATING_PER_USER)
+    const streaming = await db()
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.userId, userId), sql`${messages.status} = 'streaming'`))
+    expect(streaming).toHaveLength(MAX_GENERATING_PER_USER)
+    for (const r of accepted) await r.body?.cancel()
+  })
+})
