@@ -154,7 +154,8 @@ async function timed(
       const { text, error } = textOf(data)
       if (error) {
         out.ok = false
-        failed(`error event: ${data.slice(0, 160)}`)
+        // Without the ids, which differ every time: the same error is counted once with its number.
+        failed(`error event: ${data.replace(/"(id|threadId|actualThreadId)":"[^"]*",?/g, '').slice(0, 300)}`)
       }
       if (!text) return
       out.arrivals.push(at - t0)
