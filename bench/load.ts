@@ -71,6 +71,19 @@ function tree(pid: number): number[] {
  * time each thread spent on a CPU, from /proc/<pid>/task/<tid>/schedstat (user and kernel time
  * together, as /proc/<pid>/stat's 10 ms ticks count them, without their rounding).
  */
+function cpuMs(pid: number): number {
+  let ns = 0
+  for (const p of tree(pid)) {
+    try {
+      for (const task of readdirSync(`/proc/${p}/task`))
+        ns += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ns / 1e6
+}
+
 /**
  * Waits until the server is idle: under 2 ms of CPU in 250 ms (at most `maxMs`), so work still
  * running after an answer is not counted as the next measurement's.
@@ -84,19 +97,6 @@ async function settledCpu(pid: number, maxMs = 10_000): Promise<void> {
     if (now - last < 2) return
     last = now
   }
-}
-
-function cpuMs(pid: number): number {
-  let ns = 0
-  for (const p of tree(pid)) {
-    try {
-      for (const task of readdirSync(`/proc/${p}/task`))
-        ns += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, 'utf8').split(' ')[0])
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ns / 1e6
 }
 
 function rssMb(pid: number): number {

@@ -258,7 +258,7 @@ export async function sendMessage(
         sessionId: guessedSession,
         premium: tier.plan === 'premium',
         proBelow: tier.proBelow,
-        belowPro: tier.used < tier.proBelow,
+        belowPro: tier.gemini === 'pro',
       }
     : undefined
   const row: SendRow = {

@@ -54,19 +54,11 @@ export interface Tier {
 export function tierOf(user: UsageFields, now: Date): Tier {
   const plan = planOf(user, now)
   const used = usageOf(user)
-  if (plan === 'free') {
-    const gemini = used < FREE_PRO_BELOW ? 'pro' : 'flash-lite'
-    return { plan, used, limit: FREE_LIMIT, exceeded: used >= FREE_LIMIT, gemini, proBelow: FREE_PRO_BELOW }
-  }
-  const gemini = used < PREMIUM_PRO_BELOW ? 'pro' : 'premium-fallback'
-  return {
-    plan,
-    used,
-    limit: PREMIUM_LIMIT,
-    exceeded: used >= PREMIUM_LIMIT,
-    gemini,
-    proBelow: PREMIUM_PRO_BELOW,
-  }
+  const free = plan === 'free'
+  const limit = free ? FREE_LIMIT : PREMIUM_LIMIT
+  const proBelow = free ? FREE_PRO_BELOW : PREMIUM_PRO_BELOW
+  const gemini = used < proBelow ? 'pro' : free ? 'flash-lite' : 'premium-fallback'
+  return { plan, used, limit, exceeded: used >= limit, gemini, proBelow }
 }
 
 /** The refusal text; the date is the UTC calendar day of the next reset (YYYY-MM-DD). */
