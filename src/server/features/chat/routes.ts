@@ -16,6 +16,7 @@ import { confirmSession, requireUser, sessionGuess } from '#server/lib/session.t
 import { validate } from '#server/lib/validate.ts'
 import { activeBranch } from './branch.ts'
 import { GenerationRegistry } from './generation.ts'
+import { HeadStarts } from './head-start.ts'
 import { messageFromJsonText, toMessageJson } from './message-json.ts'
 import { createProviderRegistry } from './providers/registry.ts'
 import {
@@ -44,12 +45,14 @@ export interface ChatRouteOptions {
 
 export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
   const { db } = deps.database
+  const generations = opts.generations ?? new GenerationRegistry(deps.background)
   const services: ChatServices = {
     db,
     log: deps.log,
     now: () => deps.now?.() ?? new Date(),
     providers: createProviderRegistry(deps.env, ecoEngineFor(deps.env, deps.log)),
-    generations: opts.generations ?? new GenerationRegistry(deps.background),
+    generations,
+    headStarts: new HeadStarts(generations),
   }
   const auth = requireUser(deps)
   const starting = startGate()
