@@ -29,8 +29,6 @@ export interface RecordedRequest {
   // Parsed JSON, a multipart summary, the raw text of an unparsable body, or null (empty or too large).
   body: unknown
   headers: Record<string, string>
-  /** Set once the caller closed the connection before the answer ended (an aborted request). */
-  abandoned: boolean
 }
 
 export interface AiStandIn {
@@ -535,18 +533,13 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse) {
     throw error
   })
   const model = modelOf(url.pathname, body)
-  const recorded: RecordedRequest = {
+  state.requests.push({
     provider,
     method,
     path: req.url ?? '/',
     model,
     body: recordedBody(body),
     headers: headerRecord(req),
-    abandoned: false,
-  }
-  state.requests.push(recorded)
-  res.on('close', () => {
-    if (!res.writableFinished) recorded.abandoned = true
   })
   if (!body) {
     res.setHeader('connection', 'close')

@@ -30,25 +30,13 @@ export type GenerationEvent =
   | { type: 'wait'; wait: ChatWait | null }
   | { type: 'end'; end: GenerationEnd }
 
-/** What the model is asked: all a reply needs before its exchange is stored. */
-export interface ModelJob {
-  resolved: ResolvedModel
-  prompt: Prompt
-}
-
-/** The stored exchange a reply is generated for. */
 export interface GenerationJob {
   messageId: string
   userId: string
   threadId: string | null
   resolved: ResolvedModel
+  prompt: Prompt
   inputChars: number
-}
-
-/** A model's stream opened before its exchange was stored (head-start.ts). */
-export interface OpenedStream {
-  gen: Generation
-  streaming: Promise<Streamed>
 }
 
 export class Generation {
@@ -59,6 +47,8 @@ export class Generation {
   stopRequested = false
   readonly controller = new AbortController()
   private readonly listeners = new Set<(e: GenerationEvent) => void>()
+
+  constructor(readonly job: GenerationJob) {}
 
   /** The text so far and every later event, with no gap between them (single-threaded). */
   subscribe(listener: (e: GenerationEvent) => void) {
@@ -100,20 +90,25 @@ export interface GenerationDeps {
   now: () => Date
 }
 
-/** How the model's side of a reply ended. */
-export interface Streamed {
-  ending: Ending
-  usage: { inputTokens?: number; outputTokens?: number }
-  measured: MeasuredEnergy | null
-  /** When the model was asked (performance.now()). */
-  started: number
-}
-
-/** Streams the model's reply into `gen` until it ends, however it ends: never throws. */
-export async function streamModel(gen: Generation, job: ModelJob): Promise<Streamed> {
+/** Streams the model into `gen`, saving progress, then finalizes whatever the outcome. */
+export async function runGeneration(
+  deps: GenerationDeps,
+  gen: Generation,
+  saver: ProgressSaver,
+): Promise<void> {
+  const { job } = gen
+  const log = deps.log.child({ messageId: job.messageId, modelId: job.resolved.modelId })
   const started = performance.now()
+  saver.add({
+    messageId: job.messageId,
+    text: () => gen.text,
+    stop: () => {
+      if (!gen.end) gen.stop()
+    },
+  })
+
   let ending: Ending = { kind: 'finished' }
-  let usage: Streamed['usage'] = {}
+  let usage: { inputTokens?: number; outputTokens?: number } = {}
   let measured: MeasuredEnergy | null = null
   try {
     let model = job.resolved.model
@@ -184,26 +179,6 @@ export async function streamModel(gen: Generation, job: ModelJob): Promise<Strea
         : { kind: 'error', error }
   }
   gen.setWait(null)
-  return { ending, usage, measured, started }
-}
-
-/** Saves the progress of the model's stream into `gen`, then finalizes whatever the outcome. */
-async function runGeneration(
-  deps: GenerationDeps,
-  gen: Generation,
-  job: GenerationJob,
-  saver: ProgressSaver,
-  streaming: Promise<Streamed>,
-): Promise<void> {
-  const log = deps.log.child({ messageId: job.messageId, modelId: job.resolved.modelId })
-  saver.add({
-    messageId: job.messageId,
-    text: () => gen.text,
-    stop: () => {
-      if (!gen.end) gen.stop()
-    },
-  })
-  const { ending, usage, measured, started } = await streaming
   // No save of this reply runs after this: finalizeReply writes its last state.
   await saver.remove(job.messageId)
   if (ending.kind === 'error') log.warn({ error: loggableError(ending.error) }, 'model call failed')
@@ -242,8 +217,6 @@ function isAbort(error: unknown): boolean {
 /** The generations running on this node, by message id. */
 export class GenerationRegistry {
   private readonly running = new Map<string, { gen: Generation; done: Promise<void> }>()
-  /** Replies generating here, by user id. */
-  private readonly perUser = new Map<string, number>()
   /** One saver per database: the progress of every reply here in one statement per tick. */
   private readonly savers = new Map<Db, ProgressSaver>()
 
@@ -253,19 +226,14 @@ export class GenerationRegistry {
     return this.running.get(messageId)?.gen
   }
 
-  /** Starts `job`'s reply: asks the model `prompt`, or goes on with a stream opened before. */
-  start(deps: GenerationDeps, job: GenerationJob, from: Prompt | OpenedStream): Generation {
-    const opened = 'streaming' in from ? from : null
-    const gen = opened?.gen ?? new Generation()
+  start(deps: GenerationDeps, job: GenerationJob): Generation {
+    const gen = new Generation(job)
     let saver = this.savers.get(deps.db)
     if (!saver) {
       saver = new ProgressSaver(deps.db, deps.log)
       this.savers.set(deps.db, saver)
     }
-    // The provider's request goes out here, before the first await of streamModel.
-    const streaming =
-      opened?.streaming ?? streamModel(gen, { resolved: job.resolved, prompt: from as Prompt })
-    const done = runGeneration(deps, gen, job, saver, streaming)
+    const done = runGeneration(deps, gen, saver)
       .catch((err) => {
         deps.log.error({ err, messageId: job.messageId }, 'generation crashed')
         // Subscribers must never wait forever.
@@ -280,12 +248,8 @@ export class GenerationRegistry {
         // A crash skipped runGeneration's own removal: no more saves of this reply.
         void saver.remove(job.messageId)
         this.running.delete(job.messageId)
-        const left = (this.perUser.get(job.userId) ?? 1) - 1
-        if (left > 0) this.perUser.set(job.userId, left)
-        else this.perUser.delete(job.userId)
       })
     this.running.set(job.messageId, { gen, done })
-    this.perUser.set(job.userId, (this.perUser.get(job.userId) ?? 0) + 1)
     this.background?.track(done)
     return gen
   }
@@ -299,11 +263,6 @@ export class GenerationRegistry {
   /** Resolves when every generation running now has been stored. */
   async idle(): Promise<void> {
     await Promise.all([...this.running.values()].map((e) => e.done))
-  }
-
-  /** Replies of this user generating here. */
-  generatingFor(userId: string): number {
-    return this.perUser.get(userId) ?? 0
   }
 
   get size(): number {

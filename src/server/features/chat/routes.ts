@@ -16,7 +16,6 @@ import { confirmSession, requireUser, sessionGuess } from '#server/lib/session.t
 import { validate } from '#server/lib/validate.ts'
 import { activeBranch } from './branch.ts'
 import { GenerationRegistry } from './generation.ts'
-import { HeadStarts } from './head-start.ts'
 import { messageFromJsonText, toMessageJson } from './message-json.ts'
 import { createProviderRegistry } from './providers/registry.ts'
 import {
@@ -45,14 +44,12 @@ export interface ChatRouteOptions {
 
 export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
   const { db } = deps.database
-  const generations = opts.generations ?? new GenerationRegistry(deps.background)
   const services: ChatServices = {
     db,
     log: deps.log,
     now: () => deps.now?.() ?? new Date(),
     providers: createProviderRegistry(deps.env, ecoEngineFor(deps.env, deps.log)),
-    generations,
-    headStarts: new HeadStarts(generations),
+    generations: opts.generations ?? new GenerationRegistry(deps.background),
   }
   const auth = requireUser(deps)
   const starting = startGate()

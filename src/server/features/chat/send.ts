@@ -17,7 +17,6 @@ import {
 } from './admission.ts'
 import { countSentMessages } from './finalize.ts'
 import type { GenerationDeps, GenerationRegistry } from './generation.ts'
-import type { HeadStart, HeadStarts } from './head-start.ts'
 import { buildPrompt, type HistoryExchange, userText } from './history.ts'
 import { finishLapsed } from './lease.ts'
 import type { ProviderRegistry, ResolvedModel } from './providers/registry.ts'
@@ -46,7 +45,6 @@ import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, type Tier, t
 export interface ChatServices extends GenerationDeps {
   providers: ProviderRegistry
   generations: GenerationRegistry
-  headStarts: HeadStarts
 }
 
 /**
@@ -82,18 +80,6 @@ async function checkUsageAndResolve(
 /** What generate needs of the stored exchange. */
 type GeneratedRow = Pick<MessageRow, 'id' | 'userId' | 'threadId' | 'parentId' | 'content' | 'mediaType'>
 
-/** What the model is sent for an exchange after `history`. */
-function promptFor(
-  row: Pick<MessageRow, 'content' | 'mediaType'>,
-  input: SendInput,
-  resolved: ResolvedModel,
-  history: HistoryExchange[],
-) {
-  // A new version keeps the turn's stored file but not its bytes: the model is told it was there.
-  const content = input.attachment ? row.content : userText(row)
-  return buildPrompt(history, { content, attachment: input.attachment }, resolved.historyBudgetTokens)
-}
-
 function generate(
   s: ChatServices,
   row: GeneratedRow,
@@ -101,18 +87,20 @@ function generate(
   input: SendInput,
   signal: AbortSignal,
   history: HistoryExchange[],
-  head?: HeadStart | null,
 ) {
-  const job = {
+  // A new version keeps the turn's stored file but not its bytes: the model is told it was there.
+  const content = input.attachment ? row.content : userText(row)
+  const prompt = buildPrompt(history, { content, attachment: input.attachment }, resolved.historyBudgetTokens)
+  // The provider's request goes out inside start (generation.ts runs up to its first await);
+  // the response below only subscribes to it.
+  const gen = s.generations.start(s, {
     messageId: row.id,
     userId: row.userId,
     threadId: row.threadId,
     resolved,
+    prompt,
     inputChars: inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }),
-  }
-  // The provider's request goes out inside start, or went out before the exchange was stored (a
-  // head start); the response only subscribes to it.
-  const gen = head ? head.take(s, job) : s.generations.start(s, job, promptFor(row, input, resolved, history))
+  })
   return followGeneration(gen, headOf(row, input.threadId), signal)
 }
 
@@ -289,45 +277,32 @@ export async function sendMessage(
     mediaName: (input.media ? input.media.name : target?.mediaName) ?? null,
     mediaMime: (input.media ? input.media.mimeType : target?.mediaMime) ?? null,
   }
-  // A new thread's prompt needs nothing the statement returns: the model is asked while it runs.
-  const head =
-    place.kind === 'new-thread'
-      ? s.headStarts.begin(user.id, { resolved, prompt: promptFor(row, input, resolved, []) })
-      : null
-  try {
-    for (let i = 1; ; i++) {
-      let outcome: SendOutcome
-      try {
-        outcome = await attempt(db, user, place, row, claim, check)
-      } catch (err) {
-        head?.discard()
-        // The clientMessageId was used before: answer as a retry of that send (nothing was stored).
-        if (violates(err, 'messages_client_id_idx')) {
-          const winner = await seenBefore(db, user, input)
-          if (!winner) throw new AppError('conflict:message', 'This message was just sent; please refresh')
-          return resend(s, user, winner, input, signal)
-        }
-        // Another send took the place after the same leaf first: follow it instead.
-        if (!violates(err, 'messages_shown_idx')) throw err
-        outcome = { kind: 'moved' }
+  for (let i = 1; ; i++) {
+    let outcome: SendOutcome
+    try {
+      outcome = await attempt(db, user, place, row, claim, check)
+    } catch (err) {
+      // The clientMessageId was used before: answer as a retry of that send (nothing was stored).
+      if (violates(err, 'messages_client_id_idx')) {
+        const winner = await seenBefore(db, user, input)
+        if (!winner) throw new AppError('conflict:message', 'This message was just sent; please refresh')
+        return resend(s, user, winner, input, signal)
       }
-      if (outcome.kind === 'stored')
-        return generate(s, outcome.row, resolved, input, signal, outcome.history, head)
-      head?.discard()
-      if (outcome.kind === 'unsigned') throw new Unconfirmed()
-      if (outcome.kind === 'no-thread') throw new AppError('not_found:thread', 'This thread does not exist')
-      if (outcome.kind === 'moved') {
-        if (i < PLACE_ATTEMPTS) continue
-        throw new AppError('conflict:message', 'This conversation just changed; please send again')
-      }
-      // Refused: a retry of a send stored before is answered as that send, not refused.
-      const seen = await seenBefore(db, user, input)
-      if (seen) return resend(s, user, seen, input, signal)
-      if (outcome.kind === 'over-budget') throw budgetRefusal(outcome.retryAfter)
-      throw await refusalFor(db, user.id, claim)
+      // Another send took the place after the same leaf first: follow it instead.
+      if (!violates(err, 'messages_shown_idx')) throw err
+      outcome = { kind: 'moved' }
     }
-  } finally {
-    // A throw before the reply started (nothing was stored): the model's request is aborted.
-    head?.discard()
+    if (outcome.kind === 'stored') return generate(s, outcome.row, resolved, input, signal, outcome.history)
+    if (outcome.kind === 'unsigned') throw new Unconfirmed()
+    if (outcome.kind === 'no-thread') throw new AppError('not_found:thread', 'This thread does not exist')
+    if (outcome.kind === 'moved') {
+      if (i < PLACE_ATTEMPTS) continue
+      throw new AppError('conflict:message', 'This conversation just changed; please send again')
+    }
+    // Refused: a retry of a send stored before is answered as that send, not refused.
+    const seen = await seenBefore(db, user, input)
+    if (seen) return resend(s, user, seen, input, signal)
+    if (outcome.kind === 'over-budget') throw budgetRefusal(outcome.retryAfter)
+    throw await refusalFor(db, user.id, claim)
   }
 }
