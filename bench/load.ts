@@ -9,6 +9,8 @@
 //   BENCH_LISTS=0 skips the list pages (only the token path); BENCH_SERVER_ARGS='--cpu-prof'
 //   passes node flags to the server (e.g. to profile it).
 //   BENCH_ONLY=start (only the fresh start and idle RSS, a few seconds)
+//   BENCH_PEOPLE=1510 signs up at least that many people (by default three per stream of the
+//   largest level, plus ten), e.g. to run one stream after as many sign-ups as a 500-stream run.
 // A bare node:http relay (bench/support/bare-relay.ts) runs the same long and short streams at
 // each level: its CPU per token is printed as the machine's floor for relaying one.
 // Needs `npm run build` first. The figures depend on the machine and on what else runs on it.
@@ -33,6 +35,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
 const ONLY_START = process.env.BENCH_ONLY === 'start'
 const SHORT_TOKENS = 5
 const LISTS = process.env.BENCH_LISTS !== '0'
+const MIN_PEOPLE = Number(process.env.BENCH_PEOPLE ?? 0)
 const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean)
 const DEADLINE_MS = 15 * 60_000
 
@@ -287,7 +290,7 @@ export async function run(): Promise<void> {
     const nextPerson = () => people[turn++ % (people.length - 1)]!
     // One stream per person at a time, rotating over three times the largest level: each stays
     // far below the per-person limits (3 replies at once, 20 sends a minute).
-    const people = Array.from({ length: maxLevel * 3 + 10 }, (_, i) => ({
+    const people = Array.from({ length: Math.max(maxLevel * 3 + 10, MIN_PEOPLE) }, (_, i) => ({
       address: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
       cookie: '',
     }))
