@@ -288,8 +288,8 @@ export async function run(): Promise<void> {
     const maxLevel = Math.max(...LEVELS)
     let turn = 1
     const nextPerson = () => people[turn++ % (people.length - 1)]!
-    // One stream per person at a time, rotating over three times the largest level: each stays
-    // far below the per-person limits (3 replies at once, 20 sends a minute).
+    // One stream per person at a time, rotating over three times the largest level (or
+    // BENCH_PEOPLE): each stays far below the per-person limits (3 replies at once, 20 sends a minute).
     const people = Array.from({ length: Math.max(maxLevel * 3 + 10, MIN_PEOPLE) }, (_, i) => ({
       address: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
       cookie: '',
