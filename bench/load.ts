@@ -1,10 +1,11 @@
 // Many people at once (issue 15): the built server in its own process with the shipped settings
 // (file-backed embedded database or PostgreSQL in cluster mode, default log level), the AI stand-in
 // in another, and this process as the load client. Direct calls to the stand-in and calls through
-// Loris alternate at each load level. The stand-in stamps every chunk with the moment it sends it,
-// so each token's delay is measured on its own, whatever the pacing. Prints every figure next to
-// its goal.
+// Loris alternate at each load level. The stand-in streams one word per chunk and stamps every
+// chunk with the moment it sends it, so each token's delay is measured on its own, whatever the
+// pacing. Prints every figure next to its goal.
 //   BENCH_DB=embedded|postgres  BENCH_STREAMS=1,50  BENCH_TOKENS=100  BENCH_DELAY_MS=20
+//   BENCH_WORDS_PER_CHUNK=1 (words the stand-in streams per chunk, i.e. per token)
 //   BENCH_ROUNDS=2 (rounds per level; 1 stream runs 10 times per round)
 //   BENCH_LISTS=0 skips the list pages (only the token path); BENCH_SERVER_ARGS='--cpu-prof'
 //   passes node flags to the server (e.g. to profile it).
@@ -21,7 +22,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { startPostgres } from '../scripts/postgres-server.mjs'
 import { freePort } from '../tests/helpers/free-port.ts'
-import { chunkStampPattern } from '../tests/stand-ins/sse.ts'
+import { chunkStampPattern, stampDelayMs } from '../tests/stand-ins/sse.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const DB = process.env.BENCH_DB === 'postgres' ? 'postgres' : 'embedded'
@@ -31,6 +32,7 @@ const LEVELS = (process.env.BENCH_STREAMS ?? '1,50')
   .filter((n) => n > 0)
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 100)
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20)
+const WORDS_PER_CHUNK = Number(process.env.BENCH_WORDS_PER_CHUNK ?? 1)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
 const ONLY_START = process.env.BENCH_ONLY === 'start'
 const SHORT_TOKENS = 5
@@ -164,7 +166,7 @@ async function timed(
       out.arrivals.push(at - t0)
       // Loris may carry several tokens in one frame: each is timed by its own stamp.
       const arrived = performance.timeOrigin + at
-      for (const m of text.matchAll(chunkStampPattern)) out.delays.push(arrived - Number(m[1]))
+      for (const m of text.matchAll(chunkStampPattern)) out.delays.push(stampDelayMs(m[0], arrived))
     })
   } catch (err) {
     out.ok = false
@@ -177,7 +179,9 @@ async function timed(
   return out
 }
 
-const words = (chunks: number) => Array.from({ length: chunks * 3 }, (_, i) => `w${i}`).join(' ')
+// The stand-in echoes the prompt WORDS_PER_CHUNK words per chunk: by default one, a token's worth
+// of text as a provider streams it (decision 028; it was three words and a 26-byte stamp before).
+const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ')
 
 // ---- statistics ----
 
@@ -225,7 +229,15 @@ export async function run(): Promise<void> {
   try {
     const standIn = spawn(
       process.execPath,
-      ['--import', 'tsx', 'bench/support/stand-in-process.ts', '--delay', String(DELAY_MS)],
+      [
+        '--import',
+        'tsx',
+        'bench/support/stand-in-process.ts',
+        '--delay',
+        String(DELAY_MS),
+        '--words-per-chunk',
+        String(WORDS_PER_CHUNK),
+      ],
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -322,7 +334,7 @@ export async function run(): Promise<void> {
             method: 'POST',
             headers: { 'content-type': 'application/json', cookie: p.cookie },
             body: JSON.stringify({
-              content: words(chunks),
+              content: words(chunks * WORDS_PER_CHUNK),
               clientMessageId: randomUUID(),
               threadId: thread.id,
             }),
@@ -339,7 +351,9 @@ export async function run(): Promise<void> {
           fetch(to, {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-goog-api-key': 'bench' },
-            body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: words(chunks) }] }] }),
+            body: JSON.stringify({
+              contents: [{ role: 'user', parts: [{ text: words(chunks * WORDS_PER_CHUNK) }] }],
+            }),
           }),
         (data) => {
           const e = JSON.parse(data) as { candidates?: { content?: { parts?: { text?: string }[] } }[] }
@@ -517,7 +531,7 @@ export async function run(): Promise<void> {
               children: [],
               message: {
                 author: { role },
-                content: { content_type: 'text', parts: [`${role} ${i} ${words(10)}`] },
+                content: { content_type: 'text', parts: [`${role} ${i} ${words(30)}`] },
                 create_time: time + i,
               },
             }
@@ -583,7 +597,7 @@ export async function run(): Promise<void> {
     row('server RSS at the end', `${rssMb(pid).toFixed(0)} MB`)
 
     console.info(
-      `Stand-in: ${TOKENS} chunks ${DELAY_MS} ms apart (and ${SHORT_TOKENS}-chunk replies for the start/finish fit), own process; load client: this process; server: dist/server/main.js, own process.`,
+      `Stand-in: ${TOKENS} chunks of ${WORDS_PER_CHUNK} word(s) ${DELAY_MS} ms apart (and ${SHORT_TOKENS}-chunk replies for the start/finish fit), own process; load client: this process; server: dist/server/main.js, own process.`,
     )
     console.info('CPU is read per thread from /proc (schedstat, nanoseconds). The machine is shared.')
     console.info(table(rows))

@@ -42,6 +42,8 @@ export interface AiStandIn {
   setChunkDelayMs(ms: number): void
   // Stamps every streamed chunk with the moment it is sent (sse.ts `chunkStamp`), for the load bench.
   setChunkStamps(on: boolean): void
+  // Words per streamed chunk (3 by default); the load bench streams one, a token's worth of text.
+  setWordsPerChunk(n: number): void
   // Back to a fresh state (normal scenario, default transcript and delays, no recorded requests).
   reset(): void
   /** TCP connections accepted since the stand-in started (tests count reconnects). */
@@ -55,7 +57,7 @@ const defaultDelayMs = 5
 const slowDelayMs = 400
 // Enough chunks that a slow reply lasts ~5 s, long enough for a browser test to reload mid-stream.
 const minSlowChunks = 12
-const wordsPerChunk = 3
+const defaultWordsPerChunk = 3
 const defaultTranscript = 'go forward ten meters'
 const slowPadding =
   'This reply streams slowly on purpose so that a test can interrupt it while it is arriving.'
@@ -66,6 +68,7 @@ interface State {
   transcript: string
   delayMs: number | undefined
   stamps: boolean
+  wordsPerChunk: number
   requests: RecordedRequest[]
 }
 
@@ -128,7 +131,7 @@ function echo(c: Conversation): string {
   return lines.join('\n')
 }
 
-function chunkText(text: string): string[] {
+function chunkText(text: string, wordsPerChunk: number): string[] {
   const words = text.match(/\s*\S+\s*/g) ?? []
   const chunks: string[] = []
   for (let i = 0; i < words.length; i += wordsPerChunk)
@@ -143,7 +146,14 @@ function scenarioFor(state: State, text: string | undefined): AiScenario {
 
 function replyFor(state: State, scenario: AiScenario, text: string, inputTokens: number): Reply {
   const delayMs = state.delayMs ?? (scenario === 'slow' ? slowDelayMs : defaultDelayMs)
-  return { scenario, text, chunks: chunkText(text), delayMs, inputTokens, outputTokens: tokens(text.length) }
+  return {
+    scenario,
+    text,
+    chunks: chunkText(text, state.wordsPerChunk),
+    delayMs,
+    inputTokens,
+    outputTokens: tokens(text.length),
+  }
 }
 
 // A non-streaming request whose last user turn carries audio is a transcription job (Gemini has no
@@ -153,7 +163,7 @@ function planReply(state: State, c: Conversation, streaming: boolean): Reply {
   const scenario = scenarioFor(state, last?.texts.join('\n'))
   const transcribing = !streaming && last?.attachments.some((a) => a.mediaType.startsWith('audio/'))
   let text = scenario === 'empty' ? '' : transcribing ? state.transcript : echo(c)
-  while (scenario === 'slow' && streaming && chunkText(text).length < minSlowChunks)
+  while (scenario === 'slow' && streaming && chunkText(text, state.wordsPerChunk).length < minSlowChunks)
     text += `\n${slowPadding}`
   return replyFor(state, scenario, text, tokens(c.textChars))
 }
@@ -559,6 +569,7 @@ export async function startAiStandIn(opts: { port?: number; host?: string } = {}
     transcript: defaultTranscript,
     delayMs: undefined,
     stamps: false,
+    wordsPerChunk: defaultWordsPerChunk,
     requests: [],
   }
   const server = createServer((req, res) => {
@@ -588,12 +599,16 @@ export async function startAiStandIn(opts: { port?: number; host?: string } = {}
     setChunkStamps: (on) => {
       state.stamps = on
     },
+    setWordsPerChunk: (n) => {
+      state.wordsPerChunk = Math.max(1, Math.floor(n))
+    },
     reset: () => {
       Object.assign(state, {
         scenario: 'normal',
         transcript: defaultTranscript,
         delayMs: undefined,
         stamps: false,
+        wordsPerChunk: defaultWordsPerChunk,
       })
       state.requests.length = 0
     },

@@ -45,12 +45,42 @@ export interface StreamPlan {
 }
 
 /**
- * The moment a chunk is sent, in epoch milliseconds with microseconds, as `⟨t:…⟩`: a reader in
- * another process on the same machine subtracts it from the arrival time (performance.timeOrigin
- * + performance.now() on both sides) to get each token's delay, whatever the pacing drifted.
+ * Stamps for the load bench: the moment a chunk is sent, written into its text, so a reader in
+ * another process on the same machine (performance.timeOrigin + performance.now() on both sides)
+ * times every token by its own stamp, whatever the pacing drifted and however Loris gathers tokens
+ * into frames. A stamp is 6 punctuation marks and a space: microseconds modulo STAMP_SPAN_US in
+ * base 23. Text search indexes no punctuation, so a stamped reply costs the database what the same
+ * words would (decision 028); the stamp was `⟨t:1763900000000.123⟩` before, 26 bytes and a number
+ * the search index had never seen in every token. The reader knows the arrival time, so the
+ * microseconds modulo the span are enough while a delay is under half of it (74 s).
  */
-export const chunkStamp = () => `⟨t:${(performance.timeOrigin + performance.now()).toFixed(3)}⟩`
-export const chunkStampPattern = /⟨t:(\d+\.\d+)⟩/g
+const STAMP_DIGITS = '!#$%&()*+,;<=>?[]^`{|}~'
+const STAMP_LENGTH = 6
+const STAMP_SPAN_US = STAMP_DIGITS.length ** STAMP_LENGTH
+const nowUs = () => Math.round((performance.timeOrigin + performance.now()) * 1000)
+
+export function chunkStamp(atUs = nowUs()): string {
+  let rest = atUs % STAMP_SPAN_US
+  let out = ''
+  for (let i = 0; i < STAMP_LENGTH; i++) {
+    out = STAMP_DIGITS[rest % STAMP_DIGITS.length] + out
+    rest = Math.floor(rest / STAMP_DIGITS.length)
+  }
+  return `${out} `
+}
+
+export const chunkStampPattern = /[!#$%&()*+,;<=>?[\]^`{|}~]{6} /g
+
+/** Milliseconds from the stamp's moment to `arrivedMs` (epoch, as performance.timeOrigin + now()). */
+export function stampDelayMs(stamp: string, arrivedMs: number): number {
+  let at = 0
+  for (const c of stamp.slice(0, STAMP_LENGTH)) at = at * STAMP_DIGITS.length + STAMP_DIGITS.indexOf(c)
+  const arrivedUs = Math.round(arrivedMs * 1000)
+  // The difference modulo the span, taken between minus and plus half of it.
+  const half = STAMP_SPAN_US / 2
+  const diff = ((((arrivedUs - at) % STAMP_SPAN_US) + STAMP_SPAN_US + half) % STAMP_SPAN_US) - half
+  return diff / 1000
+}
 
 // Writes start frames, one delta per text chunk with a pause between them, then end frames.
 export async function streamSse(res: ServerResponse, encoder: SseEncoder, plan: StreamPlan): Promise<void> {
