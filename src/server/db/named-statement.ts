@@ -1,9 +1,13 @@
 // Statements run on every chat send, prepared by name (issue 15): on PostgreSQL a named statement
 // is parsed and planned once per connection (node-postgres keeps it), not on every send; the
 // send's start is a CTE of a dozen parts whose planning was a good part of its time. PGlite has no
-// named statements: the same call runs the statement as `execute` would.
-import type { SQL } from 'drizzle-orm'
+// named statements (the worker prepares each text once, pglite-statements.ts): there the text goes
+// to the client as drizzle's own prepared query would send it, without building that object.
+
+import { types } from '@electric-sql/pglite'
+import { is, type SQL } from 'drizzle-orm'
 import type { PgDialect, PgSession } from 'drizzle-orm/pg-core'
+import { PgliteSession } from 'drizzle-orm/pglite'
 import type { Db, Tx } from './client.ts'
 
 /** One name per distinct statement text in this process (a connection never sees a name reused). */
@@ -11,6 +15,28 @@ const names = new Map<string, string>()
 
 /** Distinct statements named so far (tests: the same send reuses its statements). */
 export const namedStatements = () => names.size
+
+const keepText = (value: unknown) => value
+/**
+ * What drizzle's pglite driver passes for a statement without typed fields: rows as objects, and
+ * dates, times, intervals and their arrays kept as PostgreSQL's text. One object for every call:
+ * the thread's client reads its kept types once per config object (pglite-protocol.ts).
+ */
+const OBJECT_ROWS = {
+  rowMode: 'object',
+  parsers: Object.fromEntries(
+    // numeric[], timestamp[], timestamptz[], interval[] and date[] by number, as drizzle has them.
+    [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map(
+      (oid) => [oid, keepText],
+    ),
+  ),
+} as const
+
+/** The parts of drizzle's pglite session used here (private in its types). */
+interface PgliteSessionParts {
+  client: { query(sql: string, params: unknown[], config: typeof OBJECT_ROWS): Promise<unknown> }
+  logger: { logQuery(sql: string, params: unknown[]): void }
+}
 
 export function executeNamed<Row extends Record<string, unknown>>(
   db: Db | Tx,
@@ -23,6 +49,14 @@ export function executeNamed<Row extends Record<string, unknown>>(
   if (!name) {
     name = `loris_${names.size + 1}`
     names.set(query.sql, name)
+  }
+  // On the embedded database drizzle would build a prepared-query object (a dozen closures and
+  // two parser tables) for this one call: about a third of a millisecond of a cold send's start
+  // at one stream (issue 15). The client gets the same text, values and config directly.
+  if (is(session, PgliteSession)) {
+    const { client, logger } = session as unknown as PgliteSessionParts
+    logger.logQuery(query.sql, query.params)
+    return client.query(query.sql, query.params, OBJECT_ROWS) as Promise<{ rows: Row[] }>
   }
   return session.prepareQuery(query, undefined, name, false).execute() as Promise<{ rows: Row[] }>
 }
