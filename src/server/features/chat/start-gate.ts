@@ -2,9 +2,11 @@
 // the prompt, the provider's request) is a millisecond or two of this thread; 500 arriving
 // together were half a second of it in one piece, and every reply already streaming waited
 // behind it (the 500-stream per-token p99 went from about 80 to 200 to 550 ms once the embedded
-// database answered faster). A few at a time, the replies' tokens are relayed between them.
+// database answered faster). A few at a time, the replies' tokens are relayed between them; and
+// each begins when the event loop's turns leave room for it (start-pacer.ts, decision 029).
 import { AppError } from '#server/lib/app-error.ts'
 import { ConcurrencyLimit } from '#server/lib/concurrency-limit.ts'
+import { StartPacer } from './start-pacer.ts'
 
 /** Sends in their start at once: enough to keep the database and the providers busy. */
 export const STARTING_AT_ONCE = 8
@@ -15,6 +17,7 @@ export const STARTS_WAITING = 5_000
 export const startGateStats = { peak: 0 }
 
 export function startGate() {
+  const pacer = new StartPacer()
   const limit = new ConcurrencyLimit(
     STARTING_AT_ONCE,
     STARTS_WAITING,
@@ -26,8 +29,10 @@ export function startGate() {
   )
   return {
     run<T>(start: () => Promise<T>): Promise<T> {
-      return limit.run(() => {
+      return limit.run(async () => {
         startGateStats.peak = Math.max(startGateStats.peak, limit.active)
+        const turn = pacer.turn()
+        if (turn) await turn
         return start()
       })
     },
