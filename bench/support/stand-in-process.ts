@@ -1,6 +1,6 @@
 // The AI stand-in in its own process for the load bench: `--delay` ms between chunks of
-// `--words-per-chunk` words, each chunk stamped with the moment it is sent. Prints one JSON line with its URLs, then serves until it is
-// told to stop.
+// `--words-per-chunk` words, each chunk stamped with the moment it is sent. Prints one JSON line
+// with its URLs, then serves until it is told to stop.
 import { parseArgs } from 'node:util'
 import { startAiStandIn } from '../../tests/stand-ins/ai-providers.ts'
 

@@ -69,7 +69,11 @@ export function chunkStamp(atUs = nowUs()): string {
   return `${out} `
 }
 
-export const chunkStampPattern = /[!#$%&()*+,;<=>?[\]^`{|}~]{6} /g
+// The same alphabet and length as a pattern (`]`, `^` and `\` escaped inside the class).
+export const chunkStampPattern = new RegExp(
+  `[${STAMP_DIGITS.replace(/[\]\\^]/g, '\\$&')}]{${STAMP_LENGTH}} `,
+  'g',
+)
 
 /** Milliseconds from the stamp's moment to `arrivedMs` (epoch, as performance.timeOrigin + now()). */
 export function stampDelayMs(stamp: string, arrivedMs: number): number {
