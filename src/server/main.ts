@@ -7,6 +7,7 @@ import { serve } from '@hono/node-server'
 import { createApp } from './app.ts'
 import { startCluster } from './cluster.ts'
 import { openDatabase } from './db/client.ts'
+import { startEmbeddedUpkeep } from './db/pglite-upkeep.ts'
 import { parseEnv, publicOrigin } from './env.ts'
 import { startLeaseSweeper } from './features/chat/lease.ts'
 import { withDirectSse } from './features/chat/sse.ts'
@@ -46,6 +47,8 @@ async function main() {
   log.info({ database: database.kind, ...database.start }, 'database ready, migrations applied')
   // Replies a crashed node left 'streaming' are finished now and whenever a lease lapses later.
   const leases = startLeaseSweeper(database.db, log)
+  // A PostgreSQL server has autovacuum; the embedded database has this (decision 030).
+  const upkeep = database.kind === 'pglite' ? startEmbeddedUpkeep(database.db, log) : null
   const background = new BackgroundWork()
   const deps: AppDeps = { env, database, log, secret: loadSecret(env), background }
 
@@ -90,6 +93,7 @@ async function main() {
     log.info({ signal }, 'shutting down: finishing in-flight requests')
     clearInterval(maintenance)
     const sweeping = leases.stop()
+    const upkept = upkeep?.stop()
     const force = setTimeout(() => {
       log.warn('in-flight requests did not finish in time; closing anyway')
       if ('closeAllConnections' in server) server.closeAllConnections()
@@ -103,6 +107,7 @@ async function main() {
           log.warn('some replies did not finish before shutdown')
       }
       await sweeping
+      await upkept
       // Links being mailed (verification, reset) go out before the database closes.
       await Promise.race([mailerFor(deps).settled(), new Promise((r) => setTimeout(r, 5000))])
       await closeEcoEngine(env).catch((err) => log.warn({ err }, 'closing the eco model failed'))

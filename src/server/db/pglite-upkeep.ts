@@ -1,0 +1,91 @@
+// What PostgreSQL's autovacuum does on a server, for the embedded database (decision 030). PGlite
+// runs PostgreSQL as one backend with no autovacuum daemon: without this, its tables were never
+// analysed nor vacuumed. The cost that showed was the plans: a statement prepared while a table
+// was small (pglite-statements.ts, decision 024) kept its plan for the life of the process, so a
+// follow-up's history was read by a sequential scan of every message at each of its turns (1 ms
+// for a send's start statement became 300 to 500 ms once messages held 200,000 rows). An ANALYZE
+// updates the statistics and invalidates the plans that depend on them; a VACUUM reclaims what
+// progress saves leave behind (a dead row version a second per streaming reply) and freezes old
+// rows before transaction ids could wrap around.
+import { sql } from 'drizzle-orm'
+import type { Logger } from 'pino'
+import type { Db } from './client.ts'
+
+/** PostgreSQL's own defaults (autovacuum_*): a table is due after this many changes plus a share. */
+export const ANALYZE_BASE = 50
+export const ANALYZE_SHARE = 0.1
+export const VACUUM_BASE = 50
+export const VACUUM_SHARE = 0.2
+export const VACUUM_INSERT_BASE = 1000
+export const VACUUM_INSERT_SHARE = 0.2
+export const FREEZE_MAX_AGE = 200_000_000
+/** How often the tables are looked at (autovacuum_naptime's default). */
+export const UPKEEP_MS = 60_000
+
+export interface TableUpkeep {
+  table: string
+  analyze: boolean
+  vacuum: boolean
+}
+
+/** The app's tables due for an ANALYZE or a VACUUM, by PostgreSQL's autovacuum rules. */
+export async function tablesDue(db: Db): Promise<TableUpkeep[]> {
+  // reltuples is -1 for a table never analysed: counted as empty, as autovacuum counts it.
+  const rows = sql`greatest(c.reltuples, 0)`
+  const analyze = sql`s.n_mod_since_analyze > ${ANALYZE_BASE} + ${ANALYZE_SHARE}::float8 * ${rows}`
+  const vacuum = sql`(s.n_dead_tup > ${VACUUM_BASE} + ${VACUUM_SHARE}::float8 * ${rows}
+    or s.n_ins_since_vacuum > ${VACUUM_INSERT_BASE} + ${VACUUM_INSERT_SHARE}::float8 * ${rows}
+    or age(c.relfrozenxid) > ${FREEZE_MAX_AGE})`
+  const result = (await db.execute(sql`
+    select s.relname as table, ${analyze} as analyze, ${vacuum} as vacuum
+    from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+    where s.schemaname = 'public' and (${analyze} or ${vacuum})
+    order by s.relname
+  `)) as unknown as { rows: TableUpkeep[] }
+  return result.rows
+}
+
+/**
+ * Analyses and vacuums the tables due, one statement per table: the database thread runs one
+ * statement at a time, so the app's own statements go between them. Returns what was done.
+ */
+export async function upkeepOnce(db: Db): Promise<TableUpkeep[]> {
+  const due = await tablesDue(db)
+  for (const t of due) {
+    // A VACUUM that is due analyses in the same pass when that is due too.
+    const command = t.vacuum ? (t.analyze ? 'vacuum (analyze)' : 'vacuum') : 'analyze'
+    await db.execute(sql`${sql.raw(command)} ${sql.identifier(t.table)}`)
+  }
+  return due
+}
+
+/** Looks every `everyMs` (unref'd: it never keeps the process alive); never two at once. */
+export function startEmbeddedUpkeep(db: Db, log: Logger, everyMs = UPKEEP_MS): { stop(): Promise<void> } {
+  let running: Promise<unknown> | null = null
+  let stopped = false
+  const tick = () => {
+    if (running || stopped) return
+    const started = performance.now()
+    running = upkeepOnce(db)
+      .then((done) => {
+        if (done.length > 0)
+          log.info(
+            { tables: done, ms: Math.round(performance.now() - started) },
+            'embedded database upkeep: tables analysed or vacuumed',
+          )
+      })
+      .catch((err) => log.warn({ err }, 'embedded database upkeep failed'))
+      .finally(() => {
+        running = null
+      })
+  }
+  const timer = setInterval(tick, everyMs)
+  timer.unref()
+  return {
+    async stop() {
+      stopped = true
+      clearInterval(timer)
+      await running
+    },
+  }
+}
