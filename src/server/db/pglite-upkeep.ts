@@ -46,6 +46,31 @@ export async function tablesDue(db: Db): Promise<TableUpkeep[]> {
 }
 
 /**
+ * After a bulk load (an import), on either database: each table analysed at once if the rows
+ * added pass autovacuum's rule, so the plans made next see the table as it now is. Until the next
+ * look (here, or a server's autovacuum) the statistics would still describe the table before the
+ * load: a person scrolling through an import of many conversations would have had their pages
+ * planned as if their thread held a handful of messages.
+ */
+export async function analyzeAfterLoad(db: Db, added: Record<string, number>): Promise<string[]> {
+  const names = Object.keys(added)
+  if (names.length === 0) return []
+  const sizes = (await db.execute(sql`
+    select relname as table, greatest(reltuples, 0)::float8 as rows from pg_class
+    where relnamespace = 'public'::regnamespace and relkind = 'r'
+      and relname in (${sql.join(
+        names.map((n) => sql`${n}`),
+        sql`, `,
+      )})
+  `)) as unknown as { rows: { table: string; rows: number }[] }
+  const due = sizes.rows
+    .filter((t) => (added[t.table] ?? 0) > ANALYZE_BASE + ANALYZE_SHARE * Number(t.rows))
+    .map((t) => t.table)
+  for (const table of due) await db.execute(sql`analyze ${sql.identifier(table)}`)
+  return due
+}
+
+/**
  * Analyses and vacuums the tables due, one statement per table: the database thread runs one
  * statement at a time, so the app's own statements go between them. Returns what was done.
  */

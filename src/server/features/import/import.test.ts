@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { strToU8, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportedThreadSchema } from '#contract/export.ts'
@@ -148,6 +148,41 @@ describe('POST /api/import (ChatGPT)', () => {
           .where(eq(threads.userId, user.id as string))
       ).length,
     ).toBe(2)
+  })
+
+  // Decision 030: the lists opened next are planned on statistics that include the import.
+  it('analyses the tables a large import filled, and leaves them alone after a small one', async () => {
+    const { cookie } = await t.signUp()
+    const rowsOf = async () => {
+      const result = (await t.deps.database.db.execute(
+        sql`select relname as table, reltuples::float8 as rows from pg_class
+          where relname in ('threads', 'messages') and relnamespace = 'public'::regnamespace order by relname`,
+      )) as unknown as { rows: { table: string; rows: number }[] }
+      return Object.fromEntries(result.rows.map((r) => [r.table, Number(r.rows)]))
+    }
+    const conversation = (id: string, exchanges: number) => {
+      const mapping: Record<string, unknown> = { root: node('root', null, [], null) }
+      let parent = 'root'
+      for (let i = 0; i < exchanges; i++)
+        for (const role of ['user', 'assistant']) {
+          const key = `${role}-${i}`
+          mapping[key] = node(key, parent, [], msg(role, `${role} ${i}`, 1_700_000_000 + i))
+          ;(mapping[parent] as { children: string[] }).children.push(key)
+          parent = key
+        }
+      return { title: id, conversation_id: id, create_time: 1_700_000_000, current_node: parent, mapping }
+    }
+    const small = strToU8(JSON.stringify([conversation('small', 3)]))
+    const before = await rowsOf()
+    expect((await importFile(cookie, small, 'conversations.json')).status).toBe(200)
+    expect(await rowsOf()).toEqual(before)
+
+    const large = strToU8(JSON.stringify([conversation('large', 80)]))
+    expect((await importFile(cookie, large, 'conversations.json')).status).toBe(200)
+    const after = await rowsOf()
+    // Its 80 exchanges pass 50 and a tenth of the table: analysed, so counted. Its one thread does not.
+    expect(after.messages).toBeGreaterThanOrEqual(83)
+    expect(after.threads).toBe(before.threads)
   })
 
   it('answers a clear 4xx for files that are not exports, and 401 without a session', async () => {

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { IMPORT_LIMITS, type ImportReport } from '#contract/import.ts'
+import { analyzeAfterLoad } from '#server/db/pglite-upkeep.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
@@ -53,6 +54,8 @@ export function importRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
       otherBranches += thread.notes.otherBranches
       filesLeftOut += stored.filesLeftOut
     }
+    // A bulk load: the lists the person opens next are planned on statistics that know it.
+    await analyzeAfterLoad(db, { threads: report.threadsImported, messages: report.messagesImported })
     if (droppedParts)
       report.notes.push(
         `${plural(droppedParts, 'picture or other non-text part', 'pictures or other non-text parts')} left out: only text is imported`,
