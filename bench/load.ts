@@ -13,7 +13,8 @@
 //   BENCH_PEOPLE=1510 signs up at least that many people (by default three per stream of the
 //   largest level, plus ten), e.g. to run one stream after as many sign-ups as a 500-stream run.
 // A bare node:http relay (bench/support/bare-relay.ts) runs the same long and short streams at
-// each level: its CPU per token is printed as the machine's floor for relaying one.
+// each level: its CPU per token is printed as the machine's floor for relaying one, and at one
+// stream the time to first token it adds, the floor of an extra hop between client and model.
 // Needs `npm run build` first. The figures depend on the machine and on what else runs on it.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -415,7 +416,12 @@ export async function run(): Promise<void> {
     await direct(5)
 
     for (const n of LEVELS) {
-      const ttft = { loris: [] as number[], direct: [] as number[], followUp: [] as number[] }
+      const ttft = {
+        loris: [] as number[],
+        direct: [] as number[],
+        followUp: [] as number[],
+        relay: [] as number[],
+      }
       const directStreams: Stream[] = []
       const lorisStreams: Stream[] = []
       let errors = 0
@@ -461,6 +467,7 @@ export async function run(): Promise<void> {
           const rs = await Promise.all(Array.from({ length: n }, () => direct(SHORT_TOKENS, relayUrl)))
           relayCpu.short += cpuMs(relayPid) - relayShort
           relayCpu.tokensShort += rs.filter((x) => x.ok).length * SHORT_TOKENS
+          ttft.relay.push(...[...rl, ...rs].filter((x) => x.ok).map((x) => x.arrivals[0]!))
           // At one stream, a second send in the thread: a follow-up's statement reads its history
           // before the model is asked (no head start, decision 027), so its TTFT is shown apart.
           if (n === 1) {
@@ -497,6 +504,10 @@ export async function run(): Promise<void> {
           ms(followUpAdded),
           'within 5 ms',
           followUpAdded <= 5,
+        )
+        row(
+          `${label}: TTFT added by a bare node:http relay, p50 (reference)`,
+          ms(median(ttft.relay) - median(ttft.direct)),
         )
         row(`${label}: per-token delay added, p99`, ms(addedP99), 'within 1 ms', addedP99 <= 1)
       } else
