@@ -87,8 +87,9 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('embedded database upkee
       threadId ??= events.find((e) => e.threadId)?.threadId
       await settled(db, events.find((e) => e.id)!.id!)
     }
-    // A new thread and seven follow-ups: PostgreSQL plans a statement afresh for its first five
-    // runs, then keeps a generic plan, made here while the tables are small.
+    // A new thread and seven follow-ups (a history of seven turns). The embedded database runs a
+    // prepared statement on a generic plan made at its first run (decision 024): made here while
+    // the tables are small.
     for (let i = 0; i < 8; i++) await send()
     // Someone else's long history.
     const other = await t.signUp()
@@ -115,7 +116,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('embedded database upkee
     expect(await tablesDue(db)).toEqual([])
   }, 60_000)
 
-  it('analyses and vacuums a table by autovacuum’s thresholds, and only then', async () => {
+  it("analyses and vacuums a table by autovacuum's thresholds, and only then", async () => {
     await thresholdsHold(app.t.deps.database.db)
   })
 
