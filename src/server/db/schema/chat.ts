@@ -153,7 +153,10 @@ export const messages = pgTable(
       .where(sql`${t.completedAt} is null and (${t.status} = 'streaming' or ${t.reservedChars} > 0)`),
     index('messages_search_idx').using('gin', t.searchVector),
     index('messages_user_created_idx').on(t.userId, t.createdAt),
-    index('messages_thread_parent_idx').on(t.threadId, t.parentId),
+    // A turn's versions in page order (created_at, id) by one walk: with only (thread_id,
+    // parent_id), statistics that saw many short threads made the planner read the whole thread
+    // through messages_thread_page_idx for its order instead (session 11: 999 rows per row).
+    index('messages_thread_parent_idx').on(t.threadId, t.parentId, t.createdAt, t.id),
     // The shown branch by turn: one row per depth (two sends racing to follow the same leaf
     // cannot both be shown; the loser retries), a page is a walk of it from the cursor.
     uniqueIndex('messages_shown_idx').on(t.threadId, t.depth).where(sql`${t.shown}`),

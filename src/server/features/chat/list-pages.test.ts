@@ -486,6 +486,8 @@ describe('GET /api/messages pages', () => {
       for (const before of [null, ids.at(-40)!]) {
         const plan = await generic(messagePageQuery(db, { userId, threadId: thread!.id }, before, 30))
         expect(plan).toContain('messages_shown_idx')
+        // A turn's versions by the index that holds them in page order (decision 030's session).
+        expect(plan.split('SubPlan 2')[0]).toContain('messages_thread_parent_idx')
         expect(plan.split('SubPlan')[0]).not.toContain('Sort')
         expect(plan).not.toContain('Seq Scan')
       }
