@@ -9,6 +9,7 @@
 // rows before transaction ids could wrap around.
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
+import { type RepeatingJob, startRepeatingJob } from '#server/lib/repeating-job.ts'
 import type { Db } from './client.ts'
 
 /** PostgreSQL's own defaults (autovacuum_*): a table is due after this many changes plus a share. */
@@ -84,33 +85,18 @@ export async function upkeepOnce(db: Db): Promise<TableUpkeep[]> {
   return due
 }
 
-/** Looks every `everyMs` (unref'd: it never keeps the process alive); never two at once. */
-export function startEmbeddedUpkeep(db: Db, log: Logger, everyMs = UPKEEP_MS): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null
-  let stopped = false
-  const tick = () => {
-    if (running || stopped) return
+/** Looks every `everyMs` (lib/repeating-job.ts: never two at once), logging what it did. */
+export function startEmbeddedUpkeep(db: Db, log: Logger, everyMs = UPKEEP_MS): RepeatingJob {
+  const look = async () => {
     const started = performance.now()
-    running = upkeepOnce(db)
-      .then((done) => {
-        if (done.length > 0)
-          log.info(
-            { tables: done, ms: Math.round(performance.now() - started) },
-            'embedded database upkeep: tables analysed or vacuumed',
-          )
-      })
-      .catch((err) => log.warn({ err }, 'embedded database upkeep failed'))
-      .finally(() => {
-        running = null
-      })
+    const done = await upkeepOnce(db)
+    if (done.length > 0)
+      log.info(
+        { tables: done, ms: Math.round(performance.now() - started) },
+        'embedded database upkeep: tables analysed or vacuumed',
+      )
   }
-  const timer = setInterval(tick, everyMs)
-  timer.unref()
-  return {
-    async stop() {
-      stopped = true
-      clearInterval(timer)
-      await running
-    },
-  }
+  return startRepeatingJob(look, everyMs, {
+    onError: (err) => log.warn({ err }, 'embedded database upkeep failed'),
+  })
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { Db } from '#server/db/client.ts'
+import { type RepeatingJob, startRepeatingJob } from '#server/lib/repeating-job.ts'
 
 /** A heartbeat older than this means the generating node is gone. */
 export const LEASE_MS = 15_000
@@ -125,27 +126,10 @@ export async function sweepLeases(db: Db, log: Logger): Promise<LapsedReply[]> {
   return finished
 }
 
-/** Sweeps now and every `everyMs` (unref'd: it never keeps the process alive). */
-export function startLeaseSweeper(db: Db, log: Logger, everyMs = SWEEP_MS): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null
-  let stopped = false
-  const sweep = () => {
-    // A slow database must not pile sweeps up.
-    if (running || stopped) return
-    running = sweepLeases(db, log)
-      .catch((err) => log.warn({ err }, 'lease sweep failed'))
-      .finally(() => {
-        running = null
-      })
-  }
-  sweep()
-  const timer = setInterval(sweep, everyMs)
-  timer.unref()
-  return {
-    async stop() {
-      stopped = true
-      clearInterval(timer)
-      await running
-    },
-  }
+/** Sweeps now and every `everyMs` (lib/repeating-job.ts: never two at once). */
+export function startLeaseSweeper(db: Db, log: Logger, everyMs = SWEEP_MS): RepeatingJob {
+  return startRepeatingJob(() => sweepLeases(db, log), everyMs, {
+    runNow: true,
+    onError: (err) => log.warn({ err }, 'lease sweep failed'),
+  })
 }
