@@ -20,6 +20,7 @@ import { createLogger, serverLogDestination } from './lib/logger.ts'
 import { mailerFor } from './lib/mail/mailer.ts'
 import { ensurePrivateDirSync } from './lib/private-dir.ts'
 import { pruneRateLimits } from './lib/rate-limit.ts'
+import { startRepeatingJob } from './lib/repeating-job.ts'
 import { pruneExpiredSessions } from './lib/session.ts'
 import { loadSecret } from './secret.ts'
 
@@ -77,21 +78,23 @@ async function main() {
     }
   })
 
-  const maintenance = setInterval(() => {
-    Promise.all([
-      pruneExpiredSessions(deps),
-      pruneRateLimits(database.db),
-      pruneAccountTokens(database.db),
-    ]).catch((err) => log.warn({ err }, 'maintenance failed'))
-  }, HOUR_MS)
-  maintenance.unref()
+  const maintenance = startRepeatingJob(
+    () =>
+      Promise.all([
+        pruneExpiredSessions(deps),
+        pruneRateLimits(database.db),
+        pruneAccountTokens(database.db),
+      ]),
+    HOUR_MS,
+    { onError: (err) => log.warn({ err }, 'maintenance failed') },
+  )
 
   let stopping = false
   const shutdown = (signal: string) => {
     if (stopping) return
     stopping = true
     log.info({ signal }, 'shutting down: finishing in-flight requests')
-    clearInterval(maintenance)
+    const maintained = maintenance.stop()
     const sweeping = leases.stop()
     const upkept = upkeep?.stop()
     const force = setTimeout(() => {
@@ -106,8 +109,7 @@ async function main() {
         if (!(await background.idle(SHUTDOWN_GRACE_MS)))
           log.warn('some replies did not finish before shutdown')
       }
-      await sweeping
-      await upkept
+      await Promise.all([sweeping, upkept, maintained])
       // Links being mailed (verification, reset) go out before the database closes.
       await Promise.race([mailerFor(deps).settled(), new Promise((r) => setTimeout(r, 5000))])
       await closeEcoEngine(env).catch((err) => log.warn({ err }, 'closing the eco model failed'))
