@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
+import type { PgDialect } from 'drizzle-orm/pg-core'
 import { PgliteSession } from 'drizzle-orm/pglite'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type Database, openDatabase } from './client.ts'
@@ -71,5 +72,37 @@ describe.each(['in this thread', 'in the worker thread'])('executeNamed on PGlit
     )
     expect(after.rows[0]?.n).toBe(0)
     expect(seen.some((q) => q.includes('insert into named_probe'))).toBe(true)
+  })
+})
+
+describe('a statement built once per shape', () => {
+  it('writes its text once, then runs with each call’s values; another shape gets its own', async () => {
+    const { db } = databases['in this thread']!
+    const p = (name: string) => sql.placeholder(name)
+    const builds: string[] = []
+    const shapedSelect = (tag: string, values: Record<string, unknown>) =>
+      executeNamed<{ n: number; word: string | null }>(db, {
+        shape: `probe:${tag}`,
+        build: () => {
+          builds.push(tag)
+          const extra = tag === 'plus' ? sql` + 1000` : sql``
+          return sql`select ${p('n')}::int * ${7}::int ${extra} as n, ${p('word')}::text as word`
+        },
+        values,
+      })
+    const sqlToQuery = vi.spyOn((db as unknown as { dialect: PgDialect }).dialect, 'sqlToQuery')
+    try {
+      expect((await shapedSelect('plain', { n: 2, word: 'two' })).rows).toEqual([{ n: 14, word: 'two' }])
+      expect((await shapedSelect('plain', { n: 3, word: null })).rows).toEqual([{ n: 21, word: null }])
+      expect((await shapedSelect('plus', { n: 3, word: 'x' })).rows).toEqual([{ n: 1021, word: 'x' }])
+      expect((await shapedSelect('plain', { n: 4, word: 'four' })).rows).toEqual([{ n: 28, word: 'four' }])
+      // Built (and written to text) once per shape, not once per call.
+      expect(builds).toEqual(['plain', 'plus'])
+      expect(sqlToQuery).toHaveBeenCalledTimes(2)
+      // A value the text names but the call left out is an error, not a null.
+      expect(() => shapedSelect('plain', { n: 5 })).toThrow(/No value for placeholder "word"/)
+    } finally {
+      sqlToQuery.mockRestore()
+    }
   })
 })

@@ -60,6 +60,55 @@ export async function countSentMessages(db: Db | Tx, userId: string): Promise<nu
   return row?.n ?? 0
 }
 
+const p = (name: string) => sql.placeholder(name)
+
+/** finalizeReply's statement, its values as placeholders (built once: named-statement.ts). */
+function buildFinish() {
+  const sentOrigins = sql.join(
+    PERSON_SENT_ORIGINS.map((o) => sql`${o}`),
+    sql`, `,
+  )
+  return sql`
+    with info as (
+      select origin, status from messages where id = ${p('messageId')}
+    ), held as (
+      select id, reserved_chars from messages
+      where id = ${p('messageId')} and completed_at is null
+      for update
+    ), done as (
+      update messages m set
+        response = ${p('response')}::text,
+        status = ${p('status')}::text,
+        error_message = ${p('errorMessage')}::text,
+        input_tokens = ${p('inputTokens')}::int,
+        output_tokens = ${p('outputTokens')}::int,
+        latency_ms = ${p('latencyMs')}::int,
+        co2_impact = ${p('co2')}::jsonb,
+        completed_at = ${p('now')}::timestamptz,
+        reserved_chars = 0
+      from held where m.id = held.id
+      returning m.id
+    ), charged as (
+      update users set
+        ai_input_chars = ai_input_chars + ${p('chargedInput')}::int,
+        ai_output_chars = ai_output_chars + ${p('chargedOutput')}::int,
+        ai_reserved_chars = greatest(0, ai_reserved_chars - (select reserved_chars from held)),
+        ai_generating = greatest(0, ai_generating - 1),
+        co2_saved = co2_saved + ${p('savedMid')}::float8,
+        co2_saved_min = co2_saved_min + ${p('savedMin')}::float8,
+        co2_saved_max = co2_saved_max + ${p('savedMax')}::float8
+      where id = ${p('userId')} and exists (select 1 from done)
+      returning id
+    )
+    select
+      (select origin from info) as origin,
+      (select status from info) as status,
+      exists (select 1 from done) as settled,
+      (select count(*) from messages where user_id = ${p('userId')} and id <> ${p('messageId')}
+        and status <> 'failed' and origin in (${sentOrigins}))::int as others
+  `
+}
+
 /**
  * Stores the end of a reply and settles its usage, in one statement (decision 021): the
  * reservation made when the send was admitted is released, what was used is charged, the reply's
@@ -92,57 +141,32 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
             replyChars: r.outcome.response.length,
           })
   const saved = co2Impact?.saved ?? { mid: 0, min: 0, max: 0 }
-  const sentOrigins = sql.join(
-    PERSON_SENT_ORIGINS.map((o) => sql`${o}`),
-    sql`, `,
-  )
   const result = await executeNamed<{
     origin: string | null
     status: string | null
     settled: boolean
     others: number
-  }>(
-    db,
-    sql`
-    with info as (
-      select origin, status from messages where id = ${r.messageId}
-    ), held as (
-      select id, reserved_chars from messages
-      where id = ${r.messageId} and completed_at is null
-      for update
-    ), done as (
-      update messages m set
-        response = ${r.outcome.response}::text,
-        status = ${r.outcome.status}::text,
-        error_message = ${r.outcome.errorMessage}::text,
-        input_tokens = ${r.inputTokens}::int,
-        output_tokens = ${r.outputTokens}::int,
-        latency_ms = ${r.latencyMs}::int,
-        co2_impact = ${co2Impact ? JSON.stringify(co2Impact) : null}::jsonb,
-        completed_at = ${r.now.toISOString()}::timestamptz,
-        reserved_chars = 0
-      from held where m.id = held.id
-      returning m.id
-    ), charged as (
-      update users set
-        ai_input_chars = ai_input_chars + ${charged.input}::int,
-        ai_output_chars = ai_output_chars + ${charged.output}::int,
-        ai_reserved_chars = greatest(0, ai_reserved_chars - (select reserved_chars from held)),
-        ai_generating = greatest(0, ai_generating - 1),
-        co2_saved = co2_saved + ${saved.mid}::float8,
-        co2_saved_min = co2_saved_min + ${saved.min}::float8,
-        co2_saved_max = co2_saved_max + ${saved.max}::float8
-      where id = ${r.userId} and exists (select 1 from done)
-      returning id
-    )
-    select
-      (select origin from info) as origin,
-      (select status from info) as status,
-      exists (select 1 from done) as settled,
-      (select count(*) from messages where user_id = ${r.userId} and id <> ${r.messageId}
-        and status <> 'failed' and origin in (${sentOrigins}))::int as others
-  `,
-  )
+  }>(db, {
+    shape: 'finish',
+    build: buildFinish,
+    values: {
+      messageId: r.messageId,
+      userId: r.userId,
+      response: r.outcome.response,
+      status: r.outcome.status,
+      errorMessage: r.outcome.errorMessage,
+      inputTokens: r.inputTokens,
+      outputTokens: r.outputTokens,
+      latencyMs: r.latencyMs,
+      co2: co2Impact ? JSON.stringify(co2Impact) : null,
+      now: r.now.toISOString(),
+      chargedInput: charged.input,
+      chargedOutput: charged.output,
+      savedMid: saved.mid,
+      savedMin: saved.min,
+      savedMax: saved.max,
+    },
+  })
   const row = result.rows[0]
   if (!row?.origin || !(PERSON_SENT_ORIGINS as readonly string[]).includes(row.origin)) return {}
   const status = row.settled ? r.outcome.status : row.status

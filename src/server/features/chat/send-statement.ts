@@ -88,67 +88,70 @@ export interface SessionCheck {
   belowPro: boolean
 }
 
-/** The check's part of the statement: `signed` has a row when the guess holds. */
-function signedBy(check: SessionCheck, u: string, now: string): SQL {
-  return sql`signed as (
-      select 1 from sessions s join users su on su.id = s.user_id
-      where s.id = ${check.sessionId}::text and s.user_id = ${u}::uuid and s.expires_at > ${now}::timestamptz
-        and (su.is_premium and (su.subscription_end_date is null
-          or su.subscription_end_date > ${now}::timestamptz)) = ${check.premium}::boolean
-        and (su.ai_input_chars + su.ai_output_chars < ${check.proBelow}::int) = ${check.belowPro}::boolean
-    ),`
+/** The statement's text depends on these only; everything else is a value (named-statement.ts). */
+interface StartShape {
+  kind: Placement['kind']
+  /** A session guessed under decision 026 is checked by the statement. */
+  checked: boolean
+  /** A revision of a thread's first turn (no parent to find shown). */
+  firstTurn: boolean
 }
 
-/** Runs the statement. Unique violations (a reused clientMessageId, a raced branch) throw. */
-export async function startSend(
-  db: Db | Tx,
-  place: Placement,
-  v: SendRow,
-  claim: Reservation,
-  check?: SessionCheck,
-): Promise<SendOutcome> {
-  const u = v.userId
-  const now = v.now.toISOString()
+const p = (name: string) => sql.placeholder(name)
+
+/** The check's part of the statement: `signed` has a row when the guess holds. */
+const signedBy = sql`signed as (
+      select 1 from sessions s join users su on su.id = s.user_id
+      where s.id = ${p('sessionId')}::text and s.user_id = ${p('u')}::uuid and s.expires_at > ${p('now')}::timestamptz
+        and (su.is_premium and (su.subscription_end_date is null
+          or su.subscription_end_date > ${p('now')}::timestamptz)) = ${p('premium')}::boolean
+        and (su.ai_input_chars + su.ai_output_chars < ${p('proBelow')}::int) = ${p('belowPro')}::boolean
+    ),`
+
+/** The statement for one shape, its values as placeholders: built once per shape. */
+function buildStart(shape: StartShape): SQL {
+  const u = p('u')
+  const now = p('now')
   const used = sql`ai_input_chars + ai_output_chars`
   // Without a check the session was read by this request: every send is signed.
-  const signed = check ? sql`exists (select 1 from signed)` : sql`true`
+  const signed = shape.checked ? sql`exists (select 1 from signed)` : sql`true`
   let lead: SQL
   let threadIdOf: SQL
   let shown: SQL = sql`true`
   let afterPlaced: SQL = sql``
-  if (place.kind === 'new-thread') {
+  if (shape.kind === 'new-thread') {
     lead = sql`placed as (select null::uuid as thread_id, null::uuid as parent_id, 0 as depth where ${signed}),
       found as (select 1)`
     threadIdOf = sql`(select id from created)`
-  } else if (place.kind === 'follow') {
+  } else if (shape.kind === 'follow') {
     // Locked: sends and version switches in one thread take turns. The leaf is read from the
     // statement's snapshot, so it is locked and its flag checked again: a branch switched under
     // this send answers no row (`moved`), a send that got there first makes this one's insert
     // collide on messages_shown_idx (both retried by the caller).
-    lead = sql`found as (select id from threads where id = ${place.threadId} and user_id = ${u} for update),
-      leaf as (select id from messages where thread_id = ${place.threadId} and shown order by depth desc limit 1),
+    lead = sql`found as (select id from threads where id = ${p('threadId')} and user_id = ${u} for update),
+      leaf as (select id from messages where thread_id = ${p('threadId')} and shown order by depth desc limit 1),
       parent as (select id, depth from messages where id = (select id from leaf) and shown for share),
       placed as (
-        select ${place.threadId}::uuid as thread_id, (select id from parent) as parent_id,
+        select ${p('threadId')}::uuid as thread_id, (select id from parent) as parent_id,
           coalesce((select depth + 1 from parent), 0) as depth
         where exists (select 1 from found) and ${signed}
           and (exists (select 1 from parent) or not exists (select 1 from leaf))
       )`
     threadIdOf = sql`placed.thread_id`
   } else {
-    const parentShown = place.parentId
-      ? sql`exists (select 1 from messages where id = ${place.parentId} and shown)`
-      : sql`true`
-    lead = sql`found as (select id from threads where id = ${place.threadId} and user_id = ${u}),
+    const parentShown = shape.firstTurn
+      ? sql`true`
+      : sql`exists (select 1 from messages where id = ${p('parentId')} and shown)`
+    lead = sql`found as (select id from threads where id = ${p('threadId')} and user_id = ${u}),
       placed as (
-        select ${place.threadId}::uuid as thread_id, ${place.parentId}::uuid as parent_id,
-          ${place.depth}::int as depth, ${parentShown} as visible
+        select ${p('threadId')}::uuid as thread_id, ${p('parentId')}::uuid as parent_id,
+          ${p('depth')}::int as depth, ${parentShown} as visible
         where exists (select 1 from found) and ${signed}
       ),
       -- The new version replaces its turn and what followed it on the shown branch.
       unshown as (
         update messages set shown = false
-        where thread_id = ${place.threadId} and shown and depth >= ${place.depth}
+        where thread_id = ${p('threadId')} and shown and depth >= ${p('depth')}
           and (select visible from placed)
         returning id
       )`
@@ -158,30 +161,28 @@ export async function startSend(
     afterPlaced = sql`and (select count(*) from unshown) >= 0`
   }
   const created =
-    place.kind === 'new-thread'
+    shape.kind === 'new-thread'
       ? sql`, created as (
           insert into threads (user_id, title, chat_model, last_message_at)
-          select ${u}::uuid, ${place.title}::text, ${v.chatModel}::text, ${now}::timestamptz from admitted
+          select ${u}::uuid, ${p('title')}::text, ${p('chatModel')}::text, ${now}::timestamptz from admitted
           returning id
         )`
       : sql``
   const touched =
-    place.kind === 'new-thread'
+    shape.kind === 'new-thread'
       ? sql``
       : // The thread list's order follows the last send (set here rather than when the reply
         // ends: the reply's end then writes nothing but its own row and the user's).
         sql`, touched as (
-          update threads set last_message_at = greatest(${now}::timestamptz, now()), chat_model = ${v.chatModel}::text
+          update threads set last_message_at = greatest(${now}::timestamptz, now()), chat_model = ${p('chatModel')}::text
           where id = (select thread_id from inserted)
           returning id
         )`
-  const result = await executeNamed(
-    db,
-    sql`
-    with recursive ${check ? signedBy(check, u, now) : sql``} ${lead},
+  return sql`
+    with recursive ${shape.checked ? signedBy : sql``} ${lead},
     budget as (
       insert into rate_limits (key, window_start, count)
-      select ${`send:${u}`}::text, now(), 1 from placed
+      select ${p('budgetKey')}::text, now(), 1 from placed
       on conflict (key) do update set
         count = case when rate_limits.window_start < now() - make_interval(secs => ${BUDGET_WINDOW_SECONDS})
           then 1 else rate_limits.count + 1 end,
@@ -194,23 +195,23 @@ export async function startSend(
     -- limit is not reached yet (decision 009), and fewer than the maximum replies are generating.
     admitted as (
       update users set
-        ai_reserved_chars = ai_reserved_chars + ${claim.chars},
+        ai_reserved_chars = ai_reserved_chars + ${p('chars')},
         ai_generating = ai_generating + 1
       where id = ${u}
         and (select count from budget) <= ${SENDS_PER_MINUTE}
-        and ${used} < ${claim.limit}
-        and (ai_reserved_chars = 0 or ${used} + ai_reserved_chars + ${claim.chars} <= ${claim.limit})
-        and ai_generating < ${claim.maxGenerating}
+        and ${used} < ${p('limit')}
+        and (ai_reserved_chars = 0 or ${used} + ai_reserved_chars + ${p('chars')} <= ${p('limit')})
+        and ai_generating < ${p('maxGenerating')}
       returning id
     ) ${created},
     inserted as (
       insert into messages (user_id, thread_id, content, client_message_id, parent_id, depth, shown,
         origin, selected_at, chat_model, provider, model_id, media_url, media_type, upload_id,
         media_name, media_mime, reserved_chars, node_id)
-      select ${u}::uuid, ${threadIdOf}, ${v.content}::text, ${v.clientMessageId}::text, placed.parent_id,
-        placed.depth, ${shown}, ${v.origin}::text, ${now}::timestamptz, ${v.chatModel}::text,
-        ${v.provider}::text, ${v.modelId}::text, ${v.mediaUrl}::text, ${v.mediaType}::text,
-        ${v.uploadId}::uuid, ${v.mediaName}::text, ${v.mediaMime}::text, ${claim.chars}::int,
+      select ${u}::uuid, ${threadIdOf}, ${p('content')}::text, ${p('clientMessageId')}::text, placed.parent_id,
+        placed.depth, ${shown}, ${p('origin')}::text, ${now}::timestamptz, ${p('chatModel')}::text,
+        ${p('provider')}::text, ${p('modelId')}::text, ${p('mediaUrl')}::text, ${p('mediaType')}::text,
+        ${p('uploadId')}::uuid, ${p('mediaName')}::text, ${p('mediaMime')}::text, ${p('chars')}::int,
         ${NODE_ID}::text
       from placed, admitted
       where true ${afterPlaced}
@@ -238,8 +239,51 @@ export async function startSend(
         select json_agg(json_build_array(content, response, status, media_type) order by n desc)
         from history
       ) end as history
-  `,
-  )
+  `
+}
+
+/** Runs the statement. Unique violations (a reused clientMessageId, a raced branch) throw. */
+export async function startSend(
+  db: Db | Tx,
+  place: Placement,
+  v: SendRow,
+  claim: Reservation,
+  check?: SessionCheck,
+): Promise<SendOutcome> {
+  const u = v.userId
+  const shape: StartShape = {
+    kind: place.kind,
+    checked: Boolean(check),
+    firstTurn: place.kind === 'revise' && place.parentId === null,
+  }
+  const values: Record<string, unknown> = {
+    u,
+    now: v.now.toISOString(),
+    budgetKey: `send:${u}`,
+    chars: claim.chars,
+    limit: claim.limit,
+    maxGenerating: claim.maxGenerating,
+    content: v.content,
+    clientMessageId: v.clientMessageId,
+    origin: v.origin,
+    chatModel: v.chatModel,
+    provider: v.provider,
+    modelId: v.modelId,
+    mediaUrl: v.mediaUrl,
+    mediaType: v.mediaType,
+    uploadId: v.uploadId,
+    mediaName: v.mediaName,
+    mediaMime: v.mediaMime,
+  }
+  if (check) Object.assign(values, check)
+  if (place.kind === 'new-thread') values.title = place.title
+  else values.threadId = place.threadId
+  if (place.kind === 'revise') Object.assign(values, { parentId: place.parentId, depth: place.depth })
+  const result = await executeNamed(db, {
+    shape: `start:${shape.kind}:${shape.checked}:${shape.firstTurn}`,
+    build: () => buildStart(shape),
+    values,
+  })
   const r = result.rows[0] ?? {}
   if (!r.signed) return { kind: 'unsigned' }
   if (!r.found) return { kind: 'no-thread' }

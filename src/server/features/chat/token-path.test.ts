@@ -1,6 +1,7 @@
 // The streaming hot loop counted in work, not time (issue 15): SSE writes per burst of tokens,
 // and statements per progress tick for many replies at once.
 import { eq, sql } from 'drizzle-orm'
+import { PgDialect } from 'drizzle-orm/pg-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { parseChatEventLine } from '#contract/chat-events.ts'
 import { namedStatements } from '#server/db/named-statement.ts'
@@ -231,8 +232,13 @@ describe('statements per send', () => {
     const next = await count(14, first.threadId)
     // Prepared by name on PostgreSQL: another follow-up's start and end are the same statements.
     const named = namedStatements()
+    const toQuery = vi.spyOn(PgDialect.prototype, 'sqlToQuery')
     await count(14, first.threadId)
+    const written = toQuery.mock.results.map((r) => (r.value as { sql: string }).sql)
+    toQuery.mockRestore()
     expect(namedStatements()).toBe(named)
+    // Nor are their texts written again: each was built once for its shape (named-statement.ts).
+    expect(written.filter((q) => /with recursive|with info as/.test(q))).toEqual([])
     const long = await count(179, first.threadId)
     // The session; the send's start (budget, admission, the exchange, its history); its end
     // (the reply, usage, CO2). Once this node has read the session, the start checks it itself
