@@ -146,8 +146,11 @@ export const messages = pgTable(
     // thread-less ones, which have their own (issue 15).
     index('messages_thread_page_idx').on(t.threadId, t.createdAt, t.id),
     index('messages_threadless_page_idx').on(t.userId, t.createdAt, t.id).where(sql`${t.threadId} is null`),
-    // Replies not yet settled, found per user by the lease check a list makes (lease.ts
-    // finishLapsed; the same condition, so the planner uses it however long the history).
+    // Replies not yet settled, found per user by the lease check a list makes and by the sweep
+    // (lease.ts finishLapsed; the same condition, so the planner uses it however long the
+    // history). No index names heartbeat_at or response: a progress save changes only those, so
+    // it is a HOT update (no index entries), in the room the table's fillfactor keeps on each page
+    // (migration 0014, issue 15).
     index('messages_unsettled_idx')
       .on(t.userId)
       .where(sql`${t.completedAt} is null and (${t.status} = 'streaming' or ${t.reservedChars} > 0)`),
@@ -161,6 +164,5 @@ export const messages = pgTable(
     // cannot both be shown; the loser retries), a page is a walk of it from the cursor.
     uniqueIndex('messages_shown_idx').on(t.threadId, t.depth).where(sql`${t.shown}`),
     uniqueIndex('messages_client_id_idx').on(t.userId, t.clientMessageId),
-    index('messages_streaming_idx').on(t.heartbeatAt).where(sql`${t.status} = 'streaming'`),
   ],
 )

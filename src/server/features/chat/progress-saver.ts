@@ -4,7 +4,7 @@
 // Stop was pressed on some node, the row was deleted, or its lease was taken over (lease.ts).
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import type { Db } from '#server/db/client.ts'
+import type { Db, Tx } from '#server/db/client.ts'
 import { executeNamed } from '#server/db/named-statement.ts'
 
 /**
@@ -101,7 +101,7 @@ export class ProgressSaver {
  * without a parameter per row.
  */
 export async function saveBatch(
-  db: Db,
+  db: Db | Tx,
   rows: { id: string; response: string | null }[],
 ): Promise<Set<string>> {
   if (rows.length === 0) return new Set()
