@@ -280,7 +280,8 @@ export async function startSend(
   else values.threadId = place.threadId
   if (place.kind === 'revise') Object.assign(values, { parentId: place.parentId, depth: place.depth })
   const result = await executeNamed(db, {
-    shape: `start:${shape.kind}:${shape.checked}:${shape.firstTurn}`,
+    // The key is the whole shape: a field added to StartShape cannot share another shape's text.
+    shape: `start:${JSON.stringify(shape)}`,
     build: () => buildStart(shape),
     values,
   })
