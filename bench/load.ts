@@ -227,6 +227,23 @@ export async function run(): Promise<void> {
   const children: ChildProcess[] = []
   let postgres: { url: string; stop(): void } | undefined
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loris-bench-'))
+  // The deadline, a failure and a signal (Ctrl-C, a kill of the bench) all end here: the server,
+  // the stand-ins and PostgreSQL must not outlive the bench on any of them.
+  const leaveNothing = () => {
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    children.length = 0
+    postgres?.stop()
+    postgres = undefined
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  const onSignal = (signal: NodeJS.Signals) => {
+    console.error(`load bench: stopped (${signal})`)
+    process.exit(1)
+  }
+  process.once('exit', leaveNothing)
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
   try {
     const standIn = spawn(
       process.execPath,
@@ -615,11 +632,14 @@ export async function run(): Promise<void> {
     for (const [why, count] of failures) console.info(`failed ${count}x: ${why}`)
   } finally {
     clearTimeout(deadline)
-    for (const child of children.reverse()) {
+    for (const child of [...children].reverse()) {
       child.kill('SIGTERM')
-      if (child.exitCode === null) await new Promise((r) => child.once('exit', r))
+      if (child.exitCode === null && child.signalCode === null)
+        await new Promise((r) => child.once('exit', r))
     }
-    postgres?.stop()
-    rmSync(dataDir, { recursive: true, force: true })
+    leaveNothing()
+    process.off('exit', leaveNothing)
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
   }
 }
