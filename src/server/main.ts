@@ -1,6 +1,7 @@
 // Process entry: reads the environment, opens the database, serves, and shuts down gracefully.
 
 import cluster from 'node:cluster'
+import type { Server } from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
@@ -26,6 +27,7 @@ import { loadSecret } from './secret.ts'
 
 const SHUTDOWN_GRACE_MS = 15_000
 const HOUR_MS = 3_600_000
+const KEEP_ALIVE_MS = 65_000
 
 async function main() {
   const env = parseEnv()
@@ -77,6 +79,13 @@ async function main() {
       )
     }
   })
+  // Idle connections are kept a minute (Node's default is 5 s): a person's next send usually comes
+  // later than 5 s, and would open (and, behind TLS here, handshake) a new connection first. Past
+  // the 60 s idle timeout of common proxies and load balancers, so they close first, never Node a
+  // connection they are about to reuse. Headers must come within that too.
+  const http1 = server as Server // serve() makes a node:http server unless given another
+  http1.keepAliveTimeout = KEEP_ALIVE_MS
+  http1.headersTimeout = KEEP_ALIVE_MS + 1000
 
   const maintenance = startRepeatingJob(
     () =>
@@ -117,7 +126,13 @@ async function main() {
       log.info('stopped')
       process.exit(0)
     })
-    if ('closeIdleConnections' in server) server.closeIdleConnections()
+    // Connections answering now stay open for their next request once done (keep-alive, a
+    // minute): each is closed as soon as it is idle, so the close above is not kept waiting.
+    const closeIdle = () => {
+      if ('closeIdleConnections' in server) server.closeIdleConnections()
+    }
+    closeIdle()
+    setInterval(closeIdle, 100).unref()
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))

@@ -1,0 +1,85 @@
+// The built server keeps idle connections a minute (main.ts), so a person's next send reuses
+// theirs; a stop must still not wait for them. SIGTERM mid-reply: the reply streams to its end,
+// and the process stops as soon as that connection is idle, not when the minute (or the forced
+// close of in-flight requests) is up. No browser: the subject is the process.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ChatEvent } from '../../src/contract/chat-events.ts'
+import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
+import { type AppServer, startAppServer } from './support/app-server.ts'
+import { aiProviderEnv } from './support/chat-harness.ts'
+
+let ai: AiStandIn
+let server: AppServer | undefined
+beforeAll(async () => {
+  ai = await startAiStandIn()
+})
+afterAll(async () => {
+  await server?.crash().catch(() => undefined)
+  await ai?.close()
+})
+
+/** The send's events, read as far as each call asks; the stream is read by one reader throughout. */
+function eventReader(res: Response) {
+  const reader = res.body?.pipeThrough(new TextDecoderStream()).getReader()
+  if (!reader) throw new Error('no stream')
+  const seen: ChatEvent[] = []
+  let buffered = ''
+  return async (until: (e: ChatEvent[]) => boolean): Promise<ChatEvent[]> => {
+    while (!until(seen)) {
+      const { value, done } = await reader.read()
+      if (done) break
+      buffered += value
+      const lines = buffered.split('\n')
+      buffered = lines.pop() ?? ''
+      for (const line of lines)
+        if (line.startsWith('data: ')) seen.push(JSON.parse(line.slice(6)) as ChatEvent)
+    }
+    return seen
+  }
+}
+
+describe('stopping a server that keeps connections alive', () => {
+  it('finishes the reply in flight, then stops without waiting for the idle connection', async () => {
+    server = await startAppServer(aiProviderEnv(ai))
+    const { url } = server
+    const health = await fetch(`${url}/api/health`)
+    await health.arrayBuffer()
+    expect(health.headers.get('keep-alive')).toBe('timeout=65')
+
+    const registered = await fetch(`${url}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url },
+      body: JSON.stringify({
+        email: `stop-${crypto.randomUUID()}@example.com`,
+        password: 'a strong password',
+      }),
+    })
+    expect(registered.status).toBe(201)
+    const cookie = registered.headers.getSetCookie()[0]?.split(';')[0] ?? ''
+
+    ai.setChunkDelayMs(100)
+    const res = await fetch(`${url}/api/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url, cookie },
+      body: JSON.stringify({
+        content: 'Tell me slowly [[scenario:slow]]',
+        clientMessageId: 'stop-1',
+        isEcoMode: false,
+        useOpenAI: false,
+      }),
+    })
+    expect(res.status).toBe(200)
+    const read = eventReader(res)
+    expect((await read((e) => e.some((x) => x.text))).some((x) => x.text)).toBe(true)
+
+    const stopped = server.stop()
+    const all = await read((e) => e.some((x) => x.done || x.error))
+    expect(all.at(-1)).toMatchObject({ done: true, status: 'complete' })
+    await stopped
+    const logs = server.logs.join('')
+    server = undefined
+    expect(logs).toContain('"msg":"stopped"')
+    // The forced close (15 s after the signal) is what an idle kept-alive connection would wait for.
+    expect(logs).not.toContain('did not finish in time')
+  })
+})
