@@ -2,7 +2,8 @@
 // theirs; a stop must still not wait for them. SIGTERM mid-reply: the reply streams to its end,
 // and the process stops as soon as that connection is idle, not when the minute (or the forced
 // close of in-flight requests) is up. No browser: the subject is the process.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { rmSync } from 'node:fs'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { ChatEvent } from '../../src/contract/chat-events.ts'
 import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
@@ -13,8 +14,14 @@ let server: AppServer | undefined
 beforeAll(async () => {
   ai = await startAiStandIn()
 })
+// After every attempt (a retry starts its own server): one that was not stopped is killed.
+afterEach(async () => {
+  if (!server) return
+  await server.crash().catch(() => undefined)
+  rmSync(server.dataDir, { recursive: true, force: true })
+  server = undefined
+})
 afterAll(async () => {
-  await server?.crash().catch(() => undefined)
   await ai?.close()
 })
 
@@ -81,5 +88,20 @@ describe('stopping a server that keeps connections alive', () => {
     expect(logs).toContain('"msg":"stopped"')
     // The forced close (15 s after the signal) is what an idle kept-alive connection would wait for.
     expect(logs).not.toContain('did not finish in time')
+  })
+
+  it('stops on SIGTERM when whatever read its output has gone', async () => {
+    server = await startAppServer({})
+    const { child } = server
+    // The reader of its output (a log shipper, a terminal) goes away; the server keeps running.
+    child.stdout?.destroy()
+    child.stderr?.destroy()
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200)
+    // Its last lines are written as it exits, into the closed pipe: that must not keep it alive.
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    await server.stop()
+    server = undefined
   })
 })

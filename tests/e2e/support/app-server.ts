@@ -10,11 +10,14 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freePort } from '../../helpers/free-port.ts'
 import { isTemplate, templateDataDir } from './data-template.ts'
+import { forgetServer, noteServer } from './server-registry.ts'
 
 export interface AppServer {
   url: string
   dataDir: string
   logs: string[]
+  /** The server's process (tests that close its output or signal it themselves). */
+  child: ChildProcess
   /** Graceful stop (SIGTERM, as in production), then the data directory goes unless kept. */
   stop(): Promise<void>
   /** Kills the process at once (kill -9): nothing is finished or flushed. Keeps the data dir. */
@@ -92,9 +95,11 @@ export async function startAppServer(
   )
   child.stdout?.on('data', (d) => logs.push(String(d)))
   child.stderr?.on('data', (d) => logs.push(String(d)))
-  // If the test worker itself dies, the server must not outlive it.
+  // If the test worker itself exits, the server must not outlive it; if it is killed, the run's
+  // teardown kills what is still noted (server-registry.ts).
   const killOnExit = () => child.kill('SIGKILL')
   process.once('exit', killOnExit)
+  noteServer(child.pid, ownsDataDir ? dataDir : undefined)
 
   const removeDataDir = () => {
     if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true })
@@ -105,6 +110,7 @@ export async function startAppServer(
   } catch (err) {
     await terminate(child, 'SIGKILL')
     process.off('exit', killOnExit)
+    forgetServer(child.pid)
     removeDataDir()
     const reason = err instanceof Error ? err.message : String(err)
     throw new Error(`${reason}\n--- server output (tail) ---\n${tail(logs)}`)
@@ -114,14 +120,17 @@ export async function startAppServer(
     url,
     dataDir,
     logs,
+    child,
     async stop() {
       await terminate(child)
       process.off('exit', killOnExit)
+      forgetServer(child.pid)
       removeDataDir()
     },
     async crash() {
       await terminate(child, 'SIGKILL')
       process.off('exit', killOnExit)
+      forgetServer(child.pid)
     },
   }
 }
