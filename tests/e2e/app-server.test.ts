@@ -1,10 +1,12 @@
 // The test-server helper itself (issue 11, section 7): a start that fails in any way kills the
-// child, removes its data directory, and reports the tail of what the server printed.
+// child, removes its data directory, and reports the tail of what the server printed; a server a
+// test loses (a killed worker, a retry) is killed by the run's teardown.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startAppServer } from './support/app-server.ts'
+import { closeRegistry, noteServer } from './support/server-registry.ts'
 
 const scripts = mkdtempSync(path.join(tmpdir(), 'loris-app-server-test-'))
 afterAll(() => rmSync(scripts, { recursive: true, force: true }))
@@ -69,5 +71,39 @@ process.exit(3)`,
     await expect(startAppServer({}, { entry: s.entry })).rejects.toThrow(/code 3/)
     // While it ran, its data directory already held the migrated PGlite cluster.
     expect(readFileSync(seen, 'utf8')).toBe('true')
+  })
+})
+
+describe('servers a test loses', () => {
+  it("are noted while they run, and the run's teardown kills them and removes their data", async () => {
+    const s = script(
+      'lost',
+      `import { createServer } from 'node:http'
+createServer((_, res) => res.end('{"ok":true}')).listen(Number(process.env.PORT), '127.0.0.1')`,
+    )
+    // The run's note is in the environment (global-setup.ts): this server is in it until stopped.
+    const dir = process.env.LORIS_E2E_SERVERS as string
+    expect(existsSync(dir)).toBe(true)
+    const lost = await startAppServer({}, { entry: s.entry })
+    const pid = Number(readFileSync(s.pidFile, 'utf8'))
+    expect(existsSync(path.join(dir, String(pid)))).toBe(true)
+    // A second note of the run's kind, here in a folder of its own, as the teardown would find it
+    // after a worker died; a pid since reused by another program is left alone.
+    const own = mkdtempSync(path.join(tmpdir(), 'loris-e2e-servers-test-'))
+    const previous = process.env.LORIS_E2E_SERVERS
+    process.env.LORIS_E2E_SERVERS = own
+    noteServer(pid, lost.dataDir)
+    noteServer(process.pid, undefined)
+    writeFileSync(path.join(own, String(process.pid)), JSON.stringify({ cmdline: 'another program' }))
+    process.env.LORIS_E2E_SERVERS = previous
+    const killed = closeRegistry(own)
+    expect(killed).toHaveLength(1)
+    expect(killed[0]).toContain(s.entry)
+    await expect.poll(() => isRunning(pid)).toBe(false)
+    expect(existsSync(lost.dataDir)).toBe(false)
+    expect(existsSync(own)).toBe(false)
+    // Stopping what is already gone is fine, and takes it out of the run's note.
+    await lost.stop()
+    expect(existsSync(path.join(dir, String(pid)))).toBe(false)
   })
 })
