@@ -4,11 +4,11 @@
 // at once. No browser: the subject is the process, driven through the HTTP API.
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ChatEvent } from '../../src/contract/chat-events.ts'
 import type { Message } from '../../src/contract/messages.ts'
 import { LEASE_MS, LOST_NODE_MESSAGE, SWEEP_MS } from '../../src/server/features/chat/lease.ts'
 import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
+import { chatEvents, signUp } from './support/chat-api.ts'
 import { aiProviderEnv } from './support/chat-harness.ts'
 
 let ai: AiStandIn
@@ -25,48 +25,12 @@ afterAll(async () => {
   await ai?.close()
 })
 
-async function register(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({
-      email: `crash-${crypto.randomUUID()}@example.com`,
-      password: 'a strong password',
-    }),
-  })
-  expect(res.status).toBe(201)
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('loris_session='))
-  if (!cookie) throw new Error('no session cookie')
-  return cookie.split(';')[0] as string
-}
-
 function post(url: string, cookie: string, body: Record<string, unknown>) {
   return fetch(`${url}/api/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: url, cookie },
     body: JSON.stringify({ isEcoMode: false, useOpenAI: false, ...body }),
   })
-}
-
-/** Reads events until `until` says stop; the stream is then left to the server's fate. */
-async function readUntil(res: Response, until: (events: ChatEvent[]) => boolean): Promise<ChatEvent[]> {
-  const reader = res.body?.pipeThrough(new TextDecoderStream()).getReader()
-  if (!reader) throw new Error('no stream')
-  const events: ChatEvent[] = []
-  let buffered = ''
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) return events
-    buffered += value
-    const lines = buffered.split('\n')
-    buffered = lines.pop() ?? ''
-    for (const line of lines)
-      if (line.startsWith('data: ')) events.push(JSON.parse(line.slice(6)) as ChatEvent)
-    if (until(events)) {
-      reader.cancel().catch(() => undefined)
-      return events
-    }
-  }
 }
 
 /** Polls the thread's messages until the message meets `check`. */
@@ -91,16 +55,17 @@ async function waitForMessage(
 describe('a node killed mid-reply', () => {
   it('leaves the reply interrupted with its text within seconds of a restart, and a retry generates at once', async () => {
     first = await startAppServer(aiProviderEnv(ai))
-    const cookie = await register(first.url)
+    const cookie = await signUp(first.url, 'crash')
     const content = 'Tell me slowly [[scenario:slow]]'
     // A second a chunk: the reply is still being written when the kill comes, even under load.
     ai.setChunkDelayMs(1_000)
-    const events = await readUntil(
-      await post(first.url, cookie, { content, clientMessageId: 'crash-1' }),
+    const firstSend = chatEvents(await post(first.url, cookie, { content, clientMessageId: 'crash-1' }))
+    const events = await firstSend.until(
       (e) =>
         // Enough text that a progress save (every 500 ms) has stored some of it.
         e.filter((x) => x.text).length >= 3,
     )
+    firstSend.cancel()
     const id = events[0]?.id as string
     const threadId = events[0]?.threadId as string
     // Once a progress save has landed, kill -9: nothing is finished or flushed after this.
@@ -124,10 +89,9 @@ describe('a node killed mid-reply', () => {
     // The retry with the same clientMessageId generates again at once, into the same message.
     ai.setChunkDelayMs(5)
     const started = Date.now()
-    const retried = await readUntil(
+    const retried = await chatEvents(
       await post(second.url, cookie, { content, clientMessageId: 'crash-1' }),
-      (e) => e.some((x) => x.done || x.error),
-    )
+    ).until((e) => e.some((x) => x.done || x.error))
     expect(retried.at(-1)).toMatchObject({ id, done: true, status: 'complete' })
     expect(Date.now() - started).toBeLessThan(15_000)
   }, 120_000)

@@ -4,9 +4,9 @@
 // close of in-flight requests) is up. No browser: the subject is the process.
 import { rmSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { ChatEvent } from '../../src/contract/chat-events.ts'
 import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
+import { chatEvents, signUp } from './support/chat-api.ts'
 import { aiProviderEnv } from './support/chat-harness.ts'
 
 let ai: AiStandIn
@@ -25,26 +25,6 @@ afterAll(async () => {
   await ai?.close()
 })
 
-/** The send's events, read as far as each call asks; the stream is read by one reader throughout. */
-function eventReader(res: Response) {
-  const reader = res.body?.pipeThrough(new TextDecoderStream()).getReader()
-  if (!reader) throw new Error('no stream')
-  const seen: ChatEvent[] = []
-  let buffered = ''
-  return async (until: (e: ChatEvent[]) => boolean): Promise<ChatEvent[]> => {
-    while (!until(seen)) {
-      const { value, done } = await reader.read()
-      if (done) break
-      buffered += value
-      const lines = buffered.split('\n')
-      buffered = lines.pop() ?? ''
-      for (const line of lines)
-        if (line.startsWith('data: ')) seen.push(JSON.parse(line.slice(6)) as ChatEvent)
-    }
-    return seen
-  }
-}
-
 describe('stopping a server that keeps connections alive', () => {
   it('finishes the reply in flight, then stops without waiting for the idle connection', async () => {
     server = await startAppServer(aiProviderEnv(ai))
@@ -53,16 +33,7 @@ describe('stopping a server that keeps connections alive', () => {
     await health.arrayBuffer()
     expect(health.headers.get('keep-alive')).toBe('timeout=65')
 
-    const registered = await fetch(`${url}/api/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: url },
-      body: JSON.stringify({
-        email: `stop-${crypto.randomUUID()}@example.com`,
-        password: 'a strong password',
-      }),
-    })
-    expect(registered.status).toBe(201)
-    const cookie = registered.headers.getSetCookie()[0]?.split(';')[0] ?? ''
+    const cookie = await signUp(url, 'stop')
 
     ai.setChunkDelayMs(100)
     const res = await fetch(`${url}/api/messages`, {
@@ -76,11 +47,11 @@ describe('stopping a server that keeps connections alive', () => {
       }),
     })
     expect(res.status).toBe(200)
-    const read = eventReader(res)
-    expect((await read((e) => e.some((x) => x.text))).some((x) => x.text)).toBe(true)
+    const events = chatEvents(res)
+    expect((await events.until((e) => e.some((x) => x.text))).some((x) => x.text)).toBe(true)
 
     const stopped = server.stop()
-    const all = await read((e) => e.some((x) => x.done || x.error))
+    const all = await events.until((e) => e.some((x) => x.done || x.error))
     expect(all.at(-1)).toMatchObject({ done: true, status: 'complete' })
     await stopped
     const logs = server.logs.join('')
