@@ -82,7 +82,8 @@ async function main() {
   // Idle connections are kept a minute (Node's default is 5 s): a person's next send usually comes
   // later than 5 s, and would open (and, behind TLS here, handshake) a new connection first. Past
   // the 60 s idle timeout of common proxies and load balancers, so they close first, never Node a
-  // connection they are about to reuse. Headers must come within that too.
+  // connection they are about to reuse. The headers' timer stays above it (Node's own advice), so
+  // it never cuts a kept connection that is only waiting for its next request.
   const http1 = server as Server // serve() makes a node:http server unless given another
   http1.keepAliveTimeout = KEEP_ALIVE_MS
   http1.headersTimeout = KEEP_ALIVE_MS + 1000
