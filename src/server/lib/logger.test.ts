@@ -1,11 +1,12 @@
 // Issue 11, section 6: a failed query is logged by its SQL shape and the database's error, never
 // with its bound parameters (message text, addresses).
+import { spawn } from 'node:child_process'
 import { Writable } from 'node:stream'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { messages, users } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '../../../tests/helpers/test-app.ts'
-import { createLogger } from './logger.ts'
+import { createLogger, LOG_BUFFER_MAX_BYTES, serverLogDestination } from './logger.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -82,5 +83,31 @@ describe('a failed query in the log', () => {
     const { log, lines } = capture()
     log.error({ err: new Error('plain failure') }, 'unhandled error')
     expect(JSON.parse(lines[0] as string).err).toMatchObject({ type: 'Error', message: 'plain failure' })
+  })
+})
+
+describe("the server's log output", () => {
+  it('keeps at most LOG_BUFFER_MAX_BYTES in memory while its reader does not read', async () => {
+    // A pipe whose reader never reads: it fills after 64 KB, and every write after waits.
+    const reader = spawn('sleep', ['60'], { stdio: ['pipe', 'ignore', 'ignore'] })
+    try {
+      const fd = (reader.stdin as unknown as { _handle: { fd: number } })._handle.fd
+      const destination = serverLogDestination(fd) as unknown as NodeJS.EventEmitter & { destroy(): void }
+      let dropped = 0
+      destination.on('drop', (data: string) => {
+        dropped += Buffer.byteLength(data)
+      })
+      const log = createLogger({ level: 'info' }, destination as never)
+      const line = 'x'.repeat(1000)
+      const lines = Math.ceil((LOG_BUFFER_MAX_BYTES * 1.5) / line.length)
+      for (let i = 0; i < lines; i++) log.info({ i }, line)
+      const written = lines * (line.length + 60)
+      // A third of it did not fit: dropped, not kept.
+      expect(dropped).toBeGreaterThan(written - LOG_BUFFER_MAX_BYTES - 2 * 1024 * 1024)
+      expect(dropped).toBeLessThan(written)
+      destination.destroy()
+    } finally {
+      reader.kill('SIGKILL')
+    }
   })
 })

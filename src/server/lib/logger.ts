@@ -67,13 +67,24 @@ export function serializeError(err: unknown, depth = 0): unknown {
   }
 }
 
+/** The most log kept in memory while its reader does not read; lines past it are dropped. */
+export const LOG_BUFFER_MAX_BYTES = 16 * 1024 * 1024
+
 /**
  * Standard output for the server's log, written in blocks of 4 KB or at least once a second
  * rather than one write per line: two lines per chat send (the request, the reply's end) were a
- * write each (issue 15). Flushed on exit; a kill -9 can lose up to a second of log.
+ * write each (issue 15). Flushed on exit; a kill -9 can lose up to a second of log. A reader that
+ * stops reading (a stuck log shipper, a paused pager) costs at most LOG_BUFFER_MAX_BYTES of
+ * memory: the server keeps serving and drops the lines it cannot keep.
  */
-export function serverLogDestination(): DestinationStream {
-  return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 })
+export function serverLogDestination(fd = 1): DestinationStream {
+  return pino.destination({
+    dest: fd,
+    sync: false,
+    minLength: 4096,
+    periodicFlush: 1000,
+    maxLength: LOG_BUFFER_MAX_BYTES,
+  })
 }
 
 export function createLogger(options: LoggerOptions = {}, destination?: DestinationStream): Logger {
