@@ -1,6 +1,9 @@
 // Issue 11, section 6: a failed query is logged by its SQL shape and the database's error, never
 // with its bound parameters (message text, addresses).
-import { spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { Writable } from 'node:stream'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -88,15 +91,24 @@ describe('a failed query in the log', () => {
 
 describe("the server's log output", () => {
   it('keeps at most LOG_BUFFER_MAX_BYTES in memory while its reader does not read', async () => {
-    // A pipe whose reader never reads: it fills after 64 KB, and every write after waits.
-    const reader = spawn('sleep', ['60'], { stdio: ['pipe', 'ignore', 'ignore'] })
+    // A pipe (a FIFO) whose reader never reads: it fills after 64 KB, and every write after waits.
+    // The destination owns the writing end; the test holds the reading end and never reads it.
+    const dir = mkdtempSync(path.join(tmpdir(), 'loris-log-'))
+    const fifo = path.join(dir, 'log')
+    execFileSync('mkfifo', [fifo])
+    const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK)
     try {
-      const fd = (reader.stdin as unknown as { _handle: { fd: number } })._handle.fd
-      const destination = serverLogDestination(fd) as unknown as NodeJS.EventEmitter & { destroy(): void }
+      const writeEnd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK)
+      const destination = serverLogDestination(writeEnd) as unknown as NodeJS.EventEmitter & {
+        destroy(): void
+      }
+      const errors: unknown[] = []
+      destination.on('error', (err) => errors.push(err))
       let dropped = 0
       destination.on('drop', (data: string) => {
         dropped += Buffer.byteLength(data)
       })
+      const closed = new Promise((resolve) => destination.once('close', resolve))
       const log = createLogger({ level: 'info' }, destination as never)
       const line = 'x'.repeat(1000)
       const lines = Math.ceil((LOG_BUFFER_MAX_BYTES * 1.5) / line.length)
@@ -106,8 +118,11 @@ describe("the server's log output", () => {
       expect(dropped).toBeGreaterThan(written - LOG_BUFFER_MAX_BYTES - 2 * 1024 * 1024)
       expect(dropped).toBeLessThan(written)
       destination.destroy()
+      await closed
+      expect(errors).toEqual([])
     } finally {
-      reader.kill('SIGKILL')
+      closeSync(readEnd)
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })
