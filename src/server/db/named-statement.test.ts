@@ -9,7 +9,7 @@ import type { PgDialect } from 'drizzle-orm/pg-core'
 import { PgliteSession } from 'drizzle-orm/pglite'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type Database, openDatabase } from './client.ts'
-import { executeNamed } from './named-statement.ts'
+import { executeNamed, placeholder as p } from './named-statement.ts'
 
 const statement = (marker: string) => sql`
   select ${'2026-11-23T10:00:00.123Z'}::timestamptz as at, '2026-11-23 10:00:00'::timestamp as local,
@@ -78,7 +78,6 @@ describe.each(['in this thread', 'in the worker thread'])('executeNamed on PGlit
 describe('a statement built once per shape', () => {
   it('writes its text once, then runs with each call’s values; another shape gets its own', async () => {
     const { db } = databases['in this thread']!
-    const p = (name: string) => sql.placeholder(name)
     const builds: string[] = []
     const shapedSelect = (tag: string, values: Record<string, unknown>) =>
       executeNamed<{ n: number; word: string | null }>(db, {

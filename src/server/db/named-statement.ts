@@ -5,7 +5,7 @@
 // to the client as drizzle's own prepared query would send it, without building that object.
 
 import { types } from '@electric-sql/pglite'
-import { fillPlaceholders, is, type Query, SQL } from 'drizzle-orm'
+import { fillPlaceholders, is, type Query, SQL, sql } from 'drizzle-orm'
 import type { PgDialect, PgSession } from 'drizzle-orm/pg-core'
 import { PgliteSession } from 'drizzle-orm/pglite'
 import type { Db, Tx } from './client.ts'
@@ -49,6 +49,9 @@ export interface ShapedStatement {
   build: () => SQL
   values: Record<string, unknown>
 }
+
+/** A value of a ShapedStatement, named in its text and given in `values` at each run. */
+export const placeholder = (name: string) => sql.placeholder(name)
 
 /** Texts (and their parameters, placeholders among them) by shape. */
 const shaped = new Map<string, Query>()

@@ -2,7 +2,7 @@
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
-import { executeNamed } from '#server/db/named-statement.ts'
+import { executeNamed, placeholder as p } from '#server/db/named-statement.ts'
 import { messages, PERSON_SENT_ORIGINS } from '#server/db/schema/index.ts'
 import {
   type ImpactSettings,
@@ -59,8 +59,6 @@ export async function countSentMessages(db: Db | Tx, userId: string): Promise<nu
     )
   return row?.n ?? 0
 }
-
-const p = (name: string) => sql.placeholder(name)
 
 /** finalizeReply's statement, its values as placeholders (built once: named-statement.ts). */
 function buildFinish() {

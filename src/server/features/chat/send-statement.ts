@@ -9,7 +9,7 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
-import { executeNamed } from '#server/db/named-statement.ts'
+import { executeNamed, placeholder as p } from '#server/db/named-statement.ts'
 import { SENDS_PER_MINUTE } from './admission.ts'
 import type { HistoryExchange } from './history.ts'
 import { NODE_ID } from './lease.ts'
@@ -96,8 +96,6 @@ interface StartShape {
   /** A revision of a thread's first turn (no parent to find shown). */
   firstTurn: boolean
 }
-
-const p = (name: string) => sql.placeholder(name)
 
 /** The check's part of the statement: `signed` has a row when the guess holds. */
 const signedBy = sql`signed as (
