@@ -11,6 +11,7 @@ import { authRoutes } from './features/auth/routes.ts'
 import { cancelSubscriptionForUser } from './features/billing/cancel-subscription.ts'
 import { billingRoutes } from './features/billing/routes.ts'
 import { chatVisitFor } from './features/chat/chat-visit.ts'
+import { GenerationRegistry } from './features/chat/generation.ts'
 import { chatRoutes } from './features/chat/routes.ts'
 import { exportRoutes } from './features/export/routes.ts'
 import { googleAuthRoutes } from './features/google-auth/routes.ts'
@@ -45,11 +46,22 @@ function apiRoutes(deps: AppDeps) {
   const attachments = createAttachments(deps, { transcribe: budget.transcribe })
   const intake: typeof attachments.intake = (user, file, content, signal) =>
     budget.forUser(user.id, file, () => attachments.intake(user, file, content, signal))
+  // This node's replies; the threads it keeps histories of are forgotten when their person deletes.
+  const generations = new GenerationRegistry(deps.background, deps.database.kind === 'pglite')
+  const forget = (userId: string) => generations.histories.forgetUser(userId)
   return new Hono<AppEnv>()
     .route('/', authRoutes(deps))
     .route('/', systemRoutes(deps))
-    .route('/', threadsRoutes(deps, { afterDelete: attachments.afterDelete }))
-    .route('/', chatRoutes(deps, { attachments: intake, afterClear: attachments.afterDelete }))
+    .route(
+      '/',
+      threadsRoutes(deps, {
+        afterDelete: (userId) => {
+          forget(userId)
+          return attachments.afterDelete(userId)
+        },
+      }),
+    )
+    .route('/', chatRoutes(deps, { generations, attachments: intake, afterClear: attachments.afterDelete }))
     .route('/', attachments.routes())
     .route('/', voiceRoutes(deps, transcriber))
     .route('/', billingRoutes(deps))
@@ -60,7 +72,10 @@ function apiRoutes(deps: AppDeps) {
       accountRoutes(deps, {
         beforeDelete: [cancelSubscriptionForUser],
         // The account's files go once its uploads rows are gone.
-        afterDelete: [(_, { userId, storageKeys }) => attachments.afterDelete(userId, storageKeys)],
+        afterDelete: [
+          async (_, { userId }) => forget(userId),
+          (_, { userId, storageKeys }) => attachments.afterDelete(userId, storageKeys),
+        ],
       }),
     )
     .route('/', waitlistRoutes(deps))

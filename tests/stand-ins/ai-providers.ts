@@ -48,6 +48,10 @@ export interface AiStandIn {
   reset(): void
   /** TCP connections accepted since the stand-in started (tests count reconnects). */
   connections(): number
+  /** Requests whose headers came, whole or not (an early call holds its last byte), since the last reset. */
+  begun(): number
+  /** Requests whose caller went away before their reply ended (a stopped call), since the last reset. */
+  abandoned(): number
   close(): Promise<void>
 }
 
@@ -70,6 +74,8 @@ interface State {
   stamps: boolean
   wordsPerChunk: number
   requests: RecordedRequest[]
+  begun: number
+  abandoned: number
 }
 
 // ---- The provider-neutral view of a request and the reply planned for it ----
@@ -571,9 +577,17 @@ export async function startAiStandIn(opts: { port?: number; host?: string } = {}
     stamps: false,
     wordsPerChunk: defaultWordsPerChunk,
     requests: [],
+    begun: 0,
+    abandoned: 0,
   }
   const server = createServer((req, res) => {
+    state.begun++
+    res.on('close', () => {
+      if (!res.writableFinished) state.abandoned++
+    })
     handle(state, req, res).catch((error: unknown) => {
+      // A request stopped before its body was whole (an early call not taken) is not a failure.
+      if (!req.complete && !res.headersSent) return
       console.error('AI stand-in failed to answer', req.method, req.url, error)
       if (res.headersSent) breakConnection(res)
       else sendJson(res, 500, { error: { message: 'stand-in failure' } })
@@ -611,8 +625,12 @@ export async function startAiStandIn(opts: { port?: number; host?: string } = {}
         wordsPerChunk: defaultWordsPerChunk,
       })
       state.requests.length = 0
+      state.begun = 0
+      state.abandoned = 0
     },
     connections: () => connections,
+    begun: () => state.begun,
+    abandoned: () => state.abandoned,
     close: () => closeServer(server),
   }
 }

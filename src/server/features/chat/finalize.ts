@@ -114,9 +114,13 @@ function buildFinish() {
  * settled (the lease sweep finished it after this node stalled past its lease) or deleted is left
  * as it is: the row is locked and re-checked (`completed_at is null`), and everything else follows
  * from the row it updated. Answers the user's sent-message count after it when the person wrote
- * this message (a regenerated reply sends nothing new: no tree, no upgrade prompt).
+ * this message (a regenerated reply sends nothing new: no tree, no upgrade prompt), and whether
+ * this call stored it (not when it was settled before or deleted).
  */
-export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMessageCount?: number }> {
+export async function finalizeReply(
+  db: Db,
+  r: FinishedReply,
+): Promise<{ userMessageCount?: number; stored: boolean }> {
   const charged = chargedChars(r)
   // CO2 of what the model generated (issue #5); null when it generated nothing or cannot be priced.
   const co2Impact =
@@ -166,7 +170,8 @@ export async function finalizeReply(db: Db, r: FinishedReply): Promise<{ userMes
     },
   })
   const row = result.rows[0]
-  if (!row?.origin || !(PERSON_SENT_ORIGINS as readonly string[]).includes(row.origin)) return {}
+  const stored = row?.settled === true
+  if (!row?.origin || !(PERSON_SENT_ORIGINS as readonly string[]).includes(row.origin)) return { stored }
   const status = row.settled ? r.outcome.status : row.status
-  return { userMessageCount: Number(row.others) + (status === 'failed' ? 0 : 1) }
+  return { userMessageCount: Number(row.others) + (status === 'failed' ? 0 : 1), stored }
 }

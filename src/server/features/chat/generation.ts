@@ -12,10 +12,11 @@ import type { MeasuredEnergy } from '#server/features/impact/message-impact.ts'
 import type { BackgroundWork } from '#server/lib/background-work.ts'
 import { classify, type Ending, loggableError } from './failures.ts'
 import { type FinishedReply, finalizeReply, type ReplyOutcome } from './finalize.ts'
-import type { Prompt } from './history.ts'
+import type { HistoryExchange, Prompt } from './history.ts'
 import { leanModel, leanStream } from './model-stream.ts'
 import { ProgressSaver } from './progress-saver.ts'
 import type { ResolvedModel } from './providers/registry.ts'
+import { ThreadHistories } from './thread-histories.ts'
 export const MAX_GENERATION_MS = 5 * 60_000
 const CHUNK_TIMEOUT_MS = 90_000
 
@@ -30,13 +31,23 @@ export type GenerationEvent =
   | { type: 'wait'; wait: ChatWait | null }
   | { type: 'end'; end: GenerationEnd }
 
-export interface GenerationJob {
+/** What the model is asked: known before the send is stored (early-start.ts). */
+export interface ModelCall {
+  resolved: ResolvedModel
+  prompt: Prompt
+}
+
+export interface GenerationJob extends ModelCall {
   messageId: string
   userId: string
   threadId: string | null
-  resolved: ResolvedModel
-  prompt: Prompt
   inputChars: number
+  /**
+   * The exchanges before this one as the send read them, and this one's turn: with the reply,
+   * the thread's history for its next send (thread-histories.ts). Absent: nothing is kept.
+   */
+  history?: HistoryExchange[]
+  turn?: Pick<HistoryExchange, 'content' | 'mediaType'>
 }
 
 export class Generation {
@@ -47,8 +58,6 @@ export class Generation {
   stopRequested = false
   readonly controller = new AbortController()
   private readonly listeners = new Set<(e: GenerationEvent) => void>()
-
-  constructor(readonly job: GenerationJob) {}
 
   /** The text so far and every later event, with no gap between them (single-threaded). */
   subscribe(listener: (e: GenerationEvent) => void) {
@@ -90,29 +99,36 @@ export interface GenerationDeps {
   now: () => Date
 }
 
-/** Streams the model into `gen`, saving progress, then finalizes whatever the outcome. */
-export async function runGeneration(
-  deps: GenerationDeps,
-  gen: Generation,
-  saver: ProgressSaver,
-): Promise<void> {
-  const { job } = gen
-  const log = deps.log.child({ messageId: job.messageId, modelId: job.resolved.modelId })
-  const started = performance.now()
-  saver.add({
-    messageId: job.messageId,
-    text: () => gen.text,
-    stop: () => {
-      if (!gen.end) gen.stop()
-    },
-  })
+/** How the model's stream ended. */
+export interface ModelResult {
+  ending: Ending
+  usage: { inputTokens?: number; outputTokens?: number }
+  measured: MeasuredEnergy | null
+  started: number
+}
 
+/**
+ * Streams the model into `gen` until it ends, is stopped or times out. Never throws. With `hold`
+ * (an early call, decision 033) the provider's request is made at once but sent whole only once
+ * `hold` resolves; a model this process runs, or one off the lean path, starts only then.
+ */
+export async function streamModel(
+  gen: Generation,
+  call: ModelCall,
+  hold?: Promise<unknown>,
+): Promise<ModelResult> {
+  const started = performance.now()
   let ending: Ending = { kind: 'finished' }
-  let usage: { inputTokens?: number; outputTokens?: number } = {}
+  let usage: ModelResult['usage'] = {}
   let measured: MeasuredEnergy | null = null
   try {
-    let model = job.resolved.model
-    const engine = job.resolved.local
+    let model = call.resolved.model
+    const engine = call.resolved.local
+    // Only a provider's request can be held (wire-fetch.ts); anything else starts once released.
+    if (hold && (engine || !leanModel(model))) {
+      await hold
+      gen.controller.signal.throwIfAborted()
+    }
     if (engine) {
       // First use: the model may still be downloading or loading. The reply says so and waits,
       // outside the generation timeouts; Stop still works (the signal).
@@ -126,7 +142,7 @@ export async function runGeneration(
           unsubscribe()
         }
       }
-      model = ecoLanguageModel(engine, job.resolved.modelId, {
+      model = ecoLanguageModel(engine, call.resolved.modelId, {
         onQueued: (position) => gen.setWait(position > 0 ? { kind: 'queued', position } : null),
         onMeasured: (energy) => {
           measured = energy
@@ -139,12 +155,13 @@ export async function runGeneration(
       // ends it with a throw, handled below.
       const parts = leanStream(
         lean,
-        { system: job.prompt.system, messages: job.prompt.messages },
+        { system: call.prompt.system, messages: call.prompt.messages },
         {
           signal: gen.controller.signal,
           totalMs: MAX_GENERATION_MS,
           chunkMs: CHUNK_TIMEOUT_MS,
           onText: (text) => gen.push(text),
+          hold,
         },
       )
       for await (const part of parts) {
@@ -155,8 +172,8 @@ export async function runGeneration(
     } else {
       const result = streamText({
         model,
-        system: job.prompt.system,
-        messages: job.prompt.messages,
+        system: call.prompt.system,
+        messages: call.prompt.messages,
         // The client retries a failed send itself (spec 4, 3 attempts); SDK retries would multiply them.
         maxRetries: 0,
         abortSignal: gen.controller.signal,
@@ -179,6 +196,31 @@ export async function runGeneration(
         : { kind: 'error', error }
   }
   gen.setWait(null)
+  return { ending, usage, measured, started }
+}
+
+/**
+ * Saves the reply's progress while `model` (streamModel's) runs, then stores the reply whatever
+ * the outcome.
+ */
+export async function runGeneration(
+  deps: GenerationDeps,
+  gen: Generation,
+  job: GenerationJob,
+  saver: ProgressSaver,
+  model: Promise<ModelResult>,
+  /** Told the outcome once this node stored it, before the reply's end is announced. */
+  onStored?: (outcome: ReplyOutcome) => void,
+): Promise<void> {
+  const log = deps.log.child({ messageId: job.messageId, modelId: job.resolved.modelId })
+  saver.add({
+    messageId: job.messageId,
+    text: () => gen.text,
+    stop: () => {
+      if (!gen.end) gen.stop()
+    },
+  })
+  const { ending, usage, measured, started } = await model
   // No save of this reply runs after this: finalizeReply writes its last state.
   await saver.remove(job.messageId)
   if (ending.kind === 'error') log.warn({ error: loggableError(ending.error) }, 'model call failed')
@@ -202,7 +244,9 @@ export async function runGeneration(
   }
   let userMessageCount: number | undefined
   try {
-    ;({ userMessageCount } = await finalizeReply(deps.db, reply))
+    const finished = await finalizeReply(deps.db, reply)
+    userMessageCount = finished.userMessageCount
+    if (finished.stored) onStored?.(outcome)
   } catch (err) {
     log.error({ err }, 'storing the finished reply failed')
   }
@@ -219,21 +263,36 @@ export class GenerationRegistry {
   private readonly running = new Map<string, { gen: Generation; done: Promise<void> }>()
   /** One saver per database: the progress of every reply here in one statement per tick. */
   private readonly savers = new Map<Db, ProgressSaver>()
+  /** Each thread's history after the last reply stored here, for an early start of its next send. */
+  readonly histories = new ThreadHistories()
 
-  constructor(private readonly background?: BackgroundWork) {}
+  constructor(
+    private readonly background?: BackgroundWork,
+    /**
+     * Whether to keep them: only where this process is the database's only writer (the embedded
+     * one). Elsewhere a deletion made through another node could not reach this node's copy, and
+     * an early call would send the provider what the person had deleted (decision 033).
+     */
+    private readonly keepHistories = true,
+  ) {}
 
   get(messageId: string): Generation | undefined {
     return this.running.get(messageId)?.gen
   }
 
   start(deps: GenerationDeps, job: GenerationJob): Generation {
-    const gen = new Generation(job)
+    const gen = new Generation()
+    return this.run(deps, gen, job, streamModel(gen, job))
+  }
+
+  /** Runs `gen` as `job`'s reply, its model call (streamModel's) already under way. */
+  run(deps: GenerationDeps, gen: Generation, job: GenerationJob, model: Promise<ModelResult>): Generation {
     let saver = this.savers.get(deps.db)
     if (!saver) {
       saver = new ProgressSaver(deps.db, deps.log)
       this.savers.set(deps.db, saver)
     }
-    const done = runGeneration(deps, gen, saver)
+    const done = runGeneration(deps, gen, job, saver, model, (outcome) => this.remember(job, outcome))
       .catch((err) => {
         deps.log.error({ err, messageId: job.messageId }, 'generation crashed')
         // Subscribers must never wait forever.
@@ -252,6 +311,12 @@ export class GenerationRegistry {
     this.running.set(job.messageId, { gen, done })
     this.background?.track(done)
     return gen
+  }
+
+  private remember(job: GenerationJob, outcome: ReplyOutcome) {
+    if (!this.keepHistories || !job.history || !job.turn || !job.threadId) return
+    const reply = { ...job.turn, response: outcome.response, status: outcome.status }
+    this.histories.set(job.threadId, job.userId, [...job.history, reply])
   }
 
   stop(messageId: string): boolean {

@@ -55,7 +55,14 @@ type OnText = ((text: string) => void) | undefined
 export async function* leanStream(
   model: LanguageModelV3,
   input: Input,
-  opts: { signal: AbortSignal; totalMs: number; chunkMs: number; onText?: OnText },
+  opts: {
+    signal: AbortSignal
+    totalMs: number
+    chunkMs: number
+    onText?: OnText
+    /** The request is sent whole only once this resolves (wire-fetch.ts WireCapture.hold). */
+    hold?: Promise<unknown>
+  },
 ): AsyncGenerator<LeanPart> {
   const chunkTimer = new AbortController()
   const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.totalMs), chunkTimer.signal])
@@ -82,7 +89,7 @@ export async function* leanStream(
         download: undefined,
         abortSignal: signal,
       }))
-    const capture: WireCapture = {}
+    const capture: WireCapture = { hold: opts.hold }
     const result = await captureWire(capture, signal, () => model.doStream({ prompt, abortSignal: signal }))
     if (!result) {
       // The provider's wire format, read here (wire/): the SDK made no stream of its own.

@@ -15,6 +15,7 @@ import type { AppDeps, AppEnv, UserRow } from '#server/lib/context.ts'
 import { confirmSession, requireUser, sessionGuess } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
 import { activeBranch } from './branch.ts'
+import { EarlyStarts } from './early-start.ts'
 import { GenerationRegistry } from './generation.ts'
 import { messageFromJsonText, toMessageJson } from './message-json.ts'
 import { createProviderRegistry } from './providers/registry.ts'
@@ -49,7 +50,8 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
     log: deps.log,
     now: () => deps.now?.() ?? new Date(),
     providers: createProviderRegistry(deps.env, ecoEngineFor(deps.env, deps.log)),
-    generations: opts.generations ?? new GenerationRegistry(deps.background),
+    generations: opts.generations ?? new GenerationRegistry(deps.background, deps.database.kind === 'pglite'),
+    early: new EarlyStarts(),
   }
   const auth = requireUser(deps)
   const starting = startGate()
@@ -174,6 +176,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
       const streaming = await clearHistory(db, c.get('user').id)
       // Replies running here stop now; elsewhere they stop at their next save (row gone).
       for (const id of streaming) services.generations.stop(id)
+      services.generations.histories.forgetUser(c.get('user').id)
       await opts.afterClear?.(c.get('user').id)
       return c.json({ ok: true as const }, 200)
     })

@@ -15,8 +15,9 @@ import {
   spendSendBudget,
   type UsageClaim,
 } from './admission.ts'
+import type { EarlyStart, EarlyStarts } from './early-start.ts'
 import { countSentMessages } from './finalize.ts'
-import type { GenerationDeps, GenerationRegistry } from './generation.ts'
+import type { GenerationDeps, GenerationJob, GenerationRegistry } from './generation.ts'
 import { buildPrompt, type HistoryExchange, userText } from './history.ts'
 import { finishLapsed } from './lease.ts'
 import type { ProviderRegistry, ResolvedModel } from './providers/registry.ts'
@@ -45,6 +46,7 @@ import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, type Tier, t
 export interface ChatServices extends GenerationDeps {
   providers: ProviderRegistry
   generations: GenerationRegistry
+  early: EarlyStarts
 }
 
 /**
@@ -80,6 +82,18 @@ async function checkUsageAndResolve(
 /** What generate needs of the stored exchange. */
 type GeneratedRow = Pick<MessageRow, 'id' | 'userId' | 'threadId' | 'parentId' | 'content' | 'mediaType'>
 
+/** What the model is sent for the turn `row` after `history`. */
+function promptOf(
+  row: Pick<MessageRow, 'content' | 'mediaType'>,
+  input: SendInput,
+  resolved: ResolvedModel,
+  history: HistoryExchange[],
+) {
+  // A new version keeps the turn's stored file but not its bytes: the model is told it was there.
+  const content = input.attachment ? row.content : userText(row)
+  return buildPrompt(history, { content, attachment: input.attachment }, resolved.historyBudgetTokens)
+}
+
 function generate(
   s: ChatServices,
   row: GeneratedRow,
@@ -87,21 +101,45 @@ function generate(
   input: SendInput,
   signal: AbortSignal,
   history: HistoryExchange[],
+  early?: EarlyStart | null,
 ) {
-  // A new version keeps the turn's stored file but not its bytes: the model is told it was there.
-  const content = input.attachment ? row.content : userText(row)
-  const prompt = buildPrompt(history, { content, attachment: input.attachment }, resolved.historyBudgetTokens)
-  // The provider's request goes out inside start (generation.ts runs up to its first await);
-  // the response below only subscribes to it.
-  const gen = s.generations.start(s, {
+  const job: GenerationJob = {
     messageId: row.id,
     userId: row.userId,
     threadId: row.threadId,
     resolved,
-    prompt,
+    prompt: promptOf(row, input, resolved, history),
     inputChars: inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }),
-  })
+    history,
+    turn: { content: row.content, mediaType: row.mediaType },
+  }
+  // The provider's request was made while the send was stored and is now sent whole
+  // (early-start.ts), or goes out inside start (generation.ts runs up to its first await); the
+  // response only subscribes to it.
+  const gen = early?.take(s.generations, s, job, history) ?? s.generations.start(s, job)
   return followGeneration(gen, headOf(row, input.threadId), signal)
+}
+
+/**
+ * The model call of a send whose history this node can guess (a new thread's is empty), started
+ * before the send is stored; null when it cannot be guessed or the person may not (early-start.ts).
+ */
+function startEarly(
+  s: ChatServices,
+  user: UserRow,
+  input: SendInput,
+  place: Placement,
+  row: SendRow,
+  resolved: ResolvedModel,
+): EarlyStart | null {
+  const guess =
+    place.kind === 'new-thread'
+      ? []
+      : place.kind === 'follow'
+        ? s.generations.histories.get(place.threadId, user.id)
+        : undefined
+  if (!guess) return null
+  return s.early.begin(user.id, guess, { resolved, prompt: promptOf(row, input, resolved, guess) })
 }
 
 /** A mode without a provider answers one error event naming the variable to set; nothing is stored. */
@@ -277,32 +315,39 @@ export async function sendMessage(
     mediaName: (input.media ? input.media.name : target?.mediaName) ?? null,
     mediaMime: (input.media ? input.media.mimeType : target?.mediaMime) ?? null,
   }
-  for (let i = 1; ; i++) {
-    let outcome: SendOutcome
-    try {
-      outcome = await attempt(db, user, place, row, claim, check)
-    } catch (err) {
-      // The clientMessageId was used before: answer as a retry of that send (nothing was stored).
-      if (violates(err, 'messages_client_id_idx')) {
-        const winner = await seenBefore(db, user, input)
-        if (!winner) throw new AppError('conflict:message', 'This message was just sent; please refresh')
-        return resend(s, user, winner, input, signal)
+  const early = startEarly(s, user, input, place, row, resolved)
+  try {
+    for (let i = 1; ; i++) {
+      let outcome: SendOutcome
+      try {
+        outcome = await attempt(db, user, place, row, claim, check)
+      } catch (err) {
+        // The clientMessageId was used before: answer as a retry of that send (nothing was stored).
+        if (violates(err, 'messages_client_id_idx')) {
+          const winner = await seenBefore(db, user, input)
+          if (!winner) throw new AppError('conflict:message', 'This message was just sent; please refresh')
+          return resend(s, user, winner, input, signal)
+        }
+        // Another send took the place after the same leaf first: follow it instead.
+        if (!violates(err, 'messages_shown_idx')) throw err
+        outcome = { kind: 'moved' }
       }
-      // Another send took the place after the same leaf first: follow it instead.
-      if (!violates(err, 'messages_shown_idx')) throw err
-      outcome = { kind: 'moved' }
+      if (outcome.kind === 'stored')
+        return generate(s, outcome.row, resolved, input, signal, outcome.history, early)
+      if (outcome.kind === 'unsigned') throw new Unconfirmed()
+      if (outcome.kind === 'no-thread') throw new AppError('not_found:thread', 'This thread does not exist')
+      if (outcome.kind === 'moved') {
+        if (i < PLACE_ATTEMPTS) continue
+        throw new AppError('conflict:message', 'This conversation just changed; please send again')
+      }
+      // Refused: a retry of a send stored before is answered as that send, not refused.
+      const seen = await seenBefore(db, user, input)
+      if (seen) return resend(s, user, seen, input, signal)
+      if (outcome.kind === 'over-budget') throw budgetRefusal(outcome.retryAfter)
+      throw await refusalFor(db, user.id, claim)
     }
-    if (outcome.kind === 'stored') return generate(s, outcome.row, resolved, input, signal, outcome.history)
-    if (outcome.kind === 'unsigned') throw new Unconfirmed()
-    if (outcome.kind === 'no-thread') throw new AppError('not_found:thread', 'This thread does not exist')
-    if (outcome.kind === 'moved') {
-      if (i < PLACE_ATTEMPTS) continue
-      throw new AppError('conflict:message', 'This conversation just changed; please send again')
-    }
-    // Refused: a retry of a send stored before is answered as that send, not refused.
-    const seen = await seenBefore(db, user, input)
-    if (seen) return resend(s, user, seen, input, signal)
-    if (outcome.kind === 'over-budget') throw budgetRefusal(outcome.retryAfter)
-    throw await refusalFor(db, user.id, claim)
+  } finally {
+    // Not taken as the reply: the send was refused or failed (a no-op once taken).
+    early?.cancel()
   }
 }

@@ -10,7 +10,7 @@ import { createLogger } from '#server/lib/logger.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, replyText, waitFor } from '../../../../tests/helpers/chat.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { Generation, type GenerationJob } from './generation.ts'
+import { Generation } from './generation.ts'
 import { ProgressSaver, saveBatch } from './progress-saver.ts'
 import { followGeneration } from './stream.ts'
 import { frameMs, MAX_FRAME_MS, MIN_FRAME_MS, TextFrames } from './text-frames.ts'
@@ -40,11 +40,9 @@ function writes(res: Response) {
   }
 }
 
-const job = { messageId: 'm-1', userId: 'u-1', threadId: null } as unknown as GenerationJob
-
 describe('SSE frames', () => {
   it('writes a burst of 1,000 tokens in two frames, not 1,000 writes, and ends after its text', async () => {
-    const gen = new Generation(job)
+    const gen = new Generation()
     const out = writes(followGeneration(gen, { id: 'm-1' }, new AbortController().signal))
     // The stream starts on its first read (sse.ts): the tokens come once it follows.
     await waitFor(async () => out.seen.length === 1)

@@ -104,13 +104,20 @@ async function readText(res: http.IncomingMessage): Promise<string> {
 /**
  * POSTs a string body as fetch would (method, headers, signal) and answers once the status and
  * headers are in. An abort before or during the body rejects (or fails the next read) with the
- * signal's reason, as fetch does.
+ * signal's reason, as fetch does. With `hold`, the body's last byte is sent once it resolves: a
+ * server acts on a request only once its body is whole, so until then the request costs it
+ * nothing, and an abort leaves it unread (an early call, decision 033).
  */
-export function nodeRequest(url: string, init: RequestInit & { body: string }): Promise<WireResponse> {
+export function nodeRequest(
+  url: string,
+  init: RequestInit & { body: string },
+  hold?: Promise<unknown>,
+): Promise<WireResponse> {
   const target = new URL(url)
   const headers = plainHeaders(init.headers)
-  headers['content-length'] = String(Buffer.byteLength(init.body))
-  return send(target, headers, init, true)
+  const body = Buffer.from(init.body)
+  headers['content-length'] = String(body.length)
+  return send(target, headers, { ...init, body }, hold, true)
 }
 
 /**
@@ -126,7 +133,8 @@ function isStaleConnection(req: http.ClientRequest, error: unknown): boolean {
 function send(
   target: URL,
   headers: Record<string, string>,
-  init: RequestInit & { body: string },
+  init: RequestInit & { body: Buffer },
+  hold: Promise<unknown> | undefined,
   mayRetry: boolean,
 ): Promise<WireResponse> {
   const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:']
@@ -162,9 +170,13 @@ function send(
     req.once('error', (error) => {
       signal?.removeEventListener('abort', onAbort)
       if (mayRetry && !response && !signal?.aborted && isStaleConnection(req, error))
-        resolve(send(target, headers, init, false))
+        resolve(send(target, headers, init, hold, false))
       else reject(error)
     })
-    req.end(init.body)
+    if (!hold || init.body.length === 0) return void req.end(init.body)
+    req.write(init.body.subarray(0, -1))
+    void hold.then(() => {
+      if (!req.destroyed) req.end(init.body.subarray(-1))
+    })
   })
 }

@@ -17,6 +17,11 @@ import { nodeRequest, type WireBody, type WireResponse } from './node-request.ts
 export type { WireBody } from './node-request.ts'
 
 export interface WireCapture {
+  /**
+   * An early call's release (decision 033): the request is sent whole only once it resolves. The
+   * call is stopped by its signal instead when it is not taken.
+   */
+  hold?: Promise<unknown>
   format?: WireFormat
   body?: WireBody
   url?: string
@@ -102,16 +107,20 @@ async function viaFetch(
  */
 export function wireFetch(format: WireFormat, base?: typeof fetch): typeof fetch {
   const send: typeof fetch = (input, init) => (base ?? globalThis.fetch)(input, init)
-  const stream = (url: string, init: RequestInit | undefined) => {
+  const stream = async (url: string, init: RequestInit | undefined, hold?: Promise<unknown>) => {
     const body = init?.body
-    return base || typeof body !== 'string' ? viaFetch(send, url, init) : nodeRequest(url, { ...init, body })
+    if (typeof body === 'string' && !base) return nodeRequest(url, { ...init, body }, hold)
+    // Fetch sends a request whole: a held one waits here.
+    await hold
+    init?.signal?.throwIfAborted()
+    return viaFetch(send, url, init)
   }
   return async (input, init) => {
     const capture = init?.signal ? captures.get(init.signal) : undefined
     // The SDK passes a URL string; a Request (never seen) keeps the plain path.
     if (!capture || capture.body || input instanceof Request) return send(input, init)
     const url = String(input)
-    const res = await stream(url, init)
+    const res = await stream(url, init, capture.hold)
     if (!res.body) {
       // An HTTP error: the SDK reads it from a real Response, so its error mapping is unchanged.
       const text = await res.text()

@@ -1,0 +1,265 @@
+// A send's model call starts while the statement that stores the send runs (decision 033), its
+// request sent but for its last byte. The statement decides: the call becomes the reply only when
+// the send was stored on the history guessed, and is dropped unread by the provider otherwise.
+// Also run on PostgreSQL: node scripts/test-pg.mjs <this file>.
+import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider'
+import { and, eq, sql } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import type { Tx } from '#server/db/client.ts'
+import { messages, users } from '#server/db/schema/index.ts'
+import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
+import { eventReader, messageRow, readEvents, replyText, waitFor } from '../../../../tests/helpers/chat.ts'
+import { MAX_GENERATING_PER_USER } from './admission.ts'
+import { EarlyStarts, earlyStartStats } from './early-start.ts'
+import type { ModelCall } from './generation.ts'
+import type { HistoryExchange } from './history.ts'
+import type { ResolvedModel } from './providers/registry.ts'
+import { STARTING_AT_ONCE } from './start-gate.ts'
+
+/** A model whose replies never end until stopped; `stopped` counts the calls that were. */
+function silentModel() {
+  const seen = { calls: 0, stopped: 0 }
+  const model: LanguageModelV3 = {
+    specificationVersion: 'v3',
+    provider: 'fake',
+    modelId: 'fake-1',
+    supportedUrls: {},
+    doGenerate: () => Promise.reject(new Error('not used')),
+    doStream: async () => {
+      seen.calls++
+      return {
+        stream: new ReadableStream<LanguageModelV3StreamPart>({
+          cancel: () => {
+            seen.stopped++
+          },
+        }),
+      }
+    },
+  }
+  const call: ModelCall = {
+    resolved: { model, modelId: 'fake-1' } as unknown as ResolvedModel,
+    prompt: { system: 'Be brief.', messages: [{ role: 'user', content: 'Hello' }] },
+  }
+  return { call, seen }
+}
+
+describe('EarlyStarts', () => {
+  it('gives one person one early call at a time', async () => {
+    const starts = new EarlyStarts()
+    const { call, seen } = silentModel()
+    const first = starts.begin('ann', [], call)
+    expect(first).not.toBeNull()
+    expect(starts.begin('ann', [], call)).toBeNull()
+    // Another person is not held back by Ann.
+    const bob = starts.begin('bob', [], call)
+    expect(bob).not.toBeNull()
+    await waitFor(async () => seen.calls === 2)
+
+    first?.cancel()
+    await waitFor(async () => seen.stopped === 1)
+    const again = starts.begin('ann', [], call)
+    expect(again).not.toBeNull()
+    again?.cancel()
+    bob?.cancel()
+    await waitFor(async () => seen.stopped === 3)
+  })
+
+  it('is stopped when the send read another history than the one guessed', async () => {
+    const starts = new EarlyStarts()
+    const { call, seen } = silentModel()
+    const guess: HistoryExchange[] = [
+      { content: 'Hi', response: 'Hello', status: 'complete', mediaType: null },
+    ]
+    const early = starts.begin('ann', guess, call)
+    const read = [{ ...guess[0], response: 'Hello there' } as HistoryExchange]
+    // The registry, the services and the job are not reached: the histories differ.
+    expect(early?.take(undefined as never, undefined as never, undefined as never, read)).toBeNull()
+    await waitFor(async () => seen.stopped === 1)
+    expect(starts.begin('ann', guess, call)).not.toBeNull()
+  })
+})
+
+const app = setUpAiTestApp()
+const db = () => app.t.deps.database.db
+const send = (cookie: string, json: Record<string, unknown>) =>
+  app.t.request('/api/messages', { method: 'POST', cookie, json })
+const SLOW = '[[scenario:slow]]'
+/** The send's start when it checks a guessed session (send-statement.ts signedBy). */
+const isCheckedStart = (q: string) => /signed as \(\s*select 1 from sessions s join users su/i.test(q)
+
+/** A person whose session this node has read (as the chat page's first request does). */
+async function readBefore() {
+  const { cookie, user } = await app.t.signUp()
+  await app.t.request('/api/session', { cookie })
+  return { cookie, userId: user.id as string }
+}
+
+/**
+ * Runs `during` while the person's row is locked, so a send's statement waits (it updates the
+ * row). `during` must not use the database: on PGlite it waits for the transaction too.
+ */
+function whileStatementWaits(userId: string, during: (tx: Tx) => Promise<void>) {
+  return db().transaction(async (tx) => {
+    await tx.execute(sql`select id from users where id = ${userId} for update`)
+    await during(tx)
+  })
+}
+
+/**
+ * A follow-up is guessed only where this process is the database's only writer (the embedded
+ * one): on a shared PostgreSQL its send waits for its statement, as before (decision 033).
+ */
+const shared = Boolean(process.env.TEST_DATABASE_URL)
+
+/** The prompt a recorded Gemini request carried, as text. */
+const promptOf = (i: number) => JSON.stringify(app.ai.requests[i]?.body)
+
+describe("a send's early model call", () => {
+  it('is made for a new thread while the send is stored, sent whole once it is, and becomes its reply', async () => {
+    const { cookie, userId } = await readBefore()
+    let pending: Promise<Response> | undefined
+    await whileStatementWaits(userId, async () => {
+      pending = send(cookie, { content: 'Hello early', isEcoMode: false, useOpenAI: false })
+      await waitFor(async () => app.ai.begun() === 1)
+      // Its last byte is held: the provider has not read it.
+      expect(app.ai.requests).toHaveLength(0)
+    })
+    const res = await (pending as Promise<Response>)
+    expect(res.status).toBe(200)
+    const events = await readEvents(res)
+    expect(replyText(events)).toBe('Echo: Hello early\n(history: 1 messages, system: yes)')
+    expect(events.at(-1)).toMatchObject({ done: true, status: 'complete' })
+    expect(await messageRow(db(), events[0]?.id as string)).toMatchObject({
+      content: 'Hello early',
+      response: replyText(events),
+      status: 'complete',
+    })
+    expect(app.ai.requests).toHaveLength(1)
+    expect(app.ai.begun()).toBe(1)
+    expect(app.ai.abandoned()).toBe(0)
+  })
+
+  it.skipIf(shared)(
+    "is made for a follow-up on the history this node kept, and the model is sent the thread's history",
+    async () => {
+      const { cookie, userId } = await readBefore()
+      const first = await readEvents(
+        await send(cookie, { content: 'One', isEcoMode: false, useOpenAI: false }),
+      )
+      const threadId = first[0]?.threadId as string
+      let pending: Promise<Response> | undefined
+      await whileStatementWaits(userId, async () => {
+        pending = send(cookie, { content: 'Two', threadId, isEcoMode: false, useOpenAI: false })
+        await waitFor(async () => app.ai.begun() === 2)
+        expect(app.ai.requests).toHaveLength(1)
+      })
+      const events = await readEvents(await (pending as Promise<Response>))
+      expect(replyText(events)).toBe('Echo: Two\n(history: 3 messages, system: yes)')
+      expect(promptOf(1)).toContain(replyText(first).replaceAll('\n', '\\n'))
+      expect(app.ai.requests).toHaveLength(2)
+      expect(app.ai.begun()).toBe(2)
+    },
+  )
+
+  it.skipIf(shared)(
+    'is dropped unread when the thread changed behind this node, and the reply is made on what the send read',
+    async () => {
+      const { cookie, userId } = await readBefore()
+      const first = await readEvents(
+        await send(cookie, { content: 'One', isEcoMode: false, useOpenAI: false }),
+      )
+      const threadId = first[0]?.threadId as string
+      let pending: Promise<Response> | undefined
+      await whileStatementWaits(userId, async (tx) => {
+        pending = send(cookie, { content: 'Two', threadId, isEcoMode: false, useOpenAI: false })
+        await waitFor(async () => app.ai.begun() === 2)
+        // Written by another node meanwhile, before the send's statement reads it.
+        await tx
+          .update(messages)
+          .set({ response: 'Changed elsewhere' })
+          .where(eq(messages.id, first[0]?.id as string))
+      })
+      const events = await readEvents(await (pending as Promise<Response>))
+      expect(events.at(-1)).toMatchObject({ done: true, status: 'complete' })
+      // The early request was never read; the reply's request carried the history as stored.
+      await waitFor(async () => app.ai.abandoned() === 1)
+      expect(app.ai.begun()).toBe(3)
+      expect(app.ai.requests).toHaveLength(2)
+      expect(promptOf(1)).toContain('Changed elsewhere')
+      const stored = await db()
+        .select({ id: messages.id })
+        .from(messages)
+        .where(and(eq(messages.threadId, threadId), eq(messages.userId, userId)))
+      expect(stored).toHaveLength(2)
+    },
+  )
+
+  it('is dropped unread when the send is refused, and nothing is stored', async () => {
+    const { cookie, userId } = await readBefore()
+    await db().update(users).set({ aiGenerating: MAX_GENERATING_PER_USER }).where(eq(users.id, userId))
+    let pending: Promise<Response> | undefined
+    await whileStatementWaits(userId, async () => {
+      pending = send(cookie, { content: 'One too many', isEcoMode: false, useOpenAI: false })
+      await waitFor(async () => app.ai.begun() === 1)
+    })
+    const res = await (pending as Promise<Response>)
+    expect(res.status).toBe(429)
+    await waitFor(async () => app.ai.abandoned() === 1)
+    expect(app.ai.requests).toHaveLength(0)
+    const stored = await db().select({ id: messages.id }).from(messages).where(eq(messages.userId, userId))
+    expect(stored).toHaveLength(0)
+  })
+
+  it('is one per person at a time, and the provider reads only the admitted sends of 20 at once', async () => {
+    const { cookie, userId } = await readBefore()
+    let all: Promise<Response[]> | undefined
+    await whileStatementWaits(userId, async () => {
+      app.t.queries.length = 0
+      all = Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          send(cookie, { content: `Send ${i} ${SLOW}`, isEcoMode: false, useOpenAI: false }),
+        ),
+      )
+      // The sends let start at once (start-gate.ts) made their early calls, if they were given
+      // one, before their statements.
+      await waitFor(async () => app.t.queries.filter(isCheckedStart).length === STARTING_AT_ONCE)
+      await waitFor(async () => app.ai.begun() >= 1)
+      expect(app.ai.begun()).toBe(1)
+    })
+    const answers = await (all as Promise<Response[]>)
+    const admitted = answers.filter((r) => r.status === 200)
+    expect(admitted).toHaveLength(MAX_GENERATING_PER_USER)
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(20 - MAX_GENERATING_PER_USER)
+    // Each admitted reply is answering (its request was read); then it is stopped.
+    for (const res of admitted) {
+      const events = eventReader(res)
+      const { id } = await events.until((e) => Boolean(e.text))
+      await app.t.request(`/api/messages/${id}/stop`, { method: 'POST', cookie })
+      await events.until((e) => e.status === 'interrupted')
+    }
+    // A refused send's early request, if it had one, was dropped unread.
+    expect(app.ai.requests).toHaveLength(MAX_GENERATING_PER_USER)
+  })
+
+  it.skipIf(shared).each([
+    [
+      'deleted the thread',
+      (cookie: string, threadId: string) =>
+        app.t.request(`/api/threads/${threadId}`, { method: 'DELETE', cookie }),
+    ],
+    [
+      'cleared their history',
+      (cookie: string) => app.t.request('/api/messages', { method: 'DELETE', cookie }),
+    ],
+  ])('is not made on a history kept here once its person %s', async (_, remove) => {
+    const { cookie } = await readBefore()
+    const first = await readEvents(await send(cookie, { content: 'One', isEcoMode: false, useOpenAI: false }))
+    const threadId = first[0]?.threadId as string
+    expect((await remove(cookie, threadId)).status).toBe(200)
+    const begun = earlyStartStats.begun
+    const res = await send(cookie, { content: 'Two', threadId, isEcoMode: false, useOpenAI: false })
+    expect(res.status).toBe(404)
+    expect(earlyStartStats.begun).toBe(begun)
+    expect(app.ai.begun()).toBe(1)
+  })
+})
