@@ -2,13 +2,14 @@
 // request sent but for its last byte. The statement decides: the call becomes the reply only when
 // the send was stored on the history guessed, and is dropped unread by the provider otherwise.
 // Also run on PostgreSQL: node scripts/test-pg.mjs <this file>.
-import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider'
+import type { LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { and, eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { Tx } from '#server/db/client.ts'
 import { messages, users } from '#server/db/schema/index.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { eventReader, messageRow, readEvents, replyText, waitFor } from '../../../../tests/helpers/chat.ts'
+import { fakeLanguageModel } from '../../../../tests/helpers/fake-model.ts'
 import { MAX_GENERATING_PER_USER } from './admission.ts'
 import { EarlyStarts, earlyStartStats } from './early-start.ts'
 import type { ModelCall } from './generation.ts'
@@ -19,23 +20,16 @@ import { STARTING_AT_ONCE } from './start-gate.ts'
 /** A model whose replies never end until stopped; `stopped` counts the calls that were. */
 function silentModel() {
   const seen = { calls: 0, stopped: 0 }
-  const model: LanguageModelV3 = {
-    specificationVersion: 'v3',
-    provider: 'fake',
-    modelId: 'fake-1',
-    supportedUrls: {},
-    doGenerate: () => Promise.reject(new Error('not used')),
-    doStream: async () => {
-      seen.calls++
-      return {
-        stream: new ReadableStream<LanguageModelV3StreamPart>({
-          cancel: () => {
-            seen.stopped++
-          },
-        }),
-      }
-    },
-  }
+  const model = fakeLanguageModel(async () => {
+    seen.calls++
+    return {
+      stream: new ReadableStream<LanguageModelV3StreamPart>({
+        cancel: () => {
+          seen.stopped++
+        },
+      }),
+    }
+  })
   const call: ModelCall = {
     resolved: { model, modelId: 'fake-1' } as unknown as ResolvedModel,
     prompt: { system: 'Be brief.', messages: [{ role: 'user', content: 'Hello' }] },
@@ -94,15 +88,62 @@ async function readBefore() {
   return { cookie, userId: user.id as string }
 }
 
+/** A plain send to Gemini, in `threadId` or a new thread. */
+const ask = (cookie: string, content: string, threadId?: string) =>
+  send(cookie, { content, ...(threadId ? { threadId } : {}), isEcoMode: false, useOpenAI: false })
+
+/** A new thread with one exchange, its reply stored by this node. */
+async function threadWithOneReply(cookie: string) {
+  const first = await readEvents(await ask(cookie, 'One'))
+  return { first, threadId: first[0]?.threadId as string }
+}
+
 /**
  * Runs `during` while the person's row is locked, so a send's statement waits (it updates the
- * row). `during` must not use the database: on PGlite it waits for the transaction too.
+ * row). `during` must not use the database but through `tx`: on PGlite it waits for the
+ * transaction too.
  */
 function whileStatementWaits(userId: string, during: (tx: Tx) => Promise<void>) {
   return db().transaction(async (tx) => {
     await tx.execute(sql`select id from users where id = ${userId} for update`)
     await during(tx)
   })
+}
+
+/**
+ * Makes a send while its statement waits, until the stand-in has seen `begun` requests begin;
+ * then `during` runs, still inside the lock. Answers the send's response.
+ */
+async function sendWhileStored(
+  userId: string,
+  sending: () => Promise<Response>,
+  begun: number,
+  during?: (tx: Tx) => Promise<void>,
+) {
+  let pending: Promise<Response> | undefined
+  await whileStatementWaits(userId, async (tx) => {
+    pending = sending()
+    await waitFor(async () => app.ai.begun() === begun)
+    await during?.(tx)
+  })
+  return pending as Promise<Response>
+}
+
+/**
+ * A thread with one reply of this node's, then a follow-up in it made while it is stored; `during`
+ * is given the first exchange's id.
+ */
+async function followUpWhileStored(during: (tx: Tx, firstId: string) => Promise<void>) {
+  const { cookie, userId } = await readBefore()
+  const { first, threadId } = await threadWithOneReply(cookie)
+  const firstId = first[0]?.id as string
+  const res = await sendWhileStored(
+    userId,
+    () => ask(cookie, 'Two', threadId),
+    2,
+    (tx) => during(tx, firstId),
+  )
+  return { first, threadId, userId, events: await readEvents(res) }
 }
 
 /**
@@ -117,14 +158,15 @@ const promptOf = (i: number) => JSON.stringify(app.ai.requests[i]?.body)
 describe("a send's early model call", () => {
   it('is made for a new thread while the send is stored, sent whole once it is, and becomes its reply', async () => {
     const { cookie, userId } = await readBefore()
-    let pending: Promise<Response> | undefined
-    await whileStatementWaits(userId, async () => {
-      pending = send(cookie, { content: 'Hello early', isEcoMode: false, useOpenAI: false })
-      await waitFor(async () => app.ai.begun() === 1)
-      // Its last byte is held: the provider has not read it.
-      expect(app.ai.requests).toHaveLength(0)
-    })
-    const res = await (pending as Promise<Response>)
+    const res = await sendWhileStored(
+      userId,
+      () => ask(cookie, 'Hello early'),
+      1,
+      async () => {
+        // Its last byte is held: the provider has not read it.
+        expect(app.ai.requests).toHaveLength(0)
+      },
+    )
     expect(res.status).toBe(200)
     const events = await readEvents(res)
     expect(replyText(events)).toBe('Echo: Hello early\n(history: 1 messages, system: yes)')
@@ -142,18 +184,9 @@ describe("a send's early model call", () => {
   it.skipIf(shared)(
     "is made for a follow-up on the history this node kept, and the model is sent the thread's history",
     async () => {
-      const { cookie, userId } = await readBefore()
-      const first = await readEvents(
-        await send(cookie, { content: 'One', isEcoMode: false, useOpenAI: false }),
-      )
-      const threadId = first[0]?.threadId as string
-      let pending: Promise<Response> | undefined
-      await whileStatementWaits(userId, async () => {
-        pending = send(cookie, { content: 'Two', threadId, isEcoMode: false, useOpenAI: false })
-        await waitFor(async () => app.ai.begun() === 2)
+      const { first, events } = await followUpWhileStored(async () => {
         expect(app.ai.requests).toHaveLength(1)
       })
-      const events = await readEvents(await (pending as Promise<Response>))
       expect(replyText(events)).toBe('Echo: Two\n(history: 3 messages, system: yes)')
       expect(promptOf(1)).toContain(replyText(first).replaceAll('\n', '\\n'))
       expect(app.ai.requests).toHaveLength(2)
@@ -164,22 +197,10 @@ describe("a send's early model call", () => {
   it.skipIf(shared)(
     'is dropped unread when the thread changed behind this node, and the reply is made on what the send read',
     async () => {
-      const { cookie, userId } = await readBefore()
-      const first = await readEvents(
-        await send(cookie, { content: 'One', isEcoMode: false, useOpenAI: false }),
-      )
-      const threadId = first[0]?.threadId as string
-      let pending: Promise<Response> | undefined
-      await whileStatementWaits(userId, async (tx) => {
-        pending = send(cookie, { content: 'Two', threadId, isEcoMode: false, useOpenAI: false })
-        await waitFor(async () => app.ai.begun() === 2)
+      const { threadId, userId, events } = await followUpWhileStored(async (tx, firstId) => {
         // Written by another node meanwhile, before the send's statement reads it.
-        await tx
-          .update(messages)
-          .set({ response: 'Changed elsewhere' })
-          .where(eq(messages.id, first[0]?.id as string))
+        await tx.update(messages).set({ response: 'Changed elsewhere' }).where(eq(messages.id, firstId))
       })
-      const events = await readEvents(await (pending as Promise<Response>))
       expect(events.at(-1)).toMatchObject({ done: true, status: 'complete' })
       // The early request was never read; the reply's request carried the history as stored.
       await waitFor(async () => app.ai.abandoned() === 1)
@@ -197,12 +218,7 @@ describe("a send's early model call", () => {
   it('is dropped unread when the send is refused, and nothing is stored', async () => {
     const { cookie, userId } = await readBefore()
     await db().update(users).set({ aiGenerating: MAX_GENERATING_PER_USER }).where(eq(users.id, userId))
-    let pending: Promise<Response> | undefined
-    await whileStatementWaits(userId, async () => {
-      pending = send(cookie, { content: 'One too many', isEcoMode: false, useOpenAI: false })
-      await waitFor(async () => app.ai.begun() === 1)
-    })
-    const res = await (pending as Promise<Response>)
+    const res = await sendWhileStored(userId, () => ask(cookie, 'One too many'), 1)
     expect(res.status).toBe(429)
     await waitFor(async () => app.ai.abandoned() === 1)
     expect(app.ai.requests).toHaveLength(0)
@@ -215,11 +231,7 @@ describe("a send's early model call", () => {
     let all: Promise<Response[]> | undefined
     await whileStatementWaits(userId, async () => {
       app.t.queries.length = 0
-      all = Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          send(cookie, { content: `Send ${i} ${SLOW}`, isEcoMode: false, useOpenAI: false }),
-        ),
-      )
+      all = Promise.all(Array.from({ length: 20 }, (_, i) => ask(cookie, `Send ${i} ${SLOW}`)))
       // The sends let start at once (start-gate.ts) made their early calls, if they were given
       // one, before their statements.
       await waitFor(async () => app.t.queries.filter(isCheckedStart).length === STARTING_AT_ONCE)
@@ -253,11 +265,10 @@ describe("a send's early model call", () => {
     ],
   ])('is not made on a history kept here once its person %s', async (_, remove) => {
     const { cookie } = await readBefore()
-    const first = await readEvents(await send(cookie, { content: 'One', isEcoMode: false, useOpenAI: false }))
-    const threadId = first[0]?.threadId as string
+    const { threadId } = await threadWithOneReply(cookie)
     expect((await remove(cookie, threadId)).status).toBe(200)
     const begun = earlyStartStats.begun
-    const res = await send(cookie, { content: 'Two', threadId, isEcoMode: false, useOpenAI: false })
+    const res = await ask(cookie, 'Two', threadId)
     expect(res.status).toBe(404)
     expect(earlyStartStats.begun).toBe(begun)
     expect(app.ai.begun()).toBe(1)

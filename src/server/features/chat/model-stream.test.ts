@@ -1,31 +1,25 @@
 // The lean token path (decision 016) over a provider model made here: text and usage come
 // through, and a stop, a silent provider or an error part end it as streamText ended it.
-import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider'
+import type { LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal'
 import { describe, expect, it } from 'vitest'
+import { fakeLanguageModel } from '../../../../tests/helpers/fake-model.ts'
 import { type LeanPart, leanModel, leanStream, textOnlyPrompt } from './model-stream.ts'
 
 /** A provider model streaming `parts`, then either ending or going silent (never closing). */
 function fakeModel(parts: LanguageModelV3StreamPart[], opts: { silentAfter?: boolean } = {}) {
   const calls: unknown[] = []
-  const model: LanguageModelV3 = {
-    specificationVersion: 'v3',
-    provider: 'fake',
-    modelId: 'fake-1',
-    supportedUrls: {},
-    doGenerate: () => Promise.reject(new Error('not used')),
-    doStream: async (options) => {
-      calls.push(options.prompt)
-      return {
-        stream: new ReadableStream<LanguageModelV3StreamPart>({
-          start(controller) {
-            for (const p of parts) controller.enqueue(p)
-            if (!opts.silentAfter) controller.close()
-          },
-        }),
-      }
-    },
-  }
+  const model = fakeLanguageModel(async (options) => {
+    calls.push(options.prompt)
+    return {
+      stream: new ReadableStream<LanguageModelV3StreamPart>({
+        start(controller) {
+          for (const p of parts) controller.enqueue(p)
+          if (!opts.silentAfter) controller.close()
+        },
+      }),
+    }
+  })
   return { model, calls }
 }
 
