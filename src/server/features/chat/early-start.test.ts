@@ -66,8 +66,8 @@ describe('EarlyStarts', () => {
     ]
     const early = starts.begin('ann', guess, call)
     const read = [{ ...guess[0], response: 'Hello there' } as HistoryExchange]
-    // The registry, the services and the job are not reached: the histories differ.
-    expect(early?.take(undefined as never, undefined as never, undefined as never, read)).toBeNull()
+    // The registry, the services and the rest of the send are not reached: the histories differ.
+    expect(early?.take(undefined as never, undefined as never, { history: read } as never)).toBeNull()
     await waitFor(async () => seen.stopped === 1)
     expect(starts.begin('ann', guess, call)).not.toBeNull()
   })

@@ -5,13 +5,7 @@
 // sent but for its last byte (wire-fetch.ts): the provider acts on it only once the statement has
 // stored the send on exactly the history guessed. Otherwise the call is stopped, and the provider
 // never read it. A person has one early call at a time.
-import type {
-  GenerationDeps,
-  GenerationJob,
-  GenerationRegistry,
-  ModelCall,
-  ModelResult,
-} from './generation.ts'
+import type { GenerationDeps, GenerationRegistry, ModelCall, ModelResult, StoredSend } from './generation.ts'
 import { Generation, streamModel } from './generation.ts'
 import type { HistoryExchange } from './history.ts'
 
@@ -38,7 +32,7 @@ export class EarlyStart {
 
   constructor(
     private readonly guess: HistoryExchange[],
-    call: ModelCall,
+    private readonly call: ModelCall,
     private readonly onSettled: () => void,
   ) {
     const hold = new Promise<void>((resolve) => {
@@ -49,16 +43,21 @@ export class EarlyStart {
 
   /**
    * The stored send's generation, its request sent whole now, when the send read the history
-   * guessed; else null, and the call is stopped (the caller starts the reply on what was read).
+   * guessed (`send.history`): the call's own prompt is then the one the send would be given. Else
+   * null, and the call is stopped (the caller starts the reply on what was read).
    */
-  take(registry: GenerationRegistry, deps: GenerationDeps, job: GenerationJob, history: HistoryExchange[]) {
+  take(
+    registry: GenerationRegistry,
+    deps: GenerationDeps,
+    send: StoredSend & { history: HistoryExchange[] },
+  ) {
     if (this.settled) return null
-    if (!sameHistory(this.guess, history)) {
+    if (!sameHistory(this.guess, send.history)) {
       this.cancel()
       return null
     }
     this.settle()
-    return registry.run(deps, this.gen, job, this.model)
+    return registry.run(deps, this.gen, { ...send, ...this.call }, this.model)
   }
 
   /** The send was not stored (refused, or it failed): the call stops unsent. A no-op once taken. */

@@ -37,7 +37,8 @@ export interface ModelCall {
   prompt: Prompt
 }
 
-export interface GenerationJob extends ModelCall {
+/** The stored send a reply belongs to. */
+export interface StoredSend {
   messageId: string
   userId: string
   threadId: string | null
@@ -49,6 +50,8 @@ export interface GenerationJob extends ModelCall {
   history?: HistoryExchange[]
   turn?: Pick<HistoryExchange, 'content' | 'mediaType'>
 }
+
+export type GenerationJob = StoredSend & ModelCall
 
 export class Generation {
   text = ''

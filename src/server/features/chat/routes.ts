@@ -16,7 +16,7 @@ import { confirmSession, requireUser, sessionGuess } from '#server/lib/session.t
 import { validate } from '#server/lib/validate.ts'
 import { activeBranch } from './branch.ts'
 import { EarlyStarts } from './early-start.ts'
-import { GenerationRegistry } from './generation.ts'
+import type { GenerationRegistry } from './generation.ts'
 import { messageFromJsonText, toMessageJson } from './message-json.ts'
 import { createProviderRegistry } from './providers/registry.ts'
 import {
@@ -36,21 +36,22 @@ import { startGate } from './start-gate.ts'
 import { resetIsDue, tierOf } from './usage.ts'
 
 export interface ChatRouteOptions {
-  generations?: GenerationRegistry
+  /** This node's replies (made in app.ts, whose deletions elsewhere forget their histories). */
+  generations: GenerationRegistry
   /** Takes in a file sent with a message (the attachments feature, composed in app.ts). */
   attachments?: AttachmentReader
   /** Runs after the history is cleared (removes files no message uses any more). */
   afterClear?: (userId: string) => Promise<void>
 }
 
-export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions = {}) {
+export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
   const { db } = deps.database
   const services: ChatServices = {
     db,
     log: deps.log,
     now: () => deps.now?.() ?? new Date(),
     providers: createProviderRegistry(deps.env, ecoEngineFor(deps.env, deps.log)),
-    generations: opts.generations ?? new GenerationRegistry(deps.background, deps.database.kind === 'pglite'),
+    generations: opts.generations,
     early: new EarlyStarts(),
   }
   const auth = requireUser(deps)

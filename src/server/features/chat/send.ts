@@ -17,7 +17,7 @@ import {
 } from './admission.ts'
 import type { EarlyStart, EarlyStarts } from './early-start.ts'
 import { countSentMessages } from './finalize.ts'
-import type { GenerationDeps, GenerationJob, GenerationRegistry } from './generation.ts'
+import type { GenerationDeps, GenerationRegistry } from './generation.ts'
 import { buildPrompt, type HistoryExchange, userText } from './history.ts'
 import { finishLapsed } from './lease.ts'
 import type { ProviderRegistry, ResolvedModel } from './providers/registry.ts'
@@ -103,12 +103,10 @@ function generate(
   history: HistoryExchange[],
   early?: EarlyStart | null,
 ) {
-  const job: GenerationJob = {
+  const stored = {
     messageId: row.id,
     userId: row.userId,
     threadId: row.threadId,
-    resolved,
-    prompt: promptOf(row, input, resolved, history),
     inputChars: inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }),
     history,
     turn: { content: row.content, mediaType: row.mediaType },
@@ -116,7 +114,9 @@ function generate(
   // The provider's request was made while the send was stored and is now sent whole
   // (early-start.ts), or goes out inside start (generation.ts runs up to its first await); the
   // response only subscribes to it.
-  const gen = early?.take(s.generations, s, job, history) ?? s.generations.start(s, job)
+  const gen =
+    early?.take(s.generations, s, stored) ??
+    s.generations.start(s, { ...stored, resolved, prompt: promptOf(row, input, resolved, history) })
   return followGeneration(gen, headOf(row, input.threadId), signal)
 }
 
