@@ -450,8 +450,10 @@ export async function run(): Promise<void> {
       let peakRss = 0
       const relayCpu = { long: 0, short: 0, tokensLong: 0, tokensShort: 0 }
       // Batches per round: a level's CPU per token is one fit over all of them, and a collection
-      // landing in one long batch moves a single batch's figure by 0.01 ms at 50 streams.
-      const batches = n === 1 ? 10 : n <= 50 ? 3 : 1
+      // landing in one long batch moves a single batch's figure by 0.01 ms at 50 streams. At one
+      // stream each batch gives one time to first token of each kind: a full run (one round) took
+      // the median of 10, which moved by 1.3 ms between two runs of one build (session 14).
+      const batches = n === 1 ? 20 : n <= 50 ? 3 : 1
       await settledCpu(pid)
       for (let round = 0; round < ROUNDS; round++) {
         for (let b = 0; b < batches; b++) {
@@ -541,6 +543,9 @@ export async function run(): Promise<void> {
         (relayCpu.long - relayCpu.short) / Math.max(1, relayCpu.tokensLong - relayCpu.tokensShort)
       row(`${label}: CPU per token of a bare node:http relay (reference)`, ms(relayPerToken))
       row(`${label}: server CPU per stream start+finish (fit)`, ms(perStream), 'at most 5 ms', perStream <= 5)
+      // What a stream's request and response cost a process that does nothing else with them.
+      const relayPerStream = (relayCpu.short - relayPerToken * relayCpu.tokensShort) / Math.max(1, streams)
+      row(`${label}: CPU per stream start+finish of a bare node:http relay (reference)`, ms(relayPerStream))
       row(`${label}: server RSS, peak while streaming`, `${peakRss.toFixed(0)} MB`)
     }
 
