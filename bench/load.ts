@@ -6,7 +6,8 @@
 // pacing. Prints every figure next to its goal.
 //   BENCH_DB=embedded|postgres  BENCH_STREAMS=1,50  BENCH_TOKENS=100  BENCH_DELAY_MS=20
 //   BENCH_WORDS_PER_CHUNK=1 (words the stand-in streams per chunk, i.e. per token)
-//   BENCH_ROUNDS=2 (rounds per level; 1 stream runs 10 times per round)
+//   BENCH_ROUNDS=2 (rounds per level; 1 stream runs 20 times per round)
+//   BENCH_WARMUP=25 (new threads sent, each with a follow-up, before the levels are measured)
 //   BENCH_LISTS=0 skips the list pages (only the token path); BENCH_SERVER_ARGS='--cpu-prof'
 //   passes node flags to the server (e.g. to profile it).
 //   BENCH_ONLY=start (only the fresh start and idle RSS, a few seconds)
@@ -40,6 +41,7 @@ const SHORT_TOKENS = 5
 const LISTS = process.env.BENCH_LISTS !== '0'
 const MIN_PEOPLE = Number(process.env.BENCH_PEOPLE ?? 0)
 const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean)
+const WARMUP_EXCHANGES = Number(process.env.BENCH_WARMUP ?? 25)
 const DEADLINE_MS = 15 * 60_000
 
 // ---- processes ----
@@ -428,9 +430,16 @@ export async function run(): Promise<void> {
     // The sign-ups' e-mails are written in the background for seconds after their answers:
     // the streams are measured once that is done (it was counted as the first level's CPU).
     await settledCpu(pid, 120_000)
-    // Warm-up.
-    await viaLoris(nextPerson(), 5)
-    await direct(5)
+    // Warm-up, as a server that has answered for a while: the send path's code is compiled by V8
+    // as it gets hot, and until then each send costs 1.5 to 2 ms more CPU at one stream (session
+    // 15), a cost of the process's first minutes that the fresh start's figure already shows.
+    for (let i = 0; i < WARMUP_EXCHANGES; i++) {
+      const thread: { id?: string } = {}
+      const p = nextPerson()
+      await viaLoris(p, SHORT_TOKENS, thread)
+      await viaLoris(p, SHORT_TOKENS, thread)
+      await direct(SHORT_TOKENS)
+    }
 
     for (const n of LEVELS) {
       const ttft = {
