@@ -432,7 +432,7 @@ export async function run(): Promise<void> {
     await settledCpu(pid, 120_000)
     // Warm-up, as a server that has answered for a while: the send path's code is compiled by V8
     // as it gets hot, and until then each send costs 1.5 to 2 ms more CPU at one stream (session
-    // 15), a cost of the process's first minutes that the fresh start's figure already shows.
+    // 15, decision 034), a cost of the process's first minutes that the fresh start's figure shows.
     for (let i = 0; i < WARMUP_EXCHANGES; i++) {
       const thread: { id?: string } = {}
       const p = nextPerson()
