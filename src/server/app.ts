@@ -49,19 +49,17 @@ function apiRoutes(deps: AppDeps) {
   // This node's replies; the threads it keeps histories of are forgotten when their person deletes.
   const generations = new GenerationRegistry(deps.background, deps.database.kind === 'pglite')
   const forget = (userId: string) => generations.histories.forgetUser(userId)
+  // After a person deletes threads or clears their history: the kept histories go, then the files
+  // no message uses any more.
+  const afterDeletes = (userId: string) => {
+    forget(userId)
+    return attachments.afterDelete(userId)
+  }
   return new Hono<AppEnv>()
     .route('/', authRoutes(deps))
     .route('/', systemRoutes(deps))
-    .route(
-      '/',
-      threadsRoutes(deps, {
-        afterDelete: (userId) => {
-          forget(userId)
-          return attachments.afterDelete(userId)
-        },
-      }),
-    )
-    .route('/', chatRoutes(deps, { generations, attachments: intake, afterClear: attachments.afterDelete }))
+    .route('/', threadsRoutes(deps, { afterDelete: afterDeletes }))
+    .route('/', chatRoutes(deps, { generations, attachments: intake, afterClear: afterDeletes }))
     .route('/', attachments.routes())
     .route('/', voiceRoutes(deps, transcriber))
     .route('/', billingRoutes(deps))

@@ -40,7 +40,7 @@ export interface ChatRouteOptions {
   generations: GenerationRegistry
   /** Takes in a file sent with a message (the attachments feature, composed in app.ts). */
   attachments?: AttachmentReader
-  /** Runs after the history is cleared (removes files no message uses any more). */
+  /** Runs after the history is cleared (app.ts: forgets kept histories, removes unused files). */
   afterClear?: (userId: string) => Promise<void>
 }
 
@@ -177,7 +177,6 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
       const streaming = await clearHistory(db, c.get('user').id)
       // Replies running here stop now; elsewhere they stop at their next save (row gone).
       for (const id of streaming) services.generations.stop(id)
-      services.generations.histories.forgetUser(c.get('user').id)
       await opts.afterClear?.(c.get('user').id)
       return c.json({ ok: true as const }, 200)
     })
