@@ -74,22 +74,66 @@ function tree(pid: number): number[] {
   return [pid, ...kids]
 }
 
+/** What a process tree has done so far: CPU (ms) and context switches, its main thread apart. */
+interface Work {
+  /** CPU time of every thread, in ms with nanosecond resolution (schedstat). */
+  cpu: number
+  /** Context switches (voluntary and not) of the main threads (the process's and each cluster worker's). */
+  switchesMain: number
+  /** Context switches of every other thread (the database thread, libuv's pool, V8's helpers). */
+  switchesOther: number
+}
+
 /**
- * CPU time of a process and its children (every thread), in ms with nanosecond resolution: the
- * time each thread spent on a CPU, from /proc/<pid>/task/<tid>/schedstat (user and kernel time
- * together, as /proc/<pid>/stat's 10 ms ticks count them, without their rounding).
+ * CPU time and context switches of a process and its children (every thread): the time each
+ * thread spent on a CPU, from /proc/<pid>/task/<tid>/schedstat (user and kernel time together, as
+ * /proc/<pid>/stat's 10 ms ticks count them, without their rounding), and from its status the
+ * switches (voluntary and not), each one a sleep and a wake that this machine charges for (session
+ * 16: a wake after 20 ms idle costs a C relay 0.2 to 0.5 ms of CPU here).
  */
-function cpuMs(pid: number): number {
-  let ns = 0
+function work(pid: number): Work {
+  const out: Work = { cpu: 0, switchesMain: 0, switchesOther: 0 }
   for (const p of tree(pid)) {
     try {
-      for (const task of readdirSync(`/proc/${p}/task`))
-        ns += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+      for (const task of readdirSync(`/proc/${p}/task`)) {
+        out.cpu += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6
+        const status = readFileSync(`/proc/${p}/task/${task}/status`, 'utf8')
+        let switches = 0
+        for (const m of status.matchAll(/ctxt_switches:\s+(\d+)/g)) switches += Number(m[1])
+        if (task === String(p)) out.switchesMain += switches
+        else out.switchesOther += switches
+      }
     } catch {
       // gone meanwhile
     }
   }
-  return ns / 1e6
+  return out
+}
+const cpuMs = (pid: number) => work(pid).cpu
+const minus = (a: Work, b: Work): Work => ({
+  cpu: a.cpu - b.cpu,
+  switchesMain: a.switchesMain - b.switchesMain,
+  switchesOther: a.switchesOther - b.switchesOther,
+})
+const plus = (a: Work, b: Work): Work => ({
+  cpu: a.cpu + b.cpu,
+  switchesMain: a.switchesMain + b.switchesMain,
+  switchesOther: a.switchesOther + b.switchesOther,
+})
+const none = (): Work => ({ cpu: 0, switchesMain: 0, switchesOther: 0 })
+
+/**
+ * The two-point fit: the work of long replies against short ones at the same concurrency gives
+ * the work per token (the slope) and per stream start and finish (what is left of the short ones).
+ */
+function fitWork(long: Work, short: Work, tokensLong: number, tokensShort: number, streams: number) {
+  const perToken = {} as Work
+  const perStream = {} as Work
+  for (const k of ['cpu', 'switchesMain', 'switchesOther'] as const) {
+    perToken[k] = (long[k] - short[k]) / Math.max(1, tokensLong - tokensShort)
+    perStream[k] = (short[k] - perToken[k] * tokensShort) / Math.max(1, streams)
+  }
+  return { perToken, perStream }
 }
 
 /**
@@ -193,6 +237,8 @@ const pct = (xs: number[], p: number) => {
   return s.length ? (s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number) : Number.NaN
 }
 const median = (xs: number[]) => pct(xs, 50)
+/** Context switches (a sleep and a wake, or a preemption): the main threads', then the others'. */
+const switches = (w: Work) => `${w.switchesMain.toFixed(2)} / ${w.switchesOther.toFixed(2)}`
 const ms = (x: number) =>
   Number.isFinite(x) ? `${x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(2) : x.toFixed(0)} ms` : 'n/a'
 
@@ -452,12 +498,12 @@ export async function run(): Promise<void> {
       const lorisStreams: Stream[] = []
       let errors = 0
       let streams = 0
-      let cpuLong = 0
-      let cpuShort = 0
+      let lorisLong = none()
+      let lorisShort = none()
       let tokensLong = 0
       let tokensShort = 0
       let peakRss = 0
-      const relayCpu = { long: 0, short: 0, tokensLong: 0, tokensShort: 0 }
+      const relayWork = { long: none(), short: none(), tokensLong: 0, tokensShort: 0 }
       // Batches per round: a level's CPU per token is one fit over all of them, and a collection
       // landing in one long batch moves a single batch's figure by 0.01 ms at 50 streams. At one
       // stream each batch gives one time to first token of each kind: a full run (one round) took
@@ -467,14 +513,14 @@ export async function run(): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         for (let b = 0; b < batches; b++) {
           const d = await Promise.all(Array.from({ length: n }, () => direct(TOKENS)))
-          const before = cpuMs(pid)
+          const before = work(pid)
           const sampler = setInterval(() => {
             peakRss = Math.max(peakRss, rssMb(pid))
           }, 250)
           const threads = Array.from({ length: n }, () => ({ person: nextPerson(), thread: {} }))
           const l = await Promise.all(threads.map((t) => viaLoris(t.person, TOKENS, t.thread)))
           clearInterval(sampler)
-          cpuLong += cpuMs(pid) - before
+          lorisLong = plus(lorisLong, minus(work(pid), before))
           tokensLong += l.filter((s) => s.ok).length * TOKENS
           streams += n
           errors += l.filter((s) => !s.ok).length + d.filter((s) => !s.ok).length
@@ -483,20 +529,20 @@ export async function run(): Promise<void> {
           directStreams.push(...d)
           lorisStreams.push(...l)
           // The same number of short replies: what starting and finishing a stream costs.
-          const beforeShort = cpuMs(pid)
+          const beforeShort = work(pid)
           const s = await Promise.all(Array.from({ length: n }, () => viaLoris(nextPerson(), SHORT_TOKENS)))
-          cpuShort += cpuMs(pid) - beforeShort
+          lorisShort = plus(lorisShort, minus(work(pid), beforeShort))
           tokensShort += s.filter((x) => x.ok).length * SHORT_TOKENS
           errors += s.filter((x) => !x.ok).length
           // The same through the bare relay, long and short, for its CPU per token.
-          const relayLong = cpuMs(relayPid)
+          const relayLong = work(relayPid)
           const rl = await Promise.all(Array.from({ length: n }, () => direct(TOKENS, relayUrl)))
-          relayCpu.long += cpuMs(relayPid) - relayLong
-          relayCpu.tokensLong += rl.filter((x) => x.ok).length * TOKENS
-          const relayShort = cpuMs(relayPid)
+          relayWork.long = plus(relayWork.long, minus(work(relayPid), relayLong))
+          relayWork.tokensLong += rl.filter((x) => x.ok).length * TOKENS
+          const relayShort = work(relayPid)
           const rs = await Promise.all(Array.from({ length: n }, () => direct(SHORT_TOKENS, relayUrl)))
-          relayCpu.short += cpuMs(relayPid) - relayShort
-          relayCpu.tokensShort += rs.filter((x) => x.ok).length * SHORT_TOKENS
+          relayWork.short = plus(relayWork.short, minus(work(relayPid), relayShort))
+          relayWork.tokensShort += rs.filter((x) => x.ok).length * SHORT_TOKENS
           ttft.relay.push(...[...rl, ...rs].filter((x) => x.ok).map((x) => x.arrivals[0]!))
           // At one stream, a second send in the thread: a follow-up's statement reads its history
           // before the model is asked (no head start, decision 027), so its TTFT is shown apart.
@@ -509,8 +555,16 @@ export async function run(): Promise<void> {
       }
       const delays = (list: Stream[]) => list.filter((s) => s.ok).flatMap((s) => s.delays)
       const tokenDelay = { loris: delays(lorisStreams), direct: delays(directStreams) }
-      const perToken = (cpuLong - cpuShort) / Math.max(1, tokensLong - tokensShort)
-      const perStream = (cpuShort - perToken * tokensShort) / Math.max(1, streams)
+      const loris = fitWork(lorisLong, lorisShort, tokensLong, tokensShort, streams)
+      const bare = fitWork(
+        relayWork.long,
+        relayWork.short,
+        relayWork.tokensLong,
+        relayWork.tokensShort,
+        streams,
+      )
+      const perToken = loris.perToken.cpu
+      const perStream = loris.perStream.cpu
       const label = `${n} stream${n > 1 ? 's' : ''}`
       const ttftAdded = median(ttft.loris) - median(ttft.direct)
       const addedP99 = pct(tokenDelay.loris, 99) - pct(tokenDelay.direct, 99)
@@ -548,13 +602,23 @@ export async function run(): Promise<void> {
           n >= 500 ? addedP99 < 100 : null,
         )
       row(`${label}: server CPU per token (fit)`, ms(perToken), 'at most 0.05 ms', perToken <= 0.05)
-      const relayPerToken =
-        (relayCpu.long - relayCpu.short) / Math.max(1, relayCpu.tokensLong - relayCpu.tokensShort)
-      row(`${label}: CPU per token of a bare node:http relay (reference)`, ms(relayPerToken))
+      row(`${label}: CPU per token of a bare node:http relay (reference)`, ms(bare.perToken.cpu))
+      row(`${label}: context switches per token, main / other threads (fit)`, switches(loris.perToken))
+      row(`${label}: context switches per token of the bare relay (reference)`, switches(bare.perToken))
       row(`${label}: server CPU per stream start+finish (fit)`, ms(perStream), 'at most 5 ms', perStream <= 5)
       // What a stream's request and response cost a process that does nothing else with them.
-      const relayPerStream = (relayCpu.short - relayPerToken * relayCpu.tokensShort) / Math.max(1, streams)
-      row(`${label}: CPU per stream start+finish of a bare node:http relay (reference)`, ms(relayPerStream))
+      row(
+        `${label}: CPU per stream start+finish of a bare node:http relay (reference)`,
+        ms(bare.perStream.cpu),
+      )
+      row(
+        `${label}: context switches per stream start+finish, main / other threads (fit)`,
+        switches(loris.perStream),
+      )
+      row(
+        `${label}: context switches per stream start+finish of the bare relay (reference)`,
+        switches(bare.perStream),
+      )
       row(`${label}: server RSS, peak while streaming`, `${peakRss.toFixed(0)} MB`)
     }
 
