@@ -78,6 +78,8 @@ function tree(pid: number): number[] {
 interface Work {
   /** CPU time of every thread, in ms with nanosecond resolution (schedstat). */
   cpu: number
+  /** CPU time of the main threads alone (the process's and each cluster worker's). */
+  cpuMain: number
   /** Context switches (voluntary and not) of the main threads (the process's and each cluster worker's). */
   switchesMain: number
   /** Context switches of every other thread (the database thread, libuv's pool, V8's helpers). */
@@ -92,16 +94,19 @@ interface Work {
  * 16: a wake after 20 ms idle costs a C relay 0.2 to 0.5 ms of CPU here).
  */
 function work(pid: number): Work {
-  const out: Work = { cpu: 0, switchesMain: 0, switchesOther: 0 }
+  const out: Work = { cpu: 0, cpuMain: 0, switchesMain: 0, switchesOther: 0 }
   for (const p of tree(pid)) {
     try {
       for (const task of readdirSync(`/proc/${p}/task`)) {
-        out.cpu += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6
+        const cpu = Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6
+        out.cpu += cpu
         const status = readFileSync(`/proc/${p}/task/${task}/status`, 'utf8')
         let switches = 0
         for (const m of status.matchAll(/ctxt_switches:\s+(\d+)/g)) switches += Number(m[1])
-        if (task === String(p)) out.switchesMain += switches
-        else out.switchesOther += switches
+        if (task === String(p)) {
+          out.cpuMain += cpu
+          out.switchesMain += switches
+        } else out.switchesOther += switches
       }
     } catch {
       // gone meanwhile
@@ -112,15 +117,17 @@ function work(pid: number): Work {
 const cpuMs = (pid: number) => work(pid).cpu
 const minus = (a: Work, b: Work): Work => ({
   cpu: a.cpu - b.cpu,
+  cpuMain: a.cpuMain - b.cpuMain,
   switchesMain: a.switchesMain - b.switchesMain,
   switchesOther: a.switchesOther - b.switchesOther,
 })
 const plus = (a: Work, b: Work): Work => ({
   cpu: a.cpu + b.cpu,
+  cpuMain: a.cpuMain + b.cpuMain,
   switchesMain: a.switchesMain + b.switchesMain,
   switchesOther: a.switchesOther + b.switchesOther,
 })
-const none = (): Work => ({ cpu: 0, switchesMain: 0, switchesOther: 0 })
+const none = (): Work => ({ cpu: 0, cpuMain: 0, switchesMain: 0, switchesOther: 0 })
 
 /**
  * The two-point fit: the work of long replies against short ones at the same concurrency gives
@@ -129,7 +136,7 @@ const none = (): Work => ({ cpu: 0, switchesMain: 0, switchesOther: 0 })
 function fitWork(long: Work, short: Work, tokensLong: number, tokensShort: number, streams: number) {
   const perToken = {} as Work
   const perStream = {} as Work
-  for (const k of ['cpu', 'switchesMain', 'switchesOther'] as const) {
+  for (const k of ['cpu', 'cpuMain', 'switchesMain', 'switchesOther'] as const) {
     perToken[k] = (long[k] - short[k]) / Math.max(1, tokensLong - tokensShort)
     perStream[k] = (short[k] - perToken[k] * tokensShort) / Math.max(1, streams)
   }
@@ -169,6 +176,12 @@ function rssMb(pid: number): number {
 /** Why streams failed, to print under the table (the first few of each kind). */
 const failures = new Map<string, number>()
 const failed = (why: string) => failures.set(why, (failures.get(why) ?? 0) + 1)
+/** The server's first warnings and errors (its log lines at pino's warn level and above). */
+const serverWarnings: string[] = []
+const printFailures = () => {
+  for (const [why, count] of failures) console.info(`failed ${count}x: ${why}`)
+  if (failures.size > 0) for (const line of serverWarnings) console.info(`server log: ${line}`)
+}
 
 interface Stream {
   ok: boolean
@@ -238,6 +251,8 @@ const pct = (xs: number[], p: number) => {
 }
 const median = (xs: number[]) => pct(xs, 50)
 /** Context switches (a sleep and a wake, or a preemption): the main threads', then the others'. */
+/** CPU time of the main threads, then of the others (the database thread, V8's helpers). */
+const split = (w: Work) => `${ms(w.cpuMain)} / ${ms(w.cpu - w.cpuMain)}`
 const switches = (w: Work) => `${w.switchesMain.toFixed(2)} / ${w.switchesOther.toFixed(2)}`
 const ms = (x: number) =>
   Number.isFinite(x) ? `${x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(2) : x.toFixed(0)} ms` : 'n/a'
@@ -346,9 +361,17 @@ export async function run(): Promise<void> {
     })
     children.push(server)
     const logTail: string[] = []
+    let partial = ''
     const keep = (d: Buffer) => {
       logTail.push(String(d))
       if (logTail.length > 50) logTail.shift()
+      // The server's warnings and errors (pino's levels 40 and up), printed under the table when
+      // streams failed: the event a person sees says less than the log does (its cause).
+      const lines = (partial + String(d)).split('\n')
+      partial = lines.pop() ?? ''
+      for (const line of lines)
+        if (/"level":[4-6]\d/.test(line) && serverWarnings.length < 20)
+          serverWarnings.push(line.slice(0, 600))
     }
     server.stdout?.on('data', keep)
     server.stderr?.on('data', keep)
@@ -469,7 +492,7 @@ export async function run(): Promise<void> {
     row(`RSS after ${people.length - 1} more sign-ups`, `${signedUpRss.toFixed(0)} MB`)
     if (ONLY_START) {
       console.info(table(rows))
-      for (const [why, count] of failures) console.info(`failed ${count}x: ${why}`)
+      printFailures()
       return
     }
 
@@ -602,10 +625,12 @@ export async function run(): Promise<void> {
           n >= 500 ? addedP99 < 100 : null,
         )
       row(`${label}: server CPU per token (fit)`, ms(perToken), 'at most 0.05 ms', perToken <= 0.05)
+      row(`${label}: server CPU per token, main / other threads (fit)`, split(loris.perToken))
       row(`${label}: CPU per token of a bare node:http relay (reference)`, ms(bare.perToken.cpu))
       row(`${label}: context switches per token, main / other threads (fit)`, switches(loris.perToken))
       row(`${label}: context switches per token of the bare relay (reference)`, switches(bare.perToken))
       row(`${label}: server CPU per stream start+finish (fit)`, ms(perStream), 'at most 5 ms', perStream <= 5)
+      row(`${label}: server CPU per stream start+finish, main / other threads (fit)`, split(loris.perStream))
       // What a stream's request and response cost a process that does nothing else with them.
       row(
         `${label}: CPU per stream start+finish of a bare node:http relay (reference)`,
@@ -709,7 +734,7 @@ export async function run(): Promise<void> {
     )
     console.info('CPU is read per thread from /proc (schedstat, nanoseconds). The machine is shared.')
     console.info(table(rows))
-    for (const [why, count] of failures) console.info(`failed ${count}x: ${why}`)
+    printFailures()
   } finally {
     clearTimeout(deadline)
     for (const child of [...children].reverse()) {

@@ -117,17 +117,21 @@ export function nodeRequest(
   const headers = plainHeaders(init.headers)
   const body = Buffer.from(init.body)
   headers['content-length'] = String(body.length)
-  return send(target, headers, { ...init, body }, hold, true)
+  return send(target, headers, { ...init, body }, hold, false)
 }
 
 /**
  * A kept-alive connection the provider closed as it went idle can be reused at the very moment it
- * closes: the request then fails with ECONNRESET before any answer, and the provider never read it
- * (seen once in 1,500 streams after the bench's idle spells). Such a request is sent once more, on
- * a new connection, as Node's documentation advises (`request.reusedSocket`).
+ * closes: the request then fails before any answer, and the provider never read it (seen once in
+ * 1,500 streams after the bench's idle spells). Its reset shows as ECONNRESET, or as EPIPE when a
+ * second write follows it (the held last byte: the provider's reset of a connection it had closed
+ * marks it broken). Such a request is sent once more, as Node's documentation advises
+ * (`request.reusedSocket`), on a connection of its own: when every kept connection went idle at
+ * once, the next kept one is as likely to be closed too (session 16: 5 of 1,500 streams failed so).
  */
 function isStaleConnection(req: http.ClientRequest, error: unknown): boolean {
-  return req.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET'
+  const code = (error as NodeJS.ErrnoException).code
+  return req.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')
 }
 
 function send(
@@ -135,9 +139,10 @@ function send(
   headers: Record<string, string>,
   init: RequestInit & { body: Buffer },
   hold: Promise<unknown> | undefined,
-  mayRetry: boolean,
+  retry: boolean,
 ): Promise<WireResponse> {
-  const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:']
+  // The retry's connection is new and not kept (`agent: false`): no kept one can be taken.
+  const agent = retry ? false : target.protocol === 'https:' ? agents['https:'] : agents['http:']
   const transport = target.protocol === 'https:' ? https : http
   const signal = init.signal ?? undefined
   nodeRequestStats.requests++
@@ -169,8 +174,8 @@ function send(
     signal?.addEventListener('abort', onAbort, { once: true })
     req.once('error', (error) => {
       signal?.removeEventListener('abort', onAbort)
-      if (mayRetry && !response && !signal?.aborted && isStaleConnection(req, error))
-        resolve(send(target, headers, init, hold, false))
+      if (!retry && !response && !signal?.aborted && isStaleConnection(req, error))
+        resolve(send(target, headers, init, hold, true))
       else reject(error)
     })
     if (!hold || init.body.length === 0) return void req.end(init.body)
