@@ -139,10 +139,10 @@ function send(
   headers: Record<string, string>,
   init: RequestInit & { body: Buffer },
   hold: Promise<unknown> | undefined,
-  retry: boolean,
+  isRetry: boolean,
 ): Promise<WireResponse> {
   // The retry's connection is new and not kept (`agent: false`): no kept one can be taken.
-  const agent = retry ? false : target.protocol === 'https:' ? agents['https:'] : agents['http:']
+  const agent = isRetry ? false : target.protocol === 'https:' ? agents['https:'] : agents['http:']
   const transport = target.protocol === 'https:' ? https : http
   const signal = init.signal ?? undefined
   nodeRequestStats.requests++
@@ -174,7 +174,7 @@ function send(
     signal?.addEventListener('abort', onAbort, { once: true })
     req.once('error', (error) => {
       signal?.removeEventListener('abort', onAbort)
-      if (!retry && !response && !signal?.aborted && isStaleConnection(req, error))
+      if (!isRetry && !response && !signal?.aborted && isStaleConnection(req, error))
         resolve(send(target, headers, init, hold, true))
       else reject(error)
     })
