@@ -115,18 +115,13 @@ function work(pid: number): Work {
   return out
 }
 const cpuMs = (pid: number) => work(pid).cpu
-const minus = (a: Work, b: Work): Work => ({
-  cpu: a.cpu - b.cpu,
-  cpuMain: a.cpuMain - b.cpuMain,
-  switchesMain: a.switchesMain - b.switchesMain,
-  switchesOther: a.switchesOther - b.switchesOther,
-})
-const plus = (a: Work, b: Work): Work => ({
-  cpu: a.cpu + b.cpu,
-  cpuMain: a.cpuMain + b.cpuMain,
-  switchesMain: a.switchesMain + b.switchesMain,
-  switchesOther: a.switchesOther + b.switchesOther,
-})
+const WORK_KEYS = ['cpu', 'cpuMain', 'switchesMain', 'switchesOther'] as const
+/** `a + sign * b`, figure by figure. */
+const combine = (a: Work, b: Work, sign: 1 | -1): Work => {
+  const out = {} as Work
+  for (const k of WORK_KEYS) out[k] = a[k] + sign * b[k]
+  return out
+}
 const none = (): Work => ({ cpu: 0, cpuMain: 0, switchesMain: 0, switchesOther: 0 })
 
 /**
@@ -136,7 +131,7 @@ const none = (): Work => ({ cpu: 0, cpuMain: 0, switchesMain: 0, switchesOther: 
 function fitWork(long: Work, short: Work, tokensLong: number, tokensShort: number, streams: number) {
   const perToken = {} as Work
   const perStream = {} as Work
-  for (const k of ['cpu', 'cpuMain', 'switchesMain', 'switchesOther'] as const) {
+  for (const k of WORK_KEYS) {
     perToken[k] = (long[k] - short[k]) / Math.max(1, tokensLong - tokensShort)
     perStream[k] = (short[k] - perToken[k] * tokensShort) / Math.max(1, streams)
   }
@@ -250,9 +245,9 @@ const pct = (xs: number[], p: number) => {
   return s.length ? (s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number) : Number.NaN
 }
 const median = (xs: number[]) => pct(xs, 50)
-/** Context switches (a sleep and a wake, or a preemption): the main threads', then the others'. */
 /** CPU time of the main threads, then of the others (the database thread, V8's helpers). */
 const split = (w: Work) => `${ms(w.cpuMain)} / ${ms(w.cpu - w.cpuMain)}`
+/** Context switches (a sleep and a wake, or a preemption): the main threads', then the others'. */
 const switches = (w: Work) => `${w.switchesMain.toFixed(2)} / ${w.switchesOther.toFixed(2)}`
 const ms = (x: number) =>
   Number.isFinite(x) ? `${x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(2) : x.toFixed(0)} ms` : 'n/a'
@@ -543,7 +538,7 @@ export async function run(): Promise<void> {
           const threads = Array.from({ length: n }, () => ({ person: nextPerson(), thread: {} }))
           const l = await Promise.all(threads.map((t) => viaLoris(t.person, TOKENS, t.thread)))
           clearInterval(sampler)
-          lorisLong = plus(lorisLong, minus(work(pid), before))
+          lorisLong = combine(lorisLong, combine(work(pid), before, -1), 1)
           tokensLong += l.filter((s) => s.ok).length * TOKENS
           streams += n
           errors += l.filter((s) => !s.ok).length + d.filter((s) => !s.ok).length
@@ -554,17 +549,17 @@ export async function run(): Promise<void> {
           // The same number of short replies: what starting and finishing a stream costs.
           const beforeShort = work(pid)
           const s = await Promise.all(Array.from({ length: n }, () => viaLoris(nextPerson(), SHORT_TOKENS)))
-          lorisShort = plus(lorisShort, minus(work(pid), beforeShort))
+          lorisShort = combine(lorisShort, combine(work(pid), beforeShort, -1), 1)
           tokensShort += s.filter((x) => x.ok).length * SHORT_TOKENS
           errors += s.filter((x) => !x.ok).length
           // The same through the bare relay, long and short, for its CPU per token.
           const relayLong = work(relayPid)
           const rl = await Promise.all(Array.from({ length: n }, () => direct(TOKENS, relayUrl)))
-          relayWork.long = plus(relayWork.long, minus(work(relayPid), relayLong))
+          relayWork.long = combine(relayWork.long, combine(work(relayPid), relayLong, -1), 1)
           relayWork.tokensLong += rl.filter((x) => x.ok).length * TOKENS
           const relayShort = work(relayPid)
           const rs = await Promise.all(Array.from({ length: n }, () => direct(SHORT_TOKENS, relayUrl)))
-          relayWork.short = plus(relayWork.short, minus(work(relayPid), relayShort))
+          relayWork.short = combine(relayWork.short, combine(work(relayPid), relayShort, -1), 1)
           relayWork.tokensShort += rs.filter((x) => x.ok).length * SHORT_TOKENS
           ttft.relay.push(...[...rl, ...rs].filter((x) => x.ok).map((x) => x.arrivals[0]!))
           // At one stream, a second send in the thread: a follow-up's statement reads its history

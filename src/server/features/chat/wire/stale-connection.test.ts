@@ -8,14 +8,8 @@ import type { AddressInfo, Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { nodeRequest } from './node-request.ts'
 
-/**
- * A provider that answers "ok", except that it drops the connection of the requests `drop` picks:
- * closed (`destroy`), or reset at once (`reset`: the client's next write then fails with EPIPE).
- */
-async function provider(
-  drop: (nthOnConnection: number, connection: number) => boolean,
-  how: 'destroy' | 'reset' = 'destroy',
-) {
+/** A provider that answers "ok", except that it drops the connection of the requests `drop` picks. */
+async function provider(drop: (nthOnConnection: number, connection: number) => boolean) {
   const served = new Map<Socket, number>()
   const log: { connection: number; dropped: boolean }[] = []
   const connections: Socket[] = []
@@ -26,9 +20,8 @@ async function provider(
     const dropped = drop(n, connection)
     log.push({ connection, dropped })
     req.resume()
-    if (!dropped) return void res.end('ok')
-    if (how === 'reset') req.socket.resetAndDestroy()
-    else req.socket.destroy()
+    if (dropped) req.socket.destroy()
+    else res.end('ok')
   })
   server.on('connection', (s) => connections.push(s))
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
