@@ -9,7 +9,8 @@
 //   BENCH_ROUNDS=2 (rounds per level; 1 stream runs 20 times per round)
 //   BENCH_WARMUP=25 (new threads sent, each with a follow-up, before the levels are measured)
 //   BENCH_LISTS=0 skips the list pages (only the token path); BENCH_SERVER_ARGS='--cpu-prof'
-//   passes node flags to the server (e.g. to profile it).
+//   passes node flags to the server (e.g. to profile it); BENCH_SERVER_LOG=<file> writes the
+//   server's standard output there (e.g. with BENCH_SERVER_ARGS='--trace-opt').
 //   BENCH_ONLY=start (only the fresh start and idle RSS, a few seconds)
 //   BENCH_PEOPLE=1510 signs up at least that many people (by default three per stream of the
 //   largest level, plus ten), e.g. to run one stream after as many sign-ups as a 500-stream run.
@@ -17,9 +18,10 @@
 // each level: its CPU per token is printed as the machine's floor for relaying one, and at one
 // stream the time to first token it adds, the floor of an extra hop between client and model.
 // Needs `npm run build` first. The figures depend on the machine and on what else runs on it.
+
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { startPostgres } from '../scripts/postgres-server.mjs'
@@ -370,6 +372,10 @@ export async function run(): Promise<void> {
     }
     server.stdout?.on('data', keep)
     server.stderr?.on('data', keep)
+    if (process.env.BENCH_SERVER_LOG) {
+      const out = createWriteStream(process.env.BENCH_SERVER_LOG)
+      server.stdout?.on('data', (d) => out.write(d))
+    }
     const pid = server.pid as number
     const relayPid = relay.pid as number
     for (;;) {
@@ -711,7 +717,12 @@ export async function run(): Promise<void> {
       const threads = (await get('/api/threads?limit=1')) as { items: { id: string; title: string }[] }
       const all = (await get('/api/threads')) as { id: string; title: string }[]
       const longId = all.find((t) => t.title === 'Long')?.id ?? threads.items[0]?.id
+      // Each walk runs twice and the second is the figure: the first runs the page code cold in
+      // each worker (its first calls compile it; 5.9 ms per thread page on PostgreSQL in session
+      // 17), as the token path is measured after a warm-up (decision 034).
+      const threadPageCold = await walk('/api/threads?limit=50', 20)
       const threadPage = await walk('/api/threads?limit=50', 20)
+      const messagePageCold = await walk(`/api/messages?threadId=${longId}&limit=30`, 30)
       const messagePage = await walk(`/api/messages?threadId=${longId}&limit=30`, 30)
       await settledCpu(pid)
       const beforeWhole = cpuMs(pid)
@@ -720,6 +731,10 @@ export async function run(): Promise<void> {
       const whole = (cpuMs(pid) - beforeWhole) / 2
       row('lists: server CPU per thread page (50 of 1,001)', ms(threadPage), 'under 5 ms', threadPage < 5)
       row('lists: server CPU per message page (30 of 1,000)', ms(messagePage), 'under 5 ms', messagePage < 5)
+      row(
+        'lists: server CPU per thread / message page, first walk (reference)',
+        `${ms(threadPageCold)} / ${ms(messagePageCold)}`,
+      )
       row('lists: server CPU for a whole list (before pages)', ms(whole))
     }
     row('server RSS at the end', `${rssMb(pid).toFixed(0)} MB`)
