@@ -718,8 +718,8 @@ export async function run(): Promise<void> {
       const all = (await get('/api/threads')) as { id: string; title: string }[]
       const longId = all.find((t) => t.title === 'Long')?.id ?? threads.items[0]?.id
       // Each walk runs twice and the second is the figure: the first runs the page code cold in
-      // each worker (its first calls compile it; 5.9 ms per thread page on PostgreSQL in session
-      // 17), as the token path is measured after a warm-up (decision 034).
+      // each worker (its first calls compile it: 3.9 against 2.1 ms per thread page on PostgreSQL
+      // in session 17), as the token path is measured after a warm-up (decision 034).
       const threadPageCold = await walk('/api/threads?limit=50', 20)
       const threadPage = await walk('/api/threads?limit=50', 20)
       const messagePageCold = await walk(`/api/messages?threadId=${longId}&limit=30`, 30)
