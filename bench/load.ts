@@ -18,7 +18,6 @@
 // each level: its CPU per token is printed as the machine's floor for relaying one, and at one
 // stream the time to first token it adds, the floor of an extra hop between client and model.
 // Needs `npm run build` first. The figures depend on the machine and on what else runs on it.
-
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
