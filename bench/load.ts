@@ -117,10 +117,10 @@ function work(pid: number): Work {
 }
 const cpuMs = (pid: number) => work(pid).cpu
 const WORK_KEYS = ['cpu', 'cpuMain', 'switchesMain', 'switchesOther'] as const
-/** `a + sign * b`, figure by figure. */
-const combine = (a: Work, b: Work, sign: 1 | -1): Work => {
+/** `total` plus the work done since `before` (`now - before`), figure by figure. */
+const accrue = (total: Work, now: Work, before: Work): Work => {
   const out = {} as Work
-  for (const k of WORK_KEYS) out[k] = a[k] + sign * b[k]
+  for (const k of WORK_KEYS) out[k] = total[k] + now[k] - before[k]
   return out
 }
 const none = (): Work => ({ cpu: 0, cpuMain: 0, switchesMain: 0, switchesOther: 0 })
@@ -543,7 +543,7 @@ export async function run(): Promise<void> {
           const threads = Array.from({ length: n }, () => ({ person: nextPerson(), thread: {} }))
           const l = await Promise.all(threads.map((t) => viaLoris(t.person, TOKENS, t.thread)))
           clearInterval(sampler)
-          lorisLong = combine(lorisLong, combine(work(pid), before, -1), 1)
+          lorisLong = accrue(lorisLong, work(pid), before)
           tokensLong += l.filter((s) => s.ok).length * TOKENS
           streams += n
           errors += l.filter((s) => !s.ok).length + d.filter((s) => !s.ok).length
@@ -554,17 +554,17 @@ export async function run(): Promise<void> {
           // The same number of short replies: what starting and finishing a stream costs.
           const beforeShort = work(pid)
           const s = await Promise.all(Array.from({ length: n }, () => viaLoris(nextPerson(), SHORT_TOKENS)))
-          lorisShort = combine(lorisShort, combine(work(pid), beforeShort, -1), 1)
+          lorisShort = accrue(lorisShort, work(pid), beforeShort)
           tokensShort += s.filter((x) => x.ok).length * SHORT_TOKENS
           errors += s.filter((x) => !x.ok).length
           // The same through the bare relay, long and short, for its CPU per token.
           const relayLong = work(relayPid)
           const rl = await Promise.all(Array.from({ length: n }, () => direct(TOKENS, relayUrl)))
-          relayWork.long = combine(relayWork.long, combine(work(relayPid), relayLong, -1), 1)
+          relayWork.long = accrue(relayWork.long, work(relayPid), relayLong)
           relayWork.tokensLong += rl.filter((x) => x.ok).length * TOKENS
           const relayShort = work(relayPid)
           const rs = await Promise.all(Array.from({ length: n }, () => direct(SHORT_TOKENS, relayUrl)))
-          relayWork.short = combine(relayWork.short, combine(work(relayPid), relayShort, -1), 1)
+          relayWork.short = accrue(relayWork.short, work(relayPid), relayShort)
           relayWork.tokensShort += rs.filter((x) => x.ok).length * SHORT_TOKENS
           ttft.relay.push(...[...rl, ...rs].filter((x) => x.ok).map((x) => x.arrivals[0]!))
           // At one stream, a second send in the thread: a follow-up's statement reads its history
