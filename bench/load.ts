@@ -527,6 +527,7 @@ export async function run(): Promise<void> {
       let tokensShort = 0
       let peakRss = 0
       const relayWork = { long: none(), short: none(), tokensLong: 0, tokensShort: 0 }
+      const relayStreams: Stream[] = []
       // Batches per round: a level's CPU per token is one fit over all of them, and a collection
       // landing in one long batch moves a single batch's figure by 0.01 ms at 50 streams. At one
       // stream each batch gives one time to first token of each kind: a full run (one round) took
@@ -567,6 +568,7 @@ export async function run(): Promise<void> {
           relayWork.short = accrue(relayWork.short, work(relayPid), relayShort)
           relayWork.tokensShort += rs.filter((x) => x.ok).length * SHORT_TOKENS
           ttft.relay.push(...[...rl, ...rs].filter((x) => x.ok).map((x) => x.arrivals[0]!))
+          relayStreams.push(...rl)
           // At one stream, a second send in the thread: a follow-up's statement reads its history
           // before the model is asked (no head start, decision 027), so its TTFT is shown apart.
           if (n === 1) {
@@ -577,7 +579,11 @@ export async function run(): Promise<void> {
         }
       }
       const delays = (list: Stream[]) => list.filter((s) => s.ok).flatMap((s) => s.delays)
-      const tokenDelay = { loris: delays(lorisStreams), direct: delays(directStreams) }
+      const tokenDelay = {
+        loris: delays(lorisStreams),
+        direct: delays(directStreams),
+        relay: delays(relayStreams),
+      }
       const loris = fitWork(lorisLong, lorisShort, tokensLong, tokensShort, streams)
       const bare = fitWork(
         relayWork.long,
@@ -591,6 +597,7 @@ export async function run(): Promise<void> {
       const label = `${n} stream${n > 1 ? 's' : ''}`
       const ttftAdded = median(ttft.loris) - median(ttft.direct)
       const addedP99 = pct(tokenDelay.loris, 99) - pct(tokenDelay.direct, 99)
+      const relayAddedP99 = pct(tokenDelay.relay, 99) - pct(tokenDelay.direct, 99)
       row(`${label}: TTFT p50 / p99, Loris`, `${ms(median(ttft.loris))} / ${ms(pct(ttft.loris, 99))}`)
       row(`${label}: TTFT p50 / p99, direct`, `${ms(median(ttft.direct))} / ${ms(pct(ttft.direct, 99))}`)
       row(
@@ -603,6 +610,7 @@ export async function run(): Promise<void> {
       const perTokenDelay = (xs: number[]) => `${ms(median(xs))} / ${ms(pct(xs, 99))} (${xs.length} tokens)`
       row(`${label}: per-token delay p50 / p99, Loris`, perTokenDelay(tokenDelay.loris))
       row(`${label}: per-token delay p50 / p99, direct`, perTokenDelay(tokenDelay.direct))
+      row(`${label}: per-token delay p50 / p99, bare node:http relay`, perTokenDelay(tokenDelay.relay))
       if (n === 1) {
         row(`${label}: TTFT added, p50`, ms(ttftAdded), 'within 5 ms', ttftAdded <= 5)
         const followUpAdded = median(ttft.followUp) - median(ttft.direct)
@@ -624,6 +632,8 @@ export async function run(): Promise<void> {
           n >= 500 ? 'under 100 ms' : '',
           n >= 500 ? addedP99 < 100 : null,
         )
+      // What one more hop adds to the slowest tokens on this machine, before anything Loris does.
+      row(`${label}: per-token delay added by a bare node:http relay, p99 (reference)`, ms(relayAddedP99))
       row(`${label}: server CPU per token (fit)`, ms(perToken), 'at most 0.05 ms', perToken <= 0.05)
       row(`${label}: server CPU per token, main / other threads (fit)`, split(loris.perToken))
       row(`${label}: CPU per token of a bare node:http relay (reference)`, ms(bare.perToken.cpu))
