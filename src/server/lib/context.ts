@@ -30,5 +30,10 @@ export interface AppEnv {
     log: Logger
     user: UserRow
     session: SessionRow
+    /**
+     * The id of the session this request began on without reading it (`readsCheckSession`,
+     * decision 036): the statement that reads must check it. Gone once the session was read.
+     */
+    guessedSession?: string
   }
 }

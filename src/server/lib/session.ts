@@ -1,7 +1,7 @@
 // Database sessions: the cookie holds a random token, the table only its HMAC.
 // Edit with care: every signed-in request passes through here.
 import { createHmac, randomBytes } from 'node:crypto'
-import { and, eq, gt, lt, ne, sql } from 'drizzle-orm'
+import { and, eq, gt, lt, ne, type SQL, sql } from 'drizzle-orm'
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { Db } from '#server/db/client.ts'
@@ -119,8 +119,9 @@ export async function readSession(
 
 /**
  * Sessions this node has read lately, by their id (the token's HMAC), with their user's row as it
- * was then. Only a send starts on one before reading it again (sessionGuess), and the statement
- * that stores the send checks the session and the row's deciding columns itself (decision 026).
+ * was then. Only a send (decision 026) and a list page (decision 036) start on one before reading
+ * it again (sessionGuess), and the statement that stores the send or reads the page checks the
+ * session (and for a send the row's deciding columns) itself.
  */
 type Seen = { user: UserRow; session: SessionRow }
 const SEEN_MAX = 10_000
@@ -167,11 +168,78 @@ export function sessionGuess(c: Context, deps: AppDeps): SessionGuess | null {
 
 /** The signed-in user for a request that began on a guess: read now, else 401. */
 export async function confirmSession(c: Context<AppEnv>, deps: AppDeps): Promise<UserRow> {
+  // Read once: whatever it answers is the session as it is now.
+  c.set('guessedSession', undefined)
   const found = await readSession(c, deps)
   if (!found) throw new AppError('unauthorized:session', 'Please sign in to continue')
   c.set('user', found.user)
   c.set('session', found.session)
   return found.user
+}
+
+/**
+ * Work begun on a guessed session that could not confirm it (nothing read or written for it):
+ * the route reads the session, answering 401 if it has ended, and does the work again.
+ */
+export class Unconfirmed extends Error {}
+
+/** A session a read began on without reading it, and the app's clock then (as the lookup's). */
+export interface GuessedSession {
+  id: string
+  now: Date
+}
+
+/**
+ * True only while `sessionId` is a live session of `userId` at `now` (ISO text): what a read on a
+ * guess checks. Each is a value or a shaped statement's placeholder.
+ */
+export function sessionLive(userId: unknown, sessionId: unknown, now: unknown): SQL {
+  return sql`exists (select 1 from sessions s where s.id = ${sessionId}::text
+    and s.user_id = ${userId}::uuid and s.expires_at > ${now}::timestamptz)`
+}
+
+/**
+ * For reads whose one statement checks the session itself (decision 036: the list pages). On a
+ * session this node has read before, the request starts on that row and `guessedSession` names
+ * it, which the route passes to its statement (`sessionLive`); `readOnSession` runs the read.
+ * Any answer other than a success is given on the session as it is now: 401 once it has ended.
+ * Without a guess, the session is read first, as `requireUser` does.
+ */
+export function readsCheckSession(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const guess = sessionGuess(c, deps)
+    if (!guess) {
+      await confirmSession(c, deps)
+      return next()
+    }
+    c.set('user', guess.user)
+    c.set('session', guess.session)
+    c.set('guessedSession', guess.sessionId)
+    await next()
+    if (c.get('guessedSession') && (c.error || c.res.status >= 300)) await confirmSession(c, deps)
+  }
+}
+
+/**
+ * Runs `read` with the guessed session for its statement to check (`sessionLive`; null once the
+ * session was read); when it could not confirm the guess (`Unconfirmed`), reads the session and
+ * runs it again.
+ */
+export async function readOnSession<T>(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  read: (guessedSession: GuessedSession | null) => Promise<T>,
+): Promise<T> {
+  const guessed = c.get('guessedSession')
+  if (guessed) {
+    try {
+      return await read({ id: guessed, now: deps.now?.() ?? new Date() })
+    } catch (err) {
+      if (!(err instanceof Unconfirmed)) throw err
+    }
+    await confirmSession(c, deps)
+  }
+  return read(null)
 }
 
 /** Routes behind this answer 401 unless a valid session cookie came with the request. */

@@ -1,10 +1,13 @@
 // Cursor pages of the long lists (issue 15): every row exactly once in the full list's order,
 // and the same small, fixed amount of database work per page whatever the history's size.
-import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type SQL, sql } from 'drizzle-orm'
+import { PgDialect } from 'drizzle-orm/pg-core'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type Message, messageListSchema, messagePageSchema } from '#contract/messages.ts'
 import { type Thread, threadListSchema, threadPageSchema } from '#contract/threads.ts'
+import { namedStatements } from '#server/db/named-statement.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
+import { hashToken } from '#server/lib/session.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { threadPageQuery } from '../threads/queries.ts'
 import { messagePageQuery } from './queries.ts'
@@ -138,10 +141,46 @@ describe('GET /api/threads pages', () => {
     await addThreads(large.userId, 600)
     const a = await walk('/api/threads?limit=5', small.cookie, (b) => threadPageSchema.parse(b))
     const b = await walk('/api/threads?limit=5', large.cookie, (b) => threadPageSchema.parse(b))
-    const perPage = new Set([...a.work, ...b.work])
-    expect(perPage.size).toBe(1)
-    // The session, then the page (raise only with a reason).
-    expect([...perPage][0]).toBeLessThanOrEqual(2)
+    // The first page reads the session, then the page; every later page is one statement, which
+    // checks the session itself (decision 036). Raise only with a reason.
+    expect(a.work[0]).toBeLessThanOrEqual(2)
+    expect(b.work[0]).toBe(a.work[0])
+    expect(new Set([...a.work.slice(1), ...b.work.slice(1)])).toEqual(new Set([1]))
+  })
+
+  it('writes no statement text for a page after the first of its shape (both lists)', async () => {
+    const { cookie, userId } = await signedIn()
+    await addThreads(userId, 30)
+    const [thread] = await t.deps.database.db.insert(threads).values({ userId, title: 'Shaped' }).returning()
+    await addMessages(userId, thread!.id, 30)
+    // The first walks build each shape's text: a first page, on the session read or on a guess
+    // (decision 036), and the pages after a cursor.
+    for (let i = 0; i < 2; i++) {
+      await walk('/api/threads?limit=5', cookie, (b) => threadPageSchema.parse(b))
+      await walk(
+        `/api/messages?threadId=${thread!.id}&limit=5`,
+        cookie,
+        (b) => messagePageSchema.parse(b),
+        true,
+      )
+    }
+    const named = namedStatements()
+    const toQuery = vi.spyOn(PgDialect.prototype, 'sqlToQuery')
+    try {
+      const a = await walk('/api/threads?limit=5', cookie, (b) => threadPageSchema.parse(b))
+      const b = await walk(
+        `/api/messages?threadId=${thread!.id}&limit=5`,
+        cookie,
+        (b) => messagePageSchema.parse(b),
+        true,
+      )
+      expect(a.pages.length + b.pages.length).toBeGreaterThan(10)
+      // Built once per shape (db/named-statement.ts): not drizzle's query builder on every page.
+      expect(toQuery.mock.results.map((r) => (r.value as { sql: string }).sql)).toEqual([])
+      expect(namedStatements()).toBe(named)
+    } finally {
+      toQuery.mockRestore()
+    }
   })
 
   it('answers a cursor it did not write, or a bad limit, with a clear 400', async () => {
@@ -371,9 +410,10 @@ describe('GET /api/messages pages', () => {
       expect(second.items.map((m) => m.id)).toEqual(ids.slice(-6, -3))
       // The rows each step of the plan touched, summed: the page's work in rows, not time.
       const rowsRead = async (before: string | null) => {
+        // As a walk reads its pages after the first: on the session it read (decision 036).
+        const guessedSession = { id: hashToken(t.deps.secret, cookie.split('=')[1]!), now: new Date() }
         const query = messagePageQuery(
-          t.deps.database.db,
-          { userId: thread.userId, threadId: thread.id },
+          { userId: thread.userId, threadId: thread.id, guessedSession },
           before,
           3,
         )
@@ -401,7 +441,7 @@ describe('GET /api/messages pages', () => {
         return touched(plan[0]!.Plan)
       }
       return {
-        work: [firstWork, t.queries.length],
+        work: [firstWork, t.queries.length] as const,
         rows: [await rowsRead(null), await rowsRead(ids.at(-3)!)],
       }
     }
@@ -411,9 +451,11 @@ describe('GET /api/messages pages', () => {
     await t.deps.database.db.execute(sql`analyze messages`)
     const small = await run(seeded[0]!)
     const large = await run(seeded[1]!)
-    expect(new Set([...small.work, ...large.work]).size).toBe(1)
-    // The session, then the page with its thread and versions (raise only with a reason).
+    // The first page reads the session, then the page with its thread and versions; the next is
+    // that one statement, which checks the session too (decision 036). Raise only with a reason.
+    expect(large.work).toEqual(small.work)
     expect(small.work[0]).toBeLessThanOrEqual(2)
+    expect(small.work[1]).toBe(1)
     expect(large.rows).toEqual(small.rows)
   })
 
@@ -431,9 +473,7 @@ describe('GET /api/messages pages', () => {
       return result.rows.map((r) => r['QUERY PLAN']).join('\n')
     }
     // A page: a walk of the shown branch by depth, then each row's versions by its parent.
-    const pagePlan = await plan(
-      sql`${messagePageQuery(t.deps.database.db, { userId, threadId: thread!.id }, null, 30)}`,
-    )
+    const pagePlan = await plan(messagePageQuery({ userId, threadId: thread!.id }, null, 30))
     expect(pagePlan).toContain('messages_shown_idx')
     expect(pagePlan).toContain('messages_thread_parent_idx')
     // No sort of the history: the only sorts are of one turn's versions, inside the subplans.
@@ -467,8 +507,8 @@ describe('GET /api/messages pages', () => {
       await db.execute(sql`analyze messages`)
       await db.execute(sql`analyze threads`)
       // The plan EXECUTE runs for a prepared statement, as the app's are: generic ($1 in it).
-      const generic = async (query: { toSQL(): { sql: string; params: unknown[] } }) => {
-        const { sql: text, params } = query.toSQL()
+      const generic = async (query: SQL) => {
+        const { sql: text, params } = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(query)
         const literal = (v: unknown) =>
           typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`
         await db.execute(sql.raw(`prepare generic_page as ${text}`))
@@ -484,7 +524,7 @@ describe('GET /api/messages pages', () => {
         }
       }
       for (const before of [null, ids.at(-40)!]) {
-        const plan = await generic(messagePageQuery(db, { userId, threadId: thread!.id }, before, 30))
+        const plan = await generic(messagePageQuery({ userId, threadId: thread!.id }, before, 30))
         expect(plan).toContain('messages_shown_idx')
         // A turn's versions by the index that holds them in page order (decision 030's session).
         expect(plan.split('SubPlan 2')[0]).toContain('messages_thread_parent_idx')
@@ -495,7 +535,7 @@ describe('GET /api/messages pages', () => {
         'base64url',
       )
       for (const after of [undefined, cursor]) {
-        const plan = await generic(threadPageQuery(db, userId, after, 50))
+        const plan = await generic(threadPageQuery(userId, after, 50))
         expect(plan).toContain('threads_user_page_idx')
         expect(plan).not.toContain('Sort')
         expect(plan).not.toContain('Seq Scan')

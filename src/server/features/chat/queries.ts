@@ -1,12 +1,15 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
-import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
+import { QueryBuilder } from 'drizzle-orm/pg-core'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
+import { executeNamed, placeholder } from '#server/db/named-statement.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
+import { type GuessedSession, sessionLive, Unconfirmed } from '#server/lib/session.ts'
 import { admit, type UsageClaim } from './admission.ts'
 import { ancestorsOf, type BranchEntry } from './branch.ts'
 import type { HistoryExchange } from './history.ts'
@@ -73,25 +76,46 @@ export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
     .orderBy(asc(messages.createdAt), asc(messages.id))
 }
 
-/** The thread a page is of: one named by id (only if it is the user's), or the user's Default. */
+/**
+ * The thread a page is of: one named by id (only if it is the user's), or the user's Default.
+ * With `guessedSession`, only while that session is live (decision 036).
+ */
 export interface PageThread {
   userId: string
   threadId: string | null
+  guessedSession?: GuessedSession | null
 }
+
+/** Which text a page statement has: each combination is built once (db/named-statement.ts). */
+interface PageShape {
+  byId: boolean
+  before: boolean
+  guessed: boolean
+}
+
+/** A page statement's values, by the names its placeholders have. */
+type PageValues = Record<'userId' | 'threadId' | 'before' | 'limit' | 'sessionId' | 'now', unknown>
+
+const PAGE_PLACEHOLDERS = Object.fromEntries(
+  ['userId', 'threadId', 'before', 'limit', 'sessionId', 'now'].map((name) => [name, placeholder(name)]),
+) as PageValues
+
+const pageQuery = new QueryBuilder()
 
 /**
  * The page query (decision 021): the shown rows of the thread just before the cursor's depth,
  * newest first, one walk of messages_shown_idx; each row with its turn's versions (its siblings,
  * by messages_thread_parent_idx). The thread is found in the same statement (another user's
  * thread gives no rows). A cursor no longer on the shown branch (a version switched since) matches
- * no depth, so the page is empty. Exported for the tests that check its plan.
+ * no depth, so the page is empty. `v` holds the values, or the placeholders of a shaped statement.
  */
-export function messagePageQuery(db: Db, of: PageThread, before: string | null, limit: number) {
-  const thread = of.threadId
-    ? sql`(select t.id from threads t where t.id = ${of.threadId} and t.user_id = ${of.userId})`
-    : sql`(select t.id from threads t where t.user_id = ${of.userId} and t.is_default)`
-  const below = before
-    ? sql`"messages"."depth" < (select c.depth from messages c where c.id = ${before} and c.thread_id = ${thread} and c.shown)`
+function messagePageSql(shape: PageShape, v: PageValues): SQL {
+  const live = shape.guessed ? sql` and ${sessionLive(v.userId, v.sessionId, v.now)}` : sql``
+  const thread = shape.byId
+    ? sql`(select t.id from threads t where t.id = ${v.threadId}::uuid and t.user_id = ${v.userId}::uuid${live})`
+    : sql`(select t.id from threads t where t.user_id = ${v.userId}::uuid and t.is_default${live})`
+  const below = shape.before
+    ? sql`"messages"."depth" < (select c.depth from messages c where c.id = ${v.before}::uuid and c.thread_id = ${thread} and c.shown)`
     : sql`true`
   const order = sql.raw('order by v.created_at, v.id')
   // Qualified by hand: drizzle writes a single table's columns unqualified, which inside these
@@ -105,14 +129,39 @@ export function messagePageQuery(db: Db, of: PageThread, before: string | null, 
       where v.thread_id = ${outer} and v.parent_id is null and ${outerParent} is null)
   )`
   return (
-    db
-      .select({ json: jsonRow({ ...pageColumns, versionIds }) })
+    pageQuery
+      .select({ json: jsonRow({ ...pageColumns, versionIds }).as('json') })
       .from(messages)
       // `shown` as written in the partial index's predicate (a bound `= true` would not match it).
       .where(and(sql`"messages"."thread_id" = ${thread}`, sql`"messages"."shown"`, below))
       .orderBy(desc(messages.depth))
-      .limit(limit + 1)
+      .limit(v.limit as number)
+      .getSQL()
   )
+}
+
+function pageShapeAndValues(of: PageThread, before: string | null, limit: number) {
+  const shape: PageShape = {
+    byId: of.threadId !== null,
+    before: before !== null,
+    guessed: !!of.guessedSession,
+  }
+  const values: PageValues = {
+    userId: of.userId,
+    threadId: of.threadId,
+    before,
+    // One more than shown: whether a page comes after this one.
+    limit: limit + 1,
+    sessionId: of.guessedSession?.id ?? null,
+    now: of.guessedSession?.now.toISOString() ?? null,
+  }
+  return { shape, values }
+}
+
+/** The page query with its values in place: for the tests that read its plan. */
+export function messagePageQuery(of: PageThread, before: string | null, limit: number): SQL {
+  const { shape, values } = pageShapeAndValues(of, before, limit)
+  return messagePageSql(shape, values)
 }
 
 /**
@@ -131,8 +180,18 @@ export async function listMessagesPage(
   lapsedChecked = false,
 ): Promise<{ entries: BranchEntry<PageRow>[]; nextCursor: string | null } | null> {
   const before = page.cursor ? cursorUuid(decodeCursor(page.cursor, 1)[0]) : null
-  const found = (await messagePageQuery(db, of, before, page.limit)).map((r) => JSON.parse(r.json) as PageRow)
+  // A shaped statement: built once per shape, run without drizzle's prepared-query object (issue
+  // 15: each was a tenth of a millisecond or two of every page).
+  const { shape, values } = pageShapeAndValues(of, before, page.limit)
+  const { rows } = await executeNamed<{ json: string }>(db, {
+    shape: `message-page:${JSON.stringify(shape)}`,
+    build: () => messagePageSql(shape, PAGE_PLACEHOLDERS),
+    values,
+  })
+  const found = rows.map((r) => JSON.parse(r.json) as PageRow)
   if (found.length === 0) {
+    // A session that ended shows nothing either: it is read before anything else is answered.
+    if (of.guessedSession) throw new Unconfirmed()
     // Nothing shown: an empty thread, another user's (or none), or a cursor off the branch.
     const thread = of.threadId
       ? await findOwnedThread(db, of.userId, of.threadId)
@@ -148,7 +207,7 @@ export async function listMessagesPage(
     found.some((row) => row.status === 'streaming' && Date.parse(row.heartbeatAt) < lapsedBefore)
   ) {
     await finishLapsed(db, { userId: of.userId })
-    return listMessagesPage(db, of, page, true)
+    return listMessagesPage(db, { ...of, guessedSession: null }, page, true)
   }
   const shown = found.slice(0, page.limit).reverse()
   const entries = shown.map((row) => ({ row, versionIds: row.versionIds ?? [row.id] }))

@@ -12,7 +12,14 @@ import { replyModelName } from '#contract/model-names.ts'
 import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv, UserRow } from '#server/lib/context.ts'
-import { confirmSession, requireUser, sessionGuess } from '#server/lib/session.ts'
+import {
+  confirmSession,
+  readOnSession,
+  readsCheckSession,
+  requireUser,
+  sessionGuess,
+  Unconfirmed,
+} from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
 import { activeBranch } from './branch.ts'
 import { EarlyStarts } from './early-start.ts'
@@ -30,7 +37,7 @@ import {
   selectVersion,
   type ThreadRow,
 } from './queries.ts'
-import { type ChatServices, sendMessage, Unconfirmed } from './send.ts'
+import { type ChatServices, sendMessage } from './send.ts'
 import { type AttachmentReader, readSendInput, type SendInput } from './send-input.ts'
 import { startGate } from './start-gate.ts'
 import { resetIsDue, tierOf } from './usage.ts'
@@ -63,23 +70,30 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
   }
 
   return new Hono<AppEnv>()
-    .get('/messages', auth, validate('query', messagesQuery), async (c) => {
-      const user = c.get('user')
+    .get('/messages', readsCheckSession(deps), validate('query', messagesQuery), async (c) => {
       const { threadId, cursor, limit } = c.req.valid('query')
       const missing = () => new AppError('not_found:thread', 'This thread does not exist')
       // Without limit or cursor, the whole shown branch as before (clients that predate pages).
       if (cursor === undefined && limit === undefined) {
+        const user = c.get('guessedSession') ? await confirmSession(c, deps) : c.get('user')
         const thread = threadId
           ? await findOwnedThread(db, user.id, threadId)
           : await findDefaultThread(db, user.id)
         if (!thread) throw missing()
         return c.json(await shownBranch(user.id, thread), 200)
       }
-      // A page finds its thread itself (one statement); it answers null for another user's.
-      const page = await listMessagesPage(
-        db,
-        { userId: user.id, threadId: threadId ?? null },
-        { cursor, limit: limit ?? MESSAGES_PAGE_SIZE },
+      // A page finds its thread itself (one statement, which also checks a guessed session); it
+      // answers null for another user's.
+      const page = await readOnSession(c, deps, (guessed) =>
+        listMessagesPage(
+          db,
+          {
+            userId: c.get('user').id,
+            threadId: threadId ?? null,
+            guessedSession: guessed,
+          },
+          { cursor, limit: limit ?? MESSAGES_PAGE_SIZE },
+        ),
       )
       if (!page) throw missing()
       return c.json(

@@ -8,6 +8,7 @@ import type { Db } from '#server/db/client.ts'
 import { threads } from '#server/db/schema/index.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { Unconfirmed } from '#server/lib/session.ts'
 import {
   budgetRefusal,
   MAX_GENERATING_PER_USER,
@@ -247,12 +248,6 @@ function attempt(
 async function seenBefore(db: Db, user: UserRow, input: SendInput) {
   return input.clientMessageId ? findByClientId(db, user.id, input.clientMessageId) : undefined
 }
-
-/**
- * A send on a guessed session (decision 026) that could not start a reply at once: nothing was
- * written, and the route sends it again once the session is read.
- */
-export class Unconfirmed extends Error {}
 
 /**
  * Stores the send and starts its reply. With `guessedSession` (the id of a session this node read

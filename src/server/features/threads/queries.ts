@@ -1,7 +1,9 @@
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
+import { QueryBuilder } from 'drizzle-orm/pg-core'
 import { type Thread, threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
+import { executeNamed, placeholder } from '#server/db/named-statement.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import {
   badCursor,
@@ -11,6 +13,7 @@ import {
   encodeCursor,
   exactTimestamp,
 } from '#server/lib/cursor.ts'
+import { type GuessedSession, sessionLive, Unconfirmed } from '#server/lib/session.ts'
 import { THREAD_JSON_FIELDS } from './thread-json.ts'
 
 export type ThreadRow = typeof threads.$inferSelect
@@ -28,33 +31,98 @@ export function listThreads(db: Db, userId: string) {
 
 const pageColumns = columnsOf(threads, THREAD_JSON_FIELDS)
 
+/** Which text a thread page statement has: each combination is built once. */
+interface PageShape {
+  after: boolean
+  guessed: boolean
+}
+
+/** A thread page statement's values, by the names its placeholders have. */
+type PageValues = Record<'userId' | 'isDefault' | 'at' | 'id' | 'limit' | 'sessionId' | 'now', unknown>
+
+const PAGE_PLACEHOLDERS = Object.fromEntries(
+  ['userId', 'isDefault', 'at', 'id', 'limit', 'sessionId', 'now'].map((name) => [name, placeholder(name)]),
+) as PageValues
+
+const pageQuery = new QueryBuilder()
+
 /**
- * One page of that order, after `cursor`: one query walking threads_user_page_idx backwards
- * from the cursor's key, so a page costs the same with ten threads or a hundred thousand. Each
- * thread's JSON is written by PostgreSQL (db/json-row.ts) with its exact cursor key. Exported for
- * the tests that check its plan.
+ * One page of that order, after the cursor's key: one query walking threads_user_page_idx
+ * backwards from it, so a page costs the same with ten threads or a hundred thousand. Each
+ * thread's JSON is written by PostgreSQL (db/json-row.ts) with its exact cursor key. `v` holds the
+ * values, or the placeholders of a shaped statement.
  */
-export function threadPageQuery(db: Db, userId: string, cursor: string | undefined, limit: number) {
-  let after = sql`true`
+function threadPageSql(shape: PageShape, v: PageValues): SQL {
+  const after = shape.after
+    ? sql`(${threads.isDefault}, ${threads.lastMessageAt}, ${threads.id}) < (${v.isDefault}::boolean, ${v.at}::timestamptz, ${v.id}::uuid)`
+    : undefined
+  return pageQuery
+    .select({ json: jsonRow({ ...pageColumns, cursorAt: exactTimestamp(threads.lastMessageAt) }).as('json') })
+    .from(threads)
+    .where(
+      and(
+        sql`${threads.userId} = ${v.userId}::uuid`,
+        after,
+        shape.guessed ? sessionLive(v.userId, v.sessionId, v.now) : undefined,
+      ),
+    )
+    .orderBy(desc(threads.isDefault), desc(threads.lastMessageAt), desc(threads.id))
+    .limit(v.limit as number)
+    .getSQL()
+}
+
+function pageShapeAndValues(
+  userId: string,
+  cursor: string | undefined,
+  limit: number,
+  guessedSession?: GuessedSession | null,
+) {
+  let key: [boolean, string, string] | null = null
   if (cursor) {
     const [isDefault, at, id] = decodeCursor(cursor, 3)
     if (isDefault !== 't' && isDefault !== 'f') throw badCursor()
-    after = sql`(${threads.isDefault}, ${threads.lastMessageAt}, ${threads.id}) < (${isDefault === 't'}::boolean, ${cursorTimestamp(at)}::timestamptz, ${cursorUuid(id)}::uuid)`
+    key = [isDefault === 't', cursorTimestamp(at), cursorUuid(id)]
   }
-  return db
-    .select({ json: jsonRow({ ...pageColumns, cursorAt: exactTimestamp(threads.lastMessageAt) }) })
-    .from(threads)
-    .where(and(eq(threads.userId, userId), after))
-    .orderBy(desc(threads.isDefault), desc(threads.lastMessageAt), desc(threads.id))
-    .limit(limit + 1)
+  const shape: PageShape = { after: key !== null, guessed: !!guessedSession }
+  const values: PageValues = {
+    userId,
+    isDefault: key?.[0] ?? null,
+    at: key?.[1] ?? null,
+    id: key?.[2] ?? null,
+    // One more than shown: whether a page comes after this one.
+    limit: limit + 1,
+    sessionId: guessedSession?.id ?? null,
+    now: guessedSession?.now.toISOString() ?? null,
+  }
+  return { shape, values }
+}
+
+/** The page query with its values in place: for the tests that read its plan. */
+export function threadPageQuery(
+  userId: string,
+  cursor: string | undefined,
+  limit: number,
+  guessedSession?: GuessedSession | null,
+): SQL {
+  const { shape, values } = pageShapeAndValues(userId, cursor, limit, guessedSession)
+  return threadPageSql(shape, values)
 }
 
 export async function listThreadsPage(
   db: Db,
   userId: string,
   page: { cursor?: string; limit: number },
+  guessedSession?: GuessedSession | null,
 ): Promise<{ items: Thread[]; nextCursor: string | null }> {
-  const found = await threadPageQuery(db, userId, page.cursor, page.limit)
+  // A shaped statement: built once per shape, run without drizzle's prepared-query object.
+  const { shape, values } = pageShapeAndValues(userId, page.cursor, page.limit, guessedSession)
+  const { rows: found } = await executeNamed<{ json: string }>(db, {
+    shape: `thread-page:${JSON.stringify(shape)}`,
+    build: () => threadPageSql(shape, PAGE_PLACEHOLDERS),
+    values,
+  })
+  // An ended session reads no threads, nor does a page past the end: the session is read then.
+  if (found.length === 0 && guessedSession) throw new Unconfirmed()
   const rows = found.slice(0, page.limit).map((r) => JSON.parse(r.json) as Thread & { cursorAt: string })
   const last = rows.at(-1)
   const nextCursor =

@@ -9,7 +9,7 @@ import {
 } from '#contract/threads.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
-import { requireUser } from '#server/lib/session.ts'
+import { confirmSession, readOnSession, readsCheckSession, requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
 import {
   createThreadFromMessage,
@@ -48,17 +48,18 @@ export function threadsRoutes(deps: AppDeps, opts: { afterDelete?: (userId: stri
   }
 
   return new Hono<AppEnv>()
-    .get('/threads', auth, validate('query', threadsQuery), async (c) => {
+    .get('/threads', readsCheckSession(deps), validate('query', threadsQuery), async (c) => {
       const { cursor, limit } = c.req.valid('query')
       // Without limit or cursor, the whole list as before (clients that predate pages).
       if (cursor === undefined && limit === undefined) {
-        const rows = await listThreads(db, c.get('user').id)
+        const user = c.get('guessedSession') ? await confirmSession(c, deps) : c.get('user')
+        const rows = await listThreads(db, user.id)
         return c.json(rows.map(toThreadJson), 200)
       }
-      const page = await listThreadsPage(db, c.get('user').id, {
-        cursor,
-        limit: limit ?? THREADS_PAGE_SIZE,
-      })
+      // One statement, which also checks a guessed session (decision 036).
+      const page = await readOnSession(c, deps, (guessed) =>
+        listThreadsPage(db, c.get('user').id, { cursor, limit: limit ?? THREADS_PAGE_SIZE }, guessed),
+      )
       return c.json(page, 200)
     })
     .put(
