@@ -53,6 +53,11 @@ export interface ShapedStatement {
 /** A value of a ShapedStatement, named in its text and given in `values` at each run. */
 export const placeholder = (name: string) => sql.placeholder(name)
 
+/** A placeholder for each of `names`, by name: what `build` writes where each value goes. */
+export function placeholders<Name extends string>(names: readonly Name[]): Record<Name, unknown> {
+  return Object.fromEntries(names.map((name) => [name, placeholder(name)])) as Record<Name, unknown>
+}
+
 /** Texts (and their parameters, placeholders among them) by shape. */
 const shaped = new Map<string, Query>()
 

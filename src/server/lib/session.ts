@@ -220,6 +220,11 @@ export function readsCheckSession(deps: AppDeps): MiddlewareHandler<AppEnv> {
   }
 }
 
+/** The signed-in user, read now if the request began on a guess: for work that does not check it. */
+export async function readUser(c: Context<AppEnv>, deps: AppDeps): Promise<UserRow> {
+  return c.get('guessedSession') ? confirmSession(c, deps) : c.get('user')
+}
+
 /**
  * Runs `read` with the guessed session for its statement to check (`sessionLive`; null once the
  * session was read); when it could not confirm the guess (`Unconfirmed`), reads the session and

@@ -5,7 +5,7 @@ import { QueryBuilder } from 'drizzle-orm/pg-core'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
-import { executeNamed, placeholder } from '#server/db/named-statement.ts'
+import { executeNamed, placeholders } from '#server/db/named-statement.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
@@ -94,11 +94,8 @@ interface PageShape {
 }
 
 /** A page statement's values, by the names its placeholders have. */
-type PageValues = Record<'userId' | 'threadId' | 'before' | 'limit' | 'sessionId' | 'now', unknown>
-
-const PAGE_PLACEHOLDERS = Object.fromEntries(
-  ['userId', 'threadId', 'before', 'limit', 'sessionId', 'now'].map((name) => [name, placeholder(name)]),
-) as PageValues
+const PAGE_PLACEHOLDERS = placeholders(['userId', 'threadId', 'before', 'limit', 'sessionId', 'now'])
+type PageValues = typeof PAGE_PLACEHOLDERS
 
 const pageQuery = new QueryBuilder()
 

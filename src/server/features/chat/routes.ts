@@ -16,6 +16,7 @@ import {
   confirmSession,
   readOnSession,
   readsCheckSession,
+  readUser,
   requireUser,
   sessionGuess,
   Unconfirmed,
@@ -75,7 +76,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
       const missing = () => new AppError('not_found:thread', 'This thread does not exist')
       // Without limit or cursor, the whole shown branch as before (clients that predate pages).
       if (cursor === undefined && limit === undefined) {
-        const user = c.get('guessedSession') ? await confirmSession(c, deps) : c.get('user')
+        const user = await readUser(c, deps)
         const thread = threadId
           ? await findOwnedThread(db, user.id, threadId)
           : await findDefaultThread(db, user.id)

@@ -3,7 +3,7 @@ import { QueryBuilder } from 'drizzle-orm/pg-core'
 import { type Thread, threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
-import { executeNamed, placeholder } from '#server/db/named-statement.ts'
+import { executeNamed, placeholders } from '#server/db/named-statement.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import {
   badCursor,
@@ -38,11 +38,8 @@ interface PageShape {
 }
 
 /** A thread page statement's values, by the names its placeholders have. */
-type PageValues = Record<'userId' | 'isDefault' | 'at' | 'id' | 'limit' | 'sessionId' | 'now', unknown>
-
-const PAGE_PLACEHOLDERS = Object.fromEntries(
-  ['userId', 'isDefault', 'at', 'id', 'limit', 'sessionId', 'now'].map((name) => [name, placeholder(name)]),
-) as PageValues
+const PAGE_PLACEHOLDERS = placeholders(['userId', 'isDefault', 'at', 'id', 'limit', 'sessionId', 'now'])
+type PageValues = typeof PAGE_PLACEHOLDERS
 
 const pageQuery = new QueryBuilder()
 

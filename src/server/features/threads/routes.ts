@@ -9,7 +9,7 @@ import {
 } from '#contract/threads.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
-import { confirmSession, readOnSession, readsCheckSession, requireUser } from '#server/lib/session.ts'
+import { readOnSession, readsCheckSession, readUser, requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
 import {
   createThreadFromMessage,
@@ -52,7 +52,7 @@ export function threadsRoutes(deps: AppDeps, opts: { afterDelete?: (userId: stri
       const { cursor, limit } = c.req.valid('query')
       // Without limit or cursor, the whole list as before (clients that predate pages).
       if (cursor === undefined && limit === undefined) {
-        const user = c.get('guessedSession') ? await confirmSession(c, deps) : c.get('user')
+        const user = await readUser(c, deps)
         const rows = await listThreads(db, user.id)
         return c.json(rows.map(toThreadJson), 200)
       }
