@@ -58,6 +58,19 @@ export function placeholders<Name extends string>(names: readonly Name[]): Recor
   return Object.fromEntries(names.map((name) => [name, placeholder(name)])) as Record<Name, unknown>
 }
 
+/**
+ * The ShapedStatement of a `kind` of statement (the start of a send, a page) in one `shape`, keyed
+ * by the whole shape: a field added to a shape cannot share another shape's text.
+ */
+export function shapedStatement(
+  kind: string,
+  shape: object,
+  build: () => SQL,
+  values: Record<string, unknown>,
+): ShapedStatement {
+  return { shape: `${kind}:${JSON.stringify(shape)}`, build, values }
+}
+
 /** Texts (and their parameters, placeholders among them) by shape. */
 const shaped = new Map<string, Query>()
 

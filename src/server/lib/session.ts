@@ -199,15 +199,19 @@ export function sessionLive(userId: unknown, sessionId: unknown, now: unknown): 
 }
 
 /**
- * For reads whose one statement checks the session itself (decision 036: the list pages). On a
- * session this node has read before, the request starts on that row and `guessedSession` names
- * it, which the route passes to its statement (`sessionLive`); `readOnSession` runs the read.
- * Any answer other than a success is given on the session as it is now: 401 once it has ended.
- * Without a guess, the session is read first, as `requireUser` does.
+ * For work whose one statement checks the session itself (decision 026: a JSON send; decision 036:
+ * the list pages). On a session this node has read before, the request starts on that row and
+ * `guessedSession` names it, which the route passes to its statement (`sessionLive`, or the send's
+ * own check); `readOnSession` runs the work. Any answer other than a success is given on the
+ * session as it is now: 401 once it has ended. Without a guess, or when `guessIf` says this
+ * request may not start on one, the session is read first, as `requireUser` does.
  */
-export function readsCheckSession(deps: AppDeps): MiddlewareHandler<AppEnv> {
+export function readsCheckSession(
+  deps: AppDeps,
+  guessIf?: (c: Context<AppEnv>) => boolean,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const guess = sessionGuess(c, deps)
+    const guess = !guessIf || guessIf(c) ? sessionGuess(c, deps) : null
     if (!guess) {
       await confirmSession(c, deps)
       return next()
@@ -226,9 +230,9 @@ export async function readUser(c: Context<AppEnv>, deps: AppDeps): Promise<UserR
 }
 
 /**
- * Runs `read` with the guessed session for its statement to check (`sessionLive`; null once the
- * session was read); when it could not confirm the guess (`Unconfirmed`), reads the session and
- * runs it again.
+ * Runs `read` with the guessed session for its statement to check (null once the session was
+ * read); when it could not confirm the guess (`Unconfirmed`), reads the session and runs it again,
+ * for the user as read now (`c.get('user')`).
  */
 export async function readOnSession<T>(
   c: Context<AppEnv>,

@@ -5,7 +5,7 @@ import { QueryBuilder } from 'drizzle-orm/pg-core'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
-import { executeNamed, placeholders } from '#server/db/named-statement.ts'
+import { executeNamed, placeholders, shapedStatement } from '#server/db/named-statement.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
@@ -180,11 +180,10 @@ export async function listMessagesPage(
   // A shaped statement: built once per shape, run without drizzle's prepared-query object (issue
   // 15: each was a tenth of a millisecond or two of every page).
   const { shape, values } = pageShapeAndValues(of, before, page.limit)
-  const { rows } = await executeNamed<{ json: string }>(db, {
-    shape: `message-page:${JSON.stringify(shape)}`,
-    build: () => messagePageSql(shape, PAGE_PLACEHOLDERS),
-    values,
-  })
+  const { rows } = await executeNamed<{ json: string }>(
+    db,
+    shapedStatement('message-page', shape, () => messagePageSql(shape, PAGE_PLACEHOLDERS), values),
+  )
   const found = rows.map((r) => JSON.parse(r.json) as PageRow)
   if (found.length === 0) {
     // A session that ended shows nothing either: it is read before anything else is answered.

@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader } from '#contract/attachments.ts'
 import type { ChatModel } from '#contract/config.ts'
 import {
@@ -11,16 +11,8 @@ import {
 import { replyModelName } from '#contract/model-names.ts'
 import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import { AppError } from '#server/lib/app-error.ts'
-import type { AppDeps, AppEnv, UserRow } from '#server/lib/context.ts'
-import {
-  confirmSession,
-  readOnSession,
-  readsCheckSession,
-  readUser,
-  requireUser,
-  sessionGuess,
-  Unconfirmed,
-} from '#server/lib/session.ts'
+import type { AppDeps, AppEnv } from '#server/lib/context.ts'
+import { readOnSession, readsCheckSession, readUser, requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
 import { activeBranch } from './branch.ts'
 import { EarlyStarts } from './early-start.ts'
@@ -39,7 +31,7 @@ import {
   type ThreadRow,
 } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
-import { type AttachmentReader, readSendInput, type SendInput } from './send-input.ts'
+import { type AttachmentReader, readSendInput } from './send-input.ts'
 import { startGate } from './start-gate.ts'
 import { resetIsDue, tierOf } from './usage.ts'
 
@@ -51,6 +43,14 @@ export interface ChatRouteOptions {
   /** Runs after the history is cleared (app.ts: forgets kept histories, removes unused files). */
   afterClear?: (userId: string) => Promise<void>
 }
+
+/**
+ * A JSON send on a session this node has read before starts without reading it again: the
+ * statement that stores it checks the session (decision 026). A form may carry a file, which is
+ * stored as it is read: its session is read first.
+ */
+const sendsJson = (c: Context<AppEnv>) =>
+  c.req.header('content-type')?.startsWith('application/json') ?? false
 
 export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
   const { db } = deps.database
@@ -152,40 +152,17 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
       if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
       return c.json(await shownBranch(user.id, thread), 200)
     })
-    .post('/messages', async (c) => {
-      const send = async (input: SendInput, user: UserRow, guessedSession?: string) => {
-        try {
-          const res = await starting.run(() =>
-            sendMessage(services, user, input, c.req.raw.signal, guessedSession),
-          )
-          if (input.notice) res.headers.set(ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader(input.notice))
-          return res
-        } finally {
-          // The message is stored (or refused) by now: a file it did not keep is dropped.
-          await input.settle?.()
-        }
-      }
-      // A JSON send on a session this node has read before starts without reading it again: the
-      // statement that stores it checks the session (decision 026). A form may carry a file,
-      // which is stored as it is read: its session is read first.
-      const guess = c.req.header('content-type')?.startsWith('application/json')
-        ? sessionGuess(c, deps)
-        : null
-      if (!guess) {
-        const user = await confirmSession(c, deps)
-        return send(await readSendInput(c, opts.attachments), user)
-      }
-      c.set('user', guess.user)
-      c.set('session', guess.session)
-      let input: SendInput | undefined
+    .post('/messages', readsCheckSession(deps, sendsJson), async (c) => {
+      const input = await readSendInput(c, opts.attachments)
       try {
-        input = await readSendInput(c, opts.attachments)
-        return await send(input, guess.user, guess.sessionId)
-      } catch (err) {
-        // Any other answer is given on the session as it is now: 401 once it has ended.
-        const user = await confirmSession(c, deps)
-        if (err instanceof Unconfirmed && input) return send(input, user)
-        throw err
+        const res = await readOnSession(c, deps, (guessed) =>
+          starting.run(() => sendMessage(services, c.get('user'), input, c.req.raw.signal, guessed?.id)),
+        )
+        if (input.notice) res.headers.set(ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader(input.notice))
+        return res
+      } finally {
+        // The message is stored (or refused) by now: a file it did not keep is dropped.
+        await input.settle?.()
       }
     })
     .delete('/messages', auth, async (c) => {

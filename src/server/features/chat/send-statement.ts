@@ -9,7 +9,8 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
-import { executeNamed, placeholder as p } from '#server/db/named-statement.ts'
+import { executeNamed, placeholder as p, shapedStatement } from '#server/db/named-statement.ts'
+import { sessionLive } from '#server/lib/session.ts'
 import { SENDS_PER_MINUTE } from './admission.ts'
 import type { HistoryExchange } from './history.ts'
 import { NODE_ID } from './lease.ts'
@@ -99,8 +100,8 @@ interface StartShape {
 
 /** The check's part of the statement: `signed` has a row when the guess holds. */
 const signedBy = sql`signed as (
-      select 1 from sessions s join users su on su.id = s.user_id
-      where s.id = ${p('sessionId')}::text and s.user_id = ${p('u')}::uuid and s.expires_at > ${p('now')}::timestamptz
+      select 1 from users su
+      where su.id = ${p('u')}::uuid and ${sessionLive(p('u'), p('sessionId'), p('now'))}
         and (su.is_premium and (su.subscription_end_date is null
           or su.subscription_end_date > ${p('now')}::timestamptz)) = ${p('premium')}::boolean
         and (su.ai_input_chars + su.ai_output_chars < ${p('proBelow')}::int) = ${p('belowPro')}::boolean
@@ -277,12 +278,10 @@ export async function startSend(
   if (place.kind === 'new-thread') values.title = place.title
   else values.threadId = place.threadId
   if (place.kind === 'revise') Object.assign(values, { parentId: place.parentId, depth: place.depth })
-  const result = await executeNamed(db, {
-    // The key is the whole shape: a field added to StartShape cannot share another shape's text.
-    shape: `start:${JSON.stringify(shape)}`,
-    build: () => buildStart(shape),
-    values,
-  })
+  const result = await executeNamed(
+    db,
+    shapedStatement('start', shape, () => buildStart(shape), values),
+  )
   const r = result.rows[0] ?? {}
   if (!r.signed) return { kind: 'unsigned' }
   if (!r.found) return { kind: 'no-thread' }

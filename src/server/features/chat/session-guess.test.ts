@@ -18,7 +18,7 @@ const SLOW = 'Tell me slowly [[scenario:slow]]'
 /** The lookup every signed-in request makes (session.ts), as the statement log shows it. */
 const isLookup = (q: string) => /from "sessions" inner join "users"/i.test(q)
 /** The send's start when it checks a guessed session (send-statement.ts signedBy). */
-const isCheckedStart = (q: string) => /signed as \(\s*select 1 from sessions s join users su/i.test(q)
+const isCheckedStart = (q: string) => /signed as \(\s*select 1 from users su/i.test(q)
 
 /** A person whose session this node has read (as the chat page's first request does). */
 async function readBefore() {
@@ -104,6 +104,27 @@ describe('a send on a session read before', () => {
     const alive = await readBefore()
     expect((await send(alive.cookie, { content: 42 })).status).toBe(400)
     expect((await send(alive.cookie, { content: '   ' })).status).toBe(400)
+  })
+
+  it('reads the session before a form, which may carry a file stored as it is read', async () => {
+    const { cookie, userId } = await readBefore()
+    const form = () => {
+      const body = new FormData()
+      body.set('content', 'from a form')
+      return body
+    }
+    app.t.queries.length = 0
+    const events = await readEvents(
+      await app.t.request('/api/messages', { method: 'POST', cookie, body: form() }),
+    )
+    expect(events.at(-1)).toMatchObject({ done: true, status: 'complete' })
+    expect(app.t.queries.filter(isLookup)).toHaveLength(1)
+    expect(app.t.queries.filter(isCheckedStart)).toEqual([])
+    // Once the session has ended, the form is refused before its body is read: nothing stored.
+    await db().delete(sessions).where(eq(sessions.userId, userId))
+    const before = await writtenFor(userId)
+    await expectSignedOut(await app.t.request('/api/messages', { method: 'POST', cookie, body: form() }))
+    expect(await writtenFor(userId)).toEqual(before)
   })
 
   it('does not guess after signing out on this node: the lookup answers at once', async () => {

@@ -3,7 +3,7 @@ import { QueryBuilder } from 'drizzle-orm/pg-core'
 import { type Thread, threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
-import { executeNamed, placeholders } from '#server/db/named-statement.ts'
+import { executeNamed, placeholders, shapedStatement } from '#server/db/named-statement.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import {
   badCursor,
@@ -113,11 +113,10 @@ export async function listThreadsPage(
 ): Promise<{ items: Thread[]; nextCursor: string | null }> {
   // A shaped statement: built once per shape, run without drizzle's prepared-query object.
   const { shape, values } = pageShapeAndValues(userId, page.cursor, page.limit, guessedSession)
-  const { rows: found } = await executeNamed<{ json: string }>(db, {
-    shape: `thread-page:${JSON.stringify(shape)}`,
-    build: () => threadPageSql(shape, PAGE_PLACEHOLDERS),
-    values,
-  })
+  const { rows: found } = await executeNamed<{ json: string }>(
+    db,
+    shapedStatement('thread-page', shape, () => threadPageSql(shape, PAGE_PLACEHOLDERS), values),
+  )
   // An ended session reads no threads, nor does a page past the end: the session is read then.
   if (found.length === 0 && guessedSession) throw new Unconfirmed()
   const rows = found.slice(0, page.limit).map((r) => JSON.parse(r.json) as Thread & { cursorAt: string })
