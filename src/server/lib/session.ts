@@ -201,8 +201,8 @@ export function sessionLive(userId: unknown, sessionId: unknown, now: unknown): 
 /**
  * For work whose one statement checks the session itself (decision 026: a JSON send; decision 036:
  * the list pages). On a session this node has read before, the request starts on that row and
- * `guessedSession` names it, which the route passes to its statement (`sessionLive`, or the send's
- * own check); `readOnSession` runs the work. Any answer other than a success is given on the
+ * `guessedSession` names it, which the route passes to its statement to check (`sessionLive`);
+ * `readOnSession` runs the work. Any answer other than a success is given on the
  * session as it is now: 401 once it has ended. Without a guess, or when `guessIf` says this
  * request may not start on one, the session is read first, as `requireUser` does.
  */
