@@ -535,13 +535,14 @@ export async function run(): Promise<void> {
       // stream each batch gives one time to first token of each kind: a full run (one round) took
       // the median of 10, which moved by 1.3 ms between two runs of one build (session 14).
       const batches = n === 1 ? 20 : n <= 50 ? 3 : 1
+      /** A batch: `n` streams at once. */
+      const all = <T>(run: () => Promise<T>) => Promise.all(Array.from({ length: n }, run))
       // The first batch at a level is the first time this process runs that many streams at once
       // (decision 037): new connections on both sides, and code one stream leaves cold compiled by
       // V8 as it gets hot. A batch of each kind goes first, for Loris and the bare relay alike;
       // its own fit is printed as a reference, not against the goal.
       let firstBatch: ReturnType<typeof fitWork> | null = null
       for (let b = 0; n > 1 && b < LEVEL_WARMUP_BATCHES; b++) {
-        const all = (run: () => Promise<Stream>) => Promise.all(Array.from({ length: n }, run))
         await all(() => direct(TOKENS))
         const atStart = work(pid)
         await all(() => viaLoris(nextPerson(), TOKENS))
@@ -560,7 +561,7 @@ export async function run(): Promise<void> {
       await settledCpu(pid)
       for (let round = 0; round < ROUNDS; round++) {
         for (let b = 0; b < batches; b++) {
-          const d = await Promise.all(Array.from({ length: n }, () => direct(TOKENS)))
+          const d = await all(() => direct(TOKENS))
           const before = work(pid)
           const sampler = setInterval(() => {
             peakRss = Math.max(peakRss, rssMb(pid))
@@ -578,17 +579,17 @@ export async function run(): Promise<void> {
           lorisStreams.push(...l)
           // The same number of short replies: what starting and finishing a stream costs.
           const beforeShort = work(pid)
-          const s = await Promise.all(Array.from({ length: n }, () => viaLoris(nextPerson(), SHORT_TOKENS)))
+          const s = await all(() => viaLoris(nextPerson(), SHORT_TOKENS))
           lorisShort = accrue(lorisShort, work(pid), beforeShort)
           tokensShort += s.filter((x) => x.ok).length * SHORT_TOKENS
           errors += s.filter((x) => !x.ok).length
           // The same through the bare relay, long and short, for its CPU per token.
           const relayLong = work(relayPid)
-          const rl = await Promise.all(Array.from({ length: n }, () => direct(TOKENS, relayUrl)))
+          const rl = await all(() => direct(TOKENS, relayUrl))
           relayWork.long = accrue(relayWork.long, work(relayPid), relayLong)
           relayWork.tokensLong += rl.filter((x) => x.ok).length * TOKENS
           const relayShort = work(relayPid)
-          const rs = await Promise.all(Array.from({ length: n }, () => direct(SHORT_TOKENS, relayUrl)))
+          const rs = await all(() => direct(SHORT_TOKENS, relayUrl))
           relayWork.short = accrue(relayWork.short, work(relayPid), relayShort)
           relayWork.tokensShort += rs.filter((x) => x.ok).length * SHORT_TOKENS
           ttft.relay.push(...[...rl, ...rs].filter((x) => x.ok).map((x) => x.arrivals[0]!))

@@ -198,6 +198,14 @@ export function sessionLive(userId: unknown, sessionId: unknown, now: unknown): 
     and s.user_id = ${userId}::uuid and s.expires_at > ${now}::timestamptz)`
 }
 
+/** The values `sessionLive` takes for a guess: both null when there is none (the session was read). */
+export function guessValues(guessed: GuessedSession | null | undefined): {
+  sessionId: string | null
+  now: string | null
+} {
+  return { sessionId: guessed?.id ?? null, now: guessed?.now.toISOString() ?? null }
+}
+
 /**
  * For work whose one statement checks the session itself (decision 026: a JSON send; decision 036:
  * the list pages). On a session this node has read before, the request starts on that row and

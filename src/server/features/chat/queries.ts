@@ -9,7 +9,7 @@ import { executeNamed, placeholders, shapedStatement } from '#server/db/named-st
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
-import { type GuessedSession, sessionLive, Unconfirmed } from '#server/lib/session.ts'
+import { type GuessedSession, guessValues, sessionLive, Unconfirmed } from '#server/lib/session.ts'
 import { admit, type UsageClaim } from './admission.ts'
 import { ancestorsOf, type BranchEntry } from './branch.ts'
 import type { HistoryExchange } from './history.ts'
@@ -149,8 +149,7 @@ function pageShapeAndValues(of: PageThread, before: string | null, limit: number
     before,
     // One more than shown: whether a page comes after this one.
     limit: limit + 1,
-    sessionId: of.guessedSession?.id ?? null,
-    now: of.guessedSession?.now.toISOString() ?? null,
+    ...guessValues(of.guessedSession),
   }
   return { shape, values }
 }

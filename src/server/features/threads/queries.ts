@@ -13,7 +13,7 @@ import {
   encodeCursor,
   exactTimestamp,
 } from '#server/lib/cursor.ts'
-import { type GuessedSession, sessionLive, Unconfirmed } from '#server/lib/session.ts'
+import { type GuessedSession, guessValues, sessionLive, Unconfirmed } from '#server/lib/session.ts'
 import { THREAD_JSON_FIELDS } from './thread-json.ts'
 
 export type ThreadRow = typeof threads.$inferSelect
@@ -88,8 +88,7 @@ function pageShapeAndValues(
     id: key?.[2] ?? null,
     // One more than shown: whether a page comes after this one.
     limit: limit + 1,
-    sessionId: guessedSession?.id ?? null,
-    now: guessedSession?.now.toISOString() ?? null,
+    ...guessValues(guessedSession),
   }
   return { shape, values }
 }
