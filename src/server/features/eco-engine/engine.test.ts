@@ -1,8 +1,10 @@
 // The real engine (node-llama-cpp, CPU) on the 260K-parameter test model.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import pino from 'pino'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { EcoEngine } from './engine.ts'
 import type { EcoEngineSettings } from './settings.ts'
 
@@ -134,5 +136,53 @@ describe('EcoEngine', () => {
     const p99Ms = histogram.percentile(99) / 1e6
     // A blocked loop shows as delays of the whole generation; a busy 2-core machine adds noise.
     expect(p99Ms).toBeLessThan(100)
+  })
+})
+
+describe('EcoEngine: trying a failed download again', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'loris-eco-retry-'))
+  })
+  afterAll(() => rm(dir, { recursive: true, force: true }))
+
+  it('keeps reporting the failure until the host answers, then the download', async () => {
+    let answer: (r: Response) => void = () => {}
+    let attempt = 0
+    const fetchImpl = (async () => {
+      attempt++
+      if (attempt === 1) throw new TypeError('getaddrinfo EAI_AGAIN huggingface.co')
+      return new Promise<Response>((resolve) => {
+        answer = resolve
+      })
+    }) as typeof fetch
+    const retrying = new EcoEngine(
+      testSettings({
+        modelFile: path.join(dir, 'eco.gguf'),
+        modelUrl: 'https://huggingface.co/loris/eco/resolve/r1/eco.gguf',
+        sha256: '0'.repeat(64),
+      }),
+      log,
+      { raplRoot: '/nonexistent', fetchImpl, retryAfterMs: 0 },
+    )
+    await expect(retrying.prepare()).rejects.toMatchObject({ failure: 'offline' })
+    expect(retrying.status()).toMatchObject({ state: 'failed', failure: 'offline' })
+
+    const states: string[] = []
+    const off = retrying.onStatus(() => states.push(retrying.status().state))
+    const again = retrying.prepare()
+    again.catch(() => {})
+    await vi.waitFor(() => expect(attempt).toBe(2))
+    // Asked again, not answered yet: still the last failure, not "downloading".
+    expect(retrying.status()).toMatchObject({ state: 'failed', failure: 'offline' })
+    expect(states).toEqual([])
+
+    answer(new Response('not the model', { status: 200, headers: { 'content-length': '13' } }))
+    await expect(again).rejects.toMatchObject({ failure: 'checksum' })
+    off()
+    expect(states[0]).toBe('downloading')
+    expect(states.at(-1)).toBe('failed')
+    expect(retrying.status()).toMatchObject({ state: 'failed', failure: 'checksum' })
+    await retrying.close()
   })
 })

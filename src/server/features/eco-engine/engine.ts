@@ -164,12 +164,16 @@ export class EcoEngine {
   }
 
   private async runPreparation(): Promise<void> {
-    this.failure = null
+    // A retry after a failure keeps reporting the failure until the host answers: a visit that
+    // starts the retry would otherwise be told the model is on its way (and Loris ready to help),
+    // then, a moment later on an offline server, that there is no chat mode after all.
+    const retrying = this.state === 'failed'
+    if (!retrying) this.failure = null
     try {
       const { settings } = this
       if (settings.modelUrl) {
         this.bytes = 0
-        this.setState('downloading')
+        if (!retrying) this.setState('downloading')
         let lastLogged = -10
         const started = Date.now()
         await fetchModel({
@@ -180,6 +184,10 @@ export class EcoEngine {
           onProgress: ({ bytes, totalBytes }) => {
             this.bytes = bytes
             if (totalBytes) this.totalBytes = totalBytes
+            if (this.state !== 'downloading') {
+              this.failure = null
+              this.state = 'downloading'
+            }
             const percent = this.status().percent
             if (percent !== null && percent >= lastLogged + 10) {
               lastLogged = percent
@@ -193,6 +201,7 @@ export class EcoEngine {
           'eco model: file ready (sha256 checked)',
         )
       }
+      this.failure = null
       this.setState('loading')
       await this.load()
       this.setState('ready')
