@@ -144,8 +144,8 @@ function remember(db: Db, id: string, row: Seen): void {
   if (seen.size > SEEN_MAX) seen.delete(seen.keys().next().value as string)
 }
 
-/** A session this node read before, to be confirmed by the statement that uses it. */
-export interface SessionGuess extends Seen {
+/** A session this node read before (its row and user as read then), to be confirmed by the statement that uses it. */
+export interface RememberedSession extends Seen {
   sessionId: string
 }
 
@@ -154,7 +154,7 @@ export interface SessionGuess extends Seen {
  * is not due to be extended (extending it is the lookup's work). Unconfirmed: the session may have
  * ended and the user's row changed since, on any node.
  */
-export function sessionGuess(c: Context, deps: AppDeps): SessionGuess | null {
+export function sessionGuess(c: Context, deps: AppDeps): RememberedSession | null {
   const token = getCookie(c, SESSION_COOKIE)
   if (!token) return null
   const id = hashToken(deps.secret, token)

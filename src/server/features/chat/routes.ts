@@ -156,7 +156,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
       const input = await readSendInput(c, opts.attachments)
       try {
         const res = await readOnSession(c, deps, (guessed) =>
-          starting.run(() => sendMessage(services, c.get('user'), input, c.req.raw.signal, guessed?.id)),
+          starting.run(() => sendMessage(services, c.get('user'), input, c.req.raw.signal, guessed)),
         )
         if (input.notice) res.headers.set(ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader(input.notice))
         return res

@@ -8,7 +8,7 @@ import type { Db } from '#server/db/client.ts'
 import { threads } from '#server/db/schema/index.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
-import { Unconfirmed } from '#server/lib/session.ts'
+import { type GuessedSession, Unconfirmed } from '#server/lib/session.ts'
 import {
   budgetRefusal,
   MAX_GENERATING_PER_USER,
@@ -250,17 +250,17 @@ async function seenBefore(db: Db, user: UserRow, input: SendInput) {
 }
 
 /**
- * Stores the send and starts its reply. With `guessedSession` (the id of a session this node read
- * before, `user` its row then) only the statement that stores the send confirms the session: any
- * other way out throws before writing anything, and an answer other than the reply is given by
- * the route after it reads the session.
+ * Stores the send and starts its reply. With `guessedSession` (a session this node read before,
+ * `user` its row then, and the clock `readOnSession` took) only the statement that stores the send
+ * confirms the session, at that clock as the pages do: any other way out throws before writing
+ * anything, and an answer other than the reply is given by the route after it reads the session.
  */
 export async function sendMessage(
   s: ChatServices,
   user: UserRow,
   input: SendInput,
   signal: AbortSignal,
-  guessedSession?: string,
+  guessedSession?: GuessedSession | null,
 ): Promise<Response> {
   const db: Db = s.db
   const unconfigured = unconfiguredResponse(s, input, signal)
@@ -288,7 +288,7 @@ export async function sendMessage(
   const { resolved, claim, tier } = checked
   const check: SessionCheck | undefined = guessedSession
     ? {
-        sessionId: guessedSession,
+        sessionId: guessedSession.id,
         premium: tier.plan === 'premium',
         proBelow: tier.proBelow,
         belowPro: tier.gemini === 'pro',
@@ -299,7 +299,7 @@ export async function sendMessage(
     content,
     clientMessageId: input.clientMessageId,
     origin: input.editOf ? 'edit' : input.regenerateOf ? 'regenerate' : 'sent',
-    now: s.now(),
+    now: guessedSession?.now ?? s.now(),
     chatModel: resolved.chatModel,
     provider: resolved.provider,
     modelId: resolved.modelId,
