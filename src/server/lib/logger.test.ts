@@ -1,15 +1,15 @@
 // Issue 11, section 6: a failed query is logged by its SQL shape and the database's error, never
 // with its bound parameters (message text, addresses).
 import { execFileSync } from 'node:child_process'
-import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs'
+import fs, { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Writable } from 'node:stream'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { messages, users } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '../../../tests/helpers/test-app.ts'
-import { createLogger, LOG_BUFFER_MAX_BYTES, serverLogDestination } from './logger.ts'
+import { createLogger, LOG_BUFFER_MAX_BYTES, LOG_FLUSH_MS, serverLogDestination } from './logger.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -122,6 +122,38 @@ describe("the server's log output", () => {
       expect(errors).toEqual([])
     } finally {
       closeSync(readEnd)
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('writes a short line within a second, and nothing while nothing is logged', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'loris-log-'))
+    const file = path.join(dir, 'log')
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    const writes = vi.spyOn(fs, 'write')
+    try {
+      const destination = serverLogDestination(openSync(file, 'w')) as unknown as NodeJS.EventEmitter & {
+        destroy(): void
+      }
+      // Idle: an empty write every second would wake a thread of the pool and then the server.
+      vi.advanceTimersByTime(10 * LOG_FLUSH_MS)
+      expect(writes).not.toHaveBeenCalled()
+
+      const log = createLogger({ level: 'info' }, destination as never)
+      log.info('one short line')
+      expect(writes).not.toHaveBeenCalled()
+      vi.advanceTimersByTime(LOG_FLUSH_MS)
+      expect(writes).toHaveBeenCalledTimes(1)
+      await vi.waitFor(() => expect(readFileSync(file, 'utf8')).toContain('one short line'))
+      vi.advanceTimersByTime(10 * LOG_FLUSH_MS)
+      expect(writes).toHaveBeenCalledTimes(1)
+
+      const closed = new Promise((resolve) => destination.once('close', resolve))
+      destination.destroy()
+      await closed
+    } finally {
+      writes.mockRestore()
+      vi.useRealTimers()
       rmSync(dir, { recursive: true, force: true })
     }
   })

@@ -70,21 +70,41 @@ export function serializeError(err: unknown, depth = 0): unknown {
 /** The most log kept in memory while its reader does not read; lines past it are dropped. */
 export const LOG_BUFFER_MAX_BYTES = 16 * 1024 * 1024
 
+/** How long a line may wait in the buffer before it is written. */
+export const LOG_FLUSH_MS = 1000
+
+/** What the timer below reads of sonic-boom: what it holds unwritten, and whether it is writing. */
+interface Buffered {
+  _len: number
+  _writing: boolean
+  destroyed: boolean
+  flush(): void
+}
+
 /**
  * Standard output for the server's log, written in blocks of 4 KB or at least once a second
  * rather than one write per line: two lines per chat send (the request, the reply's end) were a
  * write each (issue 15). Flushed on exit; a kill -9 can lose up to a second of log. A reader that
  * stops reading (a stuck log shipper, a paused pager) costs at most LOG_BUFFER_MAX_BYTES of
  * memory: the server keeps serving and drops the lines it cannot keep.
+ * The once-a-second flush is this timer's, not sonic-boom's `periodicFlush`: that one writes
+ * even when nothing is buffered (an empty write on a thread of libuv's pool, whose answer wakes
+ * the main thread again), so an idle server woke every second to log nothing.
  */
 export function serverLogDestination(fd = 1): DestinationStream {
-  return pino.destination({
+  const destination = pino.destination({
     dest: fd,
     sync: false,
     minLength: 4096,
-    periodicFlush: 1000,
     maxLength: LOG_BUFFER_MAX_BYTES,
   })
+  const buffered = destination as unknown as Buffered
+  const timer = setInterval(() => {
+    if (buffered._len > 0 && !buffered._writing && !buffered.destroyed) buffered.flush()
+  }, LOG_FLUSH_MS)
+  timer.unref()
+  destination.once('close', () => clearInterval(timer))
+  return destination
 }
 
 export function createLogger(options: LoggerOptions = {}, destination?: DestinationStream): Logger {
