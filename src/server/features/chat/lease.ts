@@ -89,6 +89,12 @@ export async function finishLapsed(
  * Users are locked first, so the sum, read by the next statement, sees every send admitted before.
  */
 export async function reconcileReservations(db: Db): Promise<void> {
+  // Nothing held by anyone, as on an idle server: one statement, no transaction (three round trips
+  // to the embedded database's thread every SWEEP_MS). Anything held later is the next sweep's.
+  const held = (await db.execute(sql`
+    select 1 from users where ai_reserved_chars > 0 or ai_generating > 0 limit 1
+  `)) as unknown as { rows: unknown[] }
+  if (held.rows.length === 0) return
   await db.transaction(async (tx) => {
     const locked = (await tx.execute(sql`
       select id from users where ai_reserved_chars > 0 or ai_generating > 0 for update skip locked
