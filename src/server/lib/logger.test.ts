@@ -129,13 +129,15 @@ describe("the server's log output", () => {
   it('writes a short line within a second, and nothing while nothing is logged', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'loris-log-'))
     const file = path.join(dir, 'log')
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] })
     const writes = vi.spyOn(fs, 'write')
     try {
       const destination = serverLogDestination(openSync(file, 'w')) as unknown as NodeJS.EventEmitter & {
         destroy(): void
       }
-      // Idle: an empty write every second would wake a thread of the pool and then the server.
+      // Idle: no timer, so nothing wakes the server (an empty write every second woke a thread of
+      // the pool, then the server again).
+      expect(vi.getTimerCount()).toBe(0)
       vi.advanceTimersByTime(10 * LOG_FLUSH_MS)
       expect(writes).not.toHaveBeenCalled()
 
@@ -147,6 +149,7 @@ describe("the server's log output", () => {
       await vi.waitFor(() => expect(readFileSync(file, 'utf8')).toContain('one short line'))
       vi.advanceTimersByTime(10 * LOG_FLUSH_MS)
       expect(writes).toHaveBeenCalledTimes(1)
+      expect(vi.getTimerCount()).toBe(0)
 
       const closed = new Promise((resolve) => destination.once('close', resolve))
       destination.destroy()

@@ -73,12 +73,13 @@ export const LOG_BUFFER_MAX_BYTES = 16 * 1024 * 1024
 /** How long a line may wait in the buffer before it is written. */
 export const LOG_FLUSH_MS = 1000
 
-/** What the timer below reads of sonic-boom: what it holds unwritten, and whether it is writing. */
+/** What the flush below reads of sonic-boom: what it holds unwritten, and whether it is writing. */
 interface Buffered {
   _len: number
   _writing: boolean
   destroyed: boolean
   flush(): void
+  write(data: string): boolean
 }
 
 /**
@@ -87,9 +88,10 @@ interface Buffered {
  * write each (issue 15). Flushed on exit; a kill -9 can lose up to a second of log. A reader that
  * stops reading (a stuck log shipper, a paused pager) costs at most LOG_BUFFER_MAX_BYTES of
  * memory: the server keeps serving and drops the lines it cannot keep.
- * The once-a-second flush is this timer's, not sonic-boom's `periodicFlush`: that one writes
- * even when nothing is buffered (an empty write on a thread of libuv's pool, whose answer wakes
- * the main thread again), so an idle server woke every second to log nothing.
+ * The flush a second after a line is this timer's, armed by the line, not sonic-boom's
+ * `periodicFlush`: that one runs every second and writes even when nothing is buffered (an empty
+ * write on a thread of libuv's pool, whose answer wakes the main thread again), so an idle
+ * server woke up to three times a second to log nothing.
  */
 export function serverLogDestination(fd = 1): DestinationStream {
   const destination = pino.destination({
@@ -99,11 +101,25 @@ export function serverLogDestination(fd = 1): DestinationStream {
     maxLength: LOG_BUFFER_MAX_BYTES,
   })
   const buffered = destination as unknown as Buffered
-  const timer = setInterval(() => {
-    if (buffered._len > 0 && !buffered._writing && !buffered.destroyed) buffered.flush()
-  }, LOG_FLUSH_MS)
-  timer.unref()
-  destination.once('close', () => clearInterval(timer))
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const arm = () => {
+    timer = setTimeout(flushBuffered, LOG_FLUSH_MS)
+    timer.unref()
+  }
+  function flushBuffered() {
+    timer = undefined
+    if (buffered._len === 0 || buffered.destroyed) return
+    // A write still under way (a slow reader): what follows it is flushed a second later.
+    if (buffered._writing) return arm()
+    buffered.flush()
+  }
+  const write = buffered.write.bind(destination)
+  buffered.write = (data) => {
+    const accepted = write(data)
+    if (!timer) arm()
+    return accepted
+  }
+  destination.once('close', () => clearTimeout(timer))
   return destination
 }
 
