@@ -9,6 +9,7 @@
 //   BENCH_ROUNDS=2 (rounds per level; 1 stream runs 20 times per round)
 //   BENCH_WARMUP=25 (new threads sent, each with a follow-up, before the levels are measured)
 //   BENCH_LEVEL_WARMUP=1 (unmeasured batches at each level of more than one stream, first)
+//   BENCH_IDLE_S=20 (seconds the warmed-up server is watched while nobody uses it; 0 skips it)
 //   BENCH_LISTS=0 skips the list pages (only the token path); BENCH_SERVER_ARGS='--cpu-prof'
 //   passes node flags to the server (e.g. to profile it); BENCH_SERVER_LOG=<file> writes the
 //   server's standard output there (e.g. with BENCH_SERVER_ARGS='--trace-opt').
@@ -45,6 +46,7 @@ const MIN_PEOPLE = Number(process.env.BENCH_PEOPLE ?? 0)
 const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean)
 const WARMUP_EXCHANGES = Number(process.env.BENCH_WARMUP ?? 25)
 const LEVEL_WARMUP_BATCHES = Number(process.env.BENCH_LEVEL_WARMUP ?? 1)
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_S ?? 20)
 const DEADLINE_MS = 15 * 60_000
 
 // ---- processes ----
@@ -142,16 +144,16 @@ function fitWork(long: Work, short: Work, tokensLong: number, tokensShort: numbe
 }
 
 /**
- * Waits until the server is idle: under 2 ms of CPU in 250 ms (at most `maxMs`), so work still
- * running after an answer is not counted as the next measurement's.
+ * Waits until the server is idle: under `belowMs` of CPU in `windowMs` (2 ms in 250 ms; at most
+ * `maxMs`), so work still running after an answer is not counted as the next measurement's.
  */
-async function settledCpu(pid: number, maxMs = 10_000): Promise<void> {
+async function settledCpu(pid: number, maxMs = 10_000, windowMs = 250, belowMs = 2): Promise<void> {
   const deadline = performance.now() + maxMs
   let last = cpuMs(pid)
   while (performance.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 250))
+    await new Promise((r) => setTimeout(r, windowMs))
     const now = cpuMs(pid)
-    if (now - last < 2) return
+    if (now - last < belowMs) return
     last = now
   }
 }
@@ -510,6 +512,31 @@ export async function run(): Promise<void> {
       await viaLoris(p, SHORT_TOKENS, thread)
       await viaLoris(p, SHORT_TOKENS, thread)
       await direct(SHORT_TOKENS)
+    }
+
+    // Idle, once warmed up: what the server costs while nobody uses it (its own timers, e.g. the
+    // lease sweep every 5 s), each wake a context switch of an otherwise sleeping process. After
+    // a busy spell V8 compiles and collects for some seconds more, and the embedded database's
+    // upkeep runs a minute apart: the median of 5-second windows (the sweep's period) is the
+    // steady cost.
+    if (IDLE_SECONDS > 0) {
+      await settledCpu(pid, 60_000, 2000, 4)
+      const cpu: number[] = []
+      const main: number[] = []
+      const other: number[] = []
+      for (let i = 0; i < Math.max(1, Math.round(IDLE_SECONDS / 5)); i++) {
+        const before = work(pid)
+        await new Promise((r) => setTimeout(r, 5000))
+        const window = accrue(none(), work(pid), before)
+        cpu.push(window.cpu / 5)
+        main.push(window.switchesMain / 5)
+        other.push(window.switchesOther / 5)
+      }
+      row('idle server: CPU per second, all threads, median (reference)', ms(median(cpu)))
+      row(
+        'idle server: context switches per second, main / other threads, median (reference)',
+        `${median(main).toFixed(1)} / ${median(other).toFixed(1)}`,
+      )
     }
 
     for (const n of LEVELS) {

@@ -144,7 +144,10 @@ function remember(db: Db, id: string, row: Seen): void {
   if (seen.size > SEEN_MAX) seen.delete(seen.keys().next().value as string)
 }
 
-/** A session this node read before (its row and user as read then), to be confirmed by the statement that uses it. */
+/**
+ * A session this node read before, with its row and its user's as read then: to be confirmed by
+ * the statement that uses it.
+ */
 export interface RememberedSession extends Seen {
   sessionId: string
 }
