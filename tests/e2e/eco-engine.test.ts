@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../helpers/free-port.ts'
 import { ChatPage } from '../pages/chat-page.ts'
 import { type HfStandIn, startHuggingFaceStandIn } from '../stand-ins/huggingface.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
@@ -160,5 +161,39 @@ describe('a stored mode this server cannot serve', () => {
     const reply = await chat.waitForReply('Once upon a time')
     expect(await reply.getAttribute('data-model')).toBe('loris')
     expect(unexpectedErrors()).toEqual([])
+  })
+})
+
+describe('a server that cannot reach the host of its eco model (offline, nothing configured)', () => {
+  it('tells the first visitor there is no chat mode, never that Loris is ready first', async () => {
+    // Its own server, also on a retry of this test: only a fresh one has not tried to download.
+    const server = await startAppServer({
+      ECO_ENGINE: 'on',
+      // Nothing listens there: the download fails at once, as on a server with no internet.
+      ECO_MODEL_URL: `http://127.0.0.1:${await freePort()}/loris/eco/resolve/r1/eco.gguf`,
+      ECO_MODEL_SHA256: '0'.repeat(64),
+    })
+    try {
+      const { page, unexpectedErrors } = await browser.newPage()
+      // Every heading the page ever shows, from its first paint (this visit starts the download).
+      await page.addInitScript(() => {
+        const seen = new Set<string>()
+        ;(window as unknown as { headingsSeen: Set<string> }).headingsSeen = seen
+        new MutationObserver(() => {
+          for (const h of document.querySelectorAll('h1, h2')) seen.add(h.textContent ?? '')
+        }).observe(document, { childList: true, subtree: true, characterData: true })
+      })
+      const chat = new ChatPage(page, server.url)
+      await chat.open()
+      await page.getByRole('heading', { name: 'No chat mode is available on this server yet' }).waitFor()
+      const seen = await page.evaluate(() => [
+        ...(window as unknown as { headingsSeen: Set<string> }).headingsSeen,
+      ])
+      expect(seen).not.toContain('Loris is ready to help')
+      expect(await page.locator('body').innerText()).not.toMatch(ENV_NAME)
+      expect(unexpectedErrors()).toEqual([])
+    } finally {
+      await server.stop()
+    }
   })
 })

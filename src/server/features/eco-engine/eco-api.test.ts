@@ -11,6 +11,7 @@ import { localEcoFiguresSchema } from '#contract/eco-engine.ts'
 import { co2ImpactSchema } from '#contract/impact.ts'
 import { closeEcoEngine } from '#server/features/eco-engine/instance.ts'
 import { eventReader, messageRow, readEvents, replyText, waitFor } from '../../../../tests/helpers/chat.ts'
+import { freePort } from '../../../../tests/helpers/free-port.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type HfStandIn, startHuggingFaceStandIn } from '../../../../tests/stand-ins/huggingface.ts'
 
@@ -195,6 +196,24 @@ describe('first use: the default model is fetched from its (loopback) Hugging Fa
     expect(config.modes.loris.available).toBe(true)
     expect(config.ecoEngine?.state).toBe('idle')
     expect(hf.requests.length).toBe(before)
+  })
+
+  it('the visit that starts the download on a server that cannot reach the host hears so at once', async () => {
+    // Nothing listens there: the download fails as an offline server's does, in a moment.
+    const t = await appWith({
+      ECO_MODEL_URL: `http://127.0.0.1:${await freePort()}/loris/eco/resolve/r1/eco.gguf`,
+      ECO_MODEL_SHA256: '0'.repeat(64),
+      DATA_DIR: path.join(dataDir, 'offline'),
+    })
+    // Not "downloading" (and Loris the default) first, taken back by the next poll.
+    const first = await configOf(t)
+    expect(first.ecoEngine?.state).toBe('failed')
+    expect(first.defaultChatModel).toBeNull()
+    expect(first.modes.loris).toEqual({
+      available: false,
+      reason: expect.stringContaining('could not be downloaded'),
+    })
+    expect(JSON.stringify(first)).not.toMatch(ENV_NAME)
   })
 
   it('a wrong checksum makes the mode unavailable with plain words, and keeps no file', async () => {

@@ -85,6 +85,8 @@ export class EcoEngine {
   private totalBytes: number | null
   private failure: EcoFailure | null = null
   private failedAt = 0
+  /** Whether the download under way has had its host's answer. */
+  private heard = false
   private preparing: Promise<void> | null = null
   private llama: Llama | null = null
   private model: LlamaModel | null = null
@@ -154,6 +156,27 @@ export class EcoEngine {
     return this.preparing
   }
 
+  /**
+   * Waits, at most `maxMs`, while a first download has not heard from its host: the visit that
+   * started it is then told how it went (an offline server fails in a moment) rather than that
+   * the model is on its way, which the next poll would take back.
+   */
+  async untilHostAnswers(maxMs: number): Promise<void> {
+    const connecting = () => this.state === 'downloading' && !this.heard
+    if (!connecting()) return
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        off()
+        resolve()
+      }
+      const timer = setTimeout(done, maxMs)
+      const off = this.onStatus(() => {
+        if (!connecting()) done()
+      })
+    })
+  }
+
   private setState(state: EcoEngineState) {
     this.state = state
     this.emit()
@@ -173,6 +196,7 @@ export class EcoEngine {
       const { settings } = this
       if (settings.modelUrl) {
         this.bytes = 0
+        this.heard = false
         if (!retrying) this.setState('downloading')
         let lastLogged = -10
         const started = Date.now()
@@ -182,6 +206,7 @@ export class EcoEngine {
           sha256: settings.sha256,
           fetchImpl: this.opts.fetchImpl,
           onProgress: ({ bytes, totalBytes }) => {
+            this.heard = true
             this.bytes = bytes
             if (totalBytes) this.totalBytes = totalBytes
             if (this.state !== 'downloading') {
