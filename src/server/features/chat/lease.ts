@@ -82,6 +82,9 @@ export async function finishLapsed(
   return result.rows.map((r) => ({ id: r.id, userId: r.user_id, nodeId: r.node_id, status: r.status }))
 }
 
+/** A user holding a reservation or a place among the replies generating. */
+const holding = sql`ai_reserved_chars > 0 or ai_generating > 0`
+
 /**
  * Sets each user's reservation and count of replies generating back to what their unsettled sends
  * hold. A reply deleted while its node was down took its row (and its reservation record) with it;
@@ -92,12 +95,12 @@ export async function reconcileReservations(db: Db): Promise<void> {
   // Nothing held by anyone, as on an idle server: one statement, no transaction (three round trips
   // to the embedded database's thread every SWEEP_MS). Anything held later is the next sweep's.
   const held = (await db.execute(sql`
-    select 1 from users where ai_reserved_chars > 0 or ai_generating > 0 limit 1
+    select 1 from users where ${holding} limit 1
   `)) as unknown as { rows: unknown[] }
   if (held.rows.length === 0) return
   await db.transaction(async (tx) => {
     const locked = (await tx.execute(sql`
-      select id from users where ai_reserved_chars > 0 or ai_generating > 0 for update skip locked
+      select id from users where ${holding} for update skip locked
     `)) as unknown as { rows: { id: string }[] }
     if (locked.rows.length === 0) return
     const ids = locked.rows.map((r) => r.id)
