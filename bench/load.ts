@@ -191,6 +191,13 @@ interface Stream {
   delays: number[]
 }
 
+/**
+ * The tokens the streams that succeeded relayed: each chunk the stand-in stamped. A reply is the
+ * words asked for and its own (the echo's "Echo:" and its history line, six chunks): counted as
+ * the asked-for words alone, the fit put six tokens' work in every stream's start and finish.
+ */
+const relayed = (streams: Stream[]) => streams.reduce((n, s) => n + (s.ok ? s.delays.length : 0), 0)
+
 async function readSse(res: Response, onData: (data: string, at: number) => void) {
   if (!res.body) return
   let buffer = ''
@@ -578,14 +585,14 @@ export async function run(): Promise<void> {
       for (let b = 0; n > 1 && b < LEVEL_WARMUP_BATCHES; b++) {
         await all(() => direct(TOKENS))
         const atStart = work(pid)
-        await all(() => viaLoris(nextPerson(), TOKENS))
+        const long = await all(() => viaLoris(nextPerson(), TOKENS))
         const afterLong = work(pid)
-        await all(() => viaLoris(nextPerson(), SHORT_TOKENS))
+        const short = await all(() => viaLoris(nextPerson(), SHORT_TOKENS))
         firstBatch ??= fitWork(
           accrue(none(), afterLong, atStart),
           accrue(none(), work(pid), afterLong),
-          n * TOKENS,
-          n * SHORT_TOKENS,
+          relayed(long),
+          relayed(short),
           n,
         )
         await all(() => direct(TOKENS, relayUrl))
@@ -603,7 +610,7 @@ export async function run(): Promise<void> {
           const l = await Promise.all(threads.map((t) => viaLoris(t.person, TOKENS, t.thread)))
           clearInterval(sampler)
           lorisLong = accrue(lorisLong, work(pid), before)
-          tokensLong += l.filter((s) => s.ok).length * TOKENS
+          tokensLong += relayed(l)
           streams += n
           errors += l.filter((s) => !s.ok).length + d.filter((s) => !s.ok).length
           ttft.direct.push(...d.filter((s) => s.ok).map((s) => s.arrivals[0]!))
@@ -614,17 +621,17 @@ export async function run(): Promise<void> {
           const beforeShort = work(pid)
           const s = await all(() => viaLoris(nextPerson(), SHORT_TOKENS))
           lorisShort = accrue(lorisShort, work(pid), beforeShort)
-          tokensShort += s.filter((x) => x.ok).length * SHORT_TOKENS
+          tokensShort += relayed(s)
           errors += s.filter((x) => !x.ok).length
           // The same through the bare relay, long and short, for its CPU per token.
           const relayLong = work(relayPid)
           const rl = await all(() => direct(TOKENS, relayUrl))
           relayWork.long = accrue(relayWork.long, work(relayPid), relayLong)
-          relayWork.tokensLong += rl.filter((x) => x.ok).length * TOKENS
+          relayWork.tokensLong += relayed(rl)
           const relayShort = work(relayPid)
           const rs = await all(() => direct(SHORT_TOKENS, relayUrl))
           relayWork.short = accrue(relayWork.short, work(relayPid), relayShort)
-          relayWork.tokensShort += rs.filter((x) => x.ok).length * SHORT_TOKENS
+          relayWork.tokensShort += relayed(rs)
           ttft.relay.push(...[...rl, ...rs].filter((x) => x.ok).map((x) => x.arrivals[0]!))
           relayStreams.push(...rl)
           // At one stream, a second send in the thread: a follow-up's statement reads its history
@@ -692,6 +699,11 @@ export async function run(): Promise<void> {
         )
       // What one more hop adds to the slowest tokens on this machine, before anything Loris does.
       row(`${label}: per-token delay added by a bare node:http relay, p99 (reference)`, ms(relayAddedP99))
+      // What the fit divides by: the chunks that arrived, the reply's own six included.
+      row(
+        `${label}: tokens relayed per stream, long / short (fit's counts)`,
+        `${(tokensLong / streams).toFixed(1)} / ${(tokensShort / streams).toFixed(1)}`,
+      )
       row(`${label}: server CPU per token (fit)`, ms(perToken), 'at most 0.05 ms', perToken <= 0.05)
       row(`${label}: server CPU per token, main / other threads (fit)`, split(loris.perToken))
       if (firstBatch)
@@ -812,7 +824,7 @@ export async function run(): Promise<void> {
     row('server RSS at the end', `${rssMb(pid).toFixed(0)} MB`)
 
     console.info(
-      `Stand-in: ${TOKENS} chunks of ${WORDS_PER_CHUNK} word(s) ${DELAY_MS} ms apart (and ${SHORT_TOKENS}-chunk replies for the start/finish fit), own process; load client: this process; server: dist/server/main.js, own process.`,
+      `Stand-in: ${TOKENS} chunks of ${WORDS_PER_CHUNK} word(s) ${DELAY_MS} ms apart (and ${SHORT_TOKENS}-chunk replies for the start/finish fit; each reply adds its own echo and history line, 6 chunks, which the fit counts), own process; load client: this process; server: dist/server/main.js, own process.`,
     )
     console.info('CPU is read per thread from /proc (schedstat, nanoseconds). The machine is shared.')
     console.info(table(rows))
