@@ -193,8 +193,9 @@ interface Stream {
 
 /**
  * The tokens the streams that succeeded relayed: each chunk the stand-in stamped. A reply is the
- * words asked for and its own (the echo's "Echo:" and its history line, six chunks): counted as
- * the asked-for words alone, the fit put six tokens' work in every stream's start and finish.
+ * words asked for and its own (the echo's "Echo:" and its history line, six chunks at one word a
+ * chunk): counted as the words asked for alone, the fit put their work in every stream's start and
+ * finish (decision 038).
  */
 const relayed = (streams: Stream[]) => streams.reduce((n, s) => n + (s.ok ? s.delays.length : 0), 0)
 
@@ -699,7 +700,7 @@ export async function run(): Promise<void> {
         )
       // What one more hop adds to the slowest tokens on this machine, before anything Loris does.
       row(`${label}: per-token delay added by a bare node:http relay, p99 (reference)`, ms(relayAddedP99))
-      // What the fit divides by: the chunks that arrived, the reply's own six included.
+      // What the fit divides by: the chunks that arrived, the reply's own included.
       row(
         `${label}: tokens relayed per stream, long / short (fit's counts)`,
         `${(tokensLong / streams).toFixed(1)} / ${(tokensShort / streams).toFixed(1)}`,
@@ -824,7 +825,7 @@ export async function run(): Promise<void> {
     row('server RSS at the end', `${rssMb(pid).toFixed(0)} MB`)
 
     console.info(
-      `Stand-in: ${TOKENS} chunks of ${WORDS_PER_CHUNK} word(s) ${DELAY_MS} ms apart (and ${SHORT_TOKENS}-chunk replies for the start/finish fit; each reply adds its own echo and history line, 6 chunks, which the fit counts), own process; load client: this process; server: dist/server/main.js, own process.`,
+      `Stand-in: ${TOKENS} chunks of ${WORDS_PER_CHUNK} word(s) ${DELAY_MS} ms apart (and ${SHORT_TOKENS}-chunk replies for the start/finish fit; each reply adds its own "Echo:" and history line, which the fit counts), own process; load client: this process; server: dist/server/main.js, own process.`,
     )
     console.info('CPU is read per thread from /proc (schedstat, nanoseconds). The machine is shared.')
     console.info(table(rows))
