@@ -13,6 +13,7 @@ export default defineConfig({
             'src/**/*.test.tsx',
             'tests/stand-ins/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           environment: 'node',
           testTimeout: 20_000,

@@ -28,6 +28,7 @@ import path from 'node:path'
 import { startPostgres } from '../scripts/postgres-server.mjs'
 import { freePort } from '../tests/helpers/free-port.ts'
 import { chunkStampPattern, stampDelayMs } from '../tests/stand-ins/sse.ts'
+import { fitWork, relayed, type Stream, WORK_KEYS, type Work } from './support/fit.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const DB = process.env.BENCH_DB === 'postgres' ? 'postgres' : 'embedded'
@@ -79,18 +80,6 @@ function tree(pid: number): number[] {
   return [pid, ...kids]
 }
 
-/** What a process tree has done so far: CPU (ms) and context switches, its main thread apart. */
-interface Work {
-  /** CPU time of every thread, in ms with nanosecond resolution (schedstat). */
-  cpu: number
-  /** CPU time of the main threads alone (the process's and each cluster worker's). */
-  cpuMain: number
-  /** Context switches (voluntary and not) of the main threads (the process's and each cluster worker's). */
-  switchesMain: number
-  /** Context switches of every other thread (the database thread, libuv's pool, V8's helpers). */
-  switchesOther: number
-}
-
 /**
  * CPU time and context switches of a process and its children (every thread): the time each
  * thread spent on a CPU, from /proc/<pid>/task/<tid>/schedstat (user and kernel time together, as
@@ -120,7 +109,6 @@ function work(pid: number): Work {
   return out
 }
 const cpuMs = (pid: number) => work(pid).cpu
-const WORK_KEYS = ['cpu', 'cpuMain', 'switchesMain', 'switchesOther'] as const
 /** `total` plus the work done since `before` (`now - before`), figure by figure. */
 const accrue = (total: Work, now: Work, before: Work): Work => {
   const out = {} as Work
@@ -128,20 +116,6 @@ const accrue = (total: Work, now: Work, before: Work): Work => {
   return out
 }
 const none = (): Work => ({ cpu: 0, cpuMain: 0, switchesMain: 0, switchesOther: 0 })
-
-/**
- * The two-point fit: the work of long replies against short ones at the same concurrency gives
- * the work per token (the slope) and per stream start and finish (what is left of the short ones).
- */
-function fitWork(long: Work, short: Work, tokensLong: number, tokensShort: number, streams: number) {
-  const perToken = {} as Work
-  const perStream = {} as Work
-  for (const k of WORK_KEYS) {
-    perToken[k] = (long[k] - short[k]) / Math.max(1, tokensLong - tokensShort)
-    perStream[k] = (short[k] - perToken[k] * tokensShort) / Math.max(1, streams)
-  }
-  return { perToken, perStream }
-}
 
 /**
  * Waits until the server is idle: under `belowMs` of CPU in `windowMs` (2 ms in 250 ms; at most
@@ -182,22 +156,6 @@ const printFailures = () => {
   for (const [why, count] of failures) console.info(`failed ${count}x: ${why}`)
   if (failures.size > 0) for (const line of serverWarnings) console.info(`server log: ${line}`)
 }
-
-interface Stream {
-  ok: boolean
-  /** ms after the request started: each arrival of text. */
-  arrivals: number[]
-  /** Each token's delay: its arrival minus the moment the stand-in sent it (the stamp in its text). */
-  delays: number[]
-}
-
-/**
- * The tokens the streams that succeeded relayed: each chunk the stand-in stamped. A reply is the
- * words asked for and its own (the echo's "Echo:" and its history line, six chunks at one word a
- * chunk): counted as the words asked for alone, the fit put their work in every stream's start and
- * finish (decision 038).
- */
-const relayed = (streams: Stream[]) => streams.reduce((n, s) => n + (s.ok ? s.delays.length : 0), 0)
 
 async function readSse(res: Response, onData: (data: string, at: number) => void) {
   if (!res.body) return
