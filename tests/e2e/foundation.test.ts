@@ -93,8 +93,9 @@ describe('accounts', () => {
   it('signs up, lands on /chat signed in, signs out and signs in again', async () => {
     const email = uniqueEmail('e2e')
     const { page, unexpectedErrors, explain } = await browser.newPage()
-    // This test has failed now and then on the first sign-up of a full run (a toast or the user
-    // menu not seen in 30 s) and passed on its retry: a failure says what the page was doing.
+    // It failed now and then in a full run, the welcome toast not seen in 30 s: the toast was
+    // looked for by its one-second announcement (tests/pages/toasts.ts). A failure says what the
+    // page was doing, and which toasts came and went.
     onTestFailed(async () => {
       console.error(`${await explain()}\n--- server output (tail) ---\n${server.logs.join('').slice(-3000)}`)
     })

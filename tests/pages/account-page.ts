@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core'
+import { toastOnScreen } from './toasts.ts'
 
 export type AccountTabName = 'Account' | 'Consumption' | 'Actions'
 
@@ -64,6 +65,6 @@ export class AccountPage {
   }
 
   toast(text: string | RegExp) {
-    return this.page.getByRole('status').filter({ hasText: text }).first()
+    return toastOnScreen(this.page, text)
   }
 }

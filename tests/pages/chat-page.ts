@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core'
+import { toastOnScreen } from './toasts.ts'
 
 /** The /chat screen: header, user menu, sign-in dialog, conversation and composer. */
 export class ChatPage {
@@ -65,7 +66,7 @@ export class ChatPage {
   }
 
   toast(text: string | RegExp) {
-    return this.page.getByRole('status').filter({ hasText: text }).first()
+    return toastOnScreen(this.page, text)
   }
 
   /**

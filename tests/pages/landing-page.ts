@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core'
+import { toastOnScreen } from './toasts.ts'
 
 /** The landing page at /: hero, sections and the fixed waitlist bar. */
 export class LandingPage {
@@ -44,9 +45,7 @@ export class LandingPage {
 
   /** The toast showing every one of `texts` (title and description). */
   toast(...texts: (string | RegExp)[]) {
-    let toasts = this.page.getByRole('status')
-    for (const text of texts) toasts = toasts.filter({ hasText: text })
-    return toasts.first()
+    return toastOnScreen(this.page, ...texts)
   }
 
   draft() {

@@ -2,6 +2,7 @@
 // launch a fresh temporary profile, i.e. its own --user-data-dir). Every page records
 // console errors and failed requests; `expectNoConsoleErrors` fails a test that produced any.
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { recordToasts, toastHistory, toastTexts } from '../../pages/toasts.ts'
 
 // A visitor's GET /api/user answers 401 by design (spec section 7); Chromium logs that.
 const VISITOR_401 = /status of 401/
@@ -27,7 +28,8 @@ export interface TestPage {
   unexpectedErrors(allowed?: RegExp[]): string[]
   /**
    * What the page was doing, for a failed test's report: its address, the requests still
-   * waiting for an answer, the last answers, the notifications shown and the console errors.
+   * waiting for an answer, the last answers, the status lines, the toasts on screen and those shown
+   * before, and the console errors.
    */
   explain(): Promise<string>
 }
@@ -61,6 +63,7 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<TestBrows
       })
       if (opts.permissions) await context.grantPermissions(opts.permissions)
       const page = await context.newPage()
+      await recordToasts(page)
       const consoleErrors: string[] = []
       page.on('console', (msg) => {
         if (msg.type() === 'error') consoleErrors.push(msg.text())
@@ -83,16 +86,17 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<TestBrows
         answers.push(`${req.method()} ${req.url()} failed: ${req.failure()?.errorText ?? '?'}`)
       })
       const explain = async () => {
-        const shown = await page
-          .getByRole('status')
-          .allTextContents()
-          .catch((err: Error) => [`(could not read: ${err.message})`])
+        const unread = (err: Error) => [`(could not read: ${err.message})`]
+        const statuses = await page.getByRole('status').allTextContents().catch(unread)
+        const shown = await toastTexts(page).catch(unread)
         const now = Date.now()
         return [
           `page: ${page.url()}`,
           `waiting for an answer: ${[...started.values()].map((r) => `${r.what} (${now - r.at} ms)`).join('; ') || 'none'}`,
           `last answers:\n  ${answers.join('\n  ') || 'none'}`,
-          `notifications shown: ${shown.join(' | ') || 'none'}`,
+          `status lines: ${statuses.join(' | ') || 'none'}`,
+          `toasts on screen: ${shown.join(' | ') || 'none'}`,
+          `toasts shown since the page opened: ${(await toastHistory(page)).join(' | ') || 'none'}`,
           `console errors: ${consoleErrors.join(' | ') || 'none'}`,
         ].join('\n')
       }
