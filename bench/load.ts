@@ -28,7 +28,7 @@ import path from 'node:path'
 import { startPostgres } from '../scripts/postgres-server.mjs'
 import { freePort } from '../tests/helpers/free-port.ts'
 import { chunkStampPattern, stampDelayMs } from '../tests/stand-ins/sse.ts'
-import { fitWork, relayed, type Stream, WORK_KEYS, type Work } from './support/fit.ts'
+import { accrue, fitWork, none, relayed, type Stream, type Work } from './support/fit.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const DB = process.env.BENCH_DB === 'postgres' ? 'postgres' : 'embedded'
@@ -88,7 +88,7 @@ function tree(pid: number): number[] {
  * 16: a wake after 20 ms idle costs a C relay 0.2 to 0.5 ms of CPU here).
  */
 function work(pid: number): Work {
-  const out: Work = { cpu: 0, cpuMain: 0, switchesMain: 0, switchesOther: 0 }
+  const out = none()
   for (const p of tree(pid)) {
     try {
       for (const task of readdirSync(`/proc/${p}/task`)) {
@@ -109,13 +109,6 @@ function work(pid: number): Work {
   return out
 }
 const cpuMs = (pid: number) => work(pid).cpu
-/** `total` plus the work done since `before` (`now - before`), figure by figure. */
-const accrue = (total: Work, now: Work, before: Work): Work => {
-  const out = {} as Work
-  for (const k of WORK_KEYS) out[k] = total[k] + now[k] - before[k]
-  return out
-}
-const none = (): Work => ({ cpu: 0, cpuMain: 0, switchesMain: 0, switchesOther: 0 })
 
 /**
  * Waits until the server is idle: under `belowMs` of CPU in `windowMs` (2 ms in 250 ms; at most

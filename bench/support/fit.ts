@@ -15,6 +15,16 @@ export interface Work {
 
 export const WORK_KEYS = ['cpu', 'cpuMain', 'switchesMain', 'switchesOther'] as const
 
+/** No work: where a sum starts. */
+export const none = (): Work => ({ cpu: 0, cpuMain: 0, switchesMain: 0, switchesOther: 0 })
+
+/** `total` plus the work done since `before` (`now - before`), figure by figure. */
+export function accrue(total: Work, now: Work, before: Work): Work {
+  const out = {} as Work
+  for (const k of WORK_KEYS) out[k] = total[k] + now[k] - before[k]
+  return out
+}
+
 /** One stream as the load client saw it. */
 export interface Stream {
   ok: boolean
