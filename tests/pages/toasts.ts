@@ -42,7 +42,5 @@ export async function recordToasts(page: Page): Promise<void> {
 
 /** What `recordToasts` kept, oldest first. */
 export function toastHistory(page: Page): Promise<string[]> {
-  return page
-    .evaluate(() => (window as unknown as { __lorisToasts?: string[] }).__lorisToasts ?? [])
-    .catch((err: Error) => [`(could not read: ${err.message})`])
+  return page.evaluate(() => (window as unknown as { __lorisToasts?: string[] }).__lorisToasts ?? [])
 }

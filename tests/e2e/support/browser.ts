@@ -89,6 +89,7 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<TestBrows
         const unread = (err: Error) => [`(could not read: ${err.message})`]
         const statuses = await page.getByRole('status').allTextContents().catch(unread)
         const shown = await toastTexts(page).catch(unread)
+        const before = await toastHistory(page).catch(unread)
         const now = Date.now()
         return [
           `page: ${page.url()}`,
@@ -96,7 +97,7 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<TestBrows
           `last answers:\n  ${answers.join('\n  ') || 'none'}`,
           `status lines: ${statuses.join(' | ') || 'none'}`,
           `toasts on screen: ${shown.join(' | ') || 'none'}`,
-          `toasts shown since the page opened: ${(await toastHistory(page)).join(' | ') || 'none'}`,
+          `toasts shown since the page opened: ${before.join(' | ') || 'none'}`,
           `console errors: ${consoleErrors.join(' | ') || 'none'}`,
         ].join('\n')
       }
