@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChatPage } from '../pages/chat-page.ts'
+import { announcements } from '../pages/toasts.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
 import { launchBrowser, type TestBrowser } from './support/browser.ts'
+import { reportOnFailure } from './support/failure-report.ts'
 
 let server: AppServer
 let browser: TestBrowser
@@ -96,9 +98,7 @@ describe('accounts', () => {
     // It failed now and then in a full run, the welcome toast not seen in 30 s: the toast was
     // looked for by its one-second announcement (tests/pages/toasts.ts). A failure says what the
     // page was doing, and which toasts came and went.
-    onTestFailed(async () => {
-      console.error(`${await explain()}\n--- server output (tail) ---\n${server.logs.join('').slice(-3000)}`)
-    })
+    reportOnFailure({ explain }, server)
     const chat = new ChatPage(page, server.url)
     await chat.open()
     expect(await chat.signInButton().isVisible()).toBe(true)
@@ -106,6 +106,10 @@ describe('accounts', () => {
     const registered = chat.watchToast('Successfully registered and logged in')
     await chat.signUp(email, password)
     await registered
+    // Read out too, not only shown: Radix's announcement, which lives one second.
+    expect(await announcements(page)).toContainEqual(
+      expect.stringContaining('Successfully registered and logged in'),
+    )
     // /chat, then the shown thread's own address once the threads load (issue 13).
     expect(page.url()).toMatch(new RegExp(`^${server.url}/chat(/[0-9a-f-]{36})?$`))
 

@@ -19,28 +19,52 @@ export function toastTexts(page: Page): Promise<string[]> {
   return page.locator(TOASTS).allTextContents()
 }
 
+interface ToastRecord {
+  /** Each toast shown, with when it appeared (ms since the page opened). */
+  shown: string[]
+  /** Each text read out to screen readers by a live region (Radix's announcement of a toast). */
+  announced: string[]
+}
+
 /**
- * Keeps, in the page, each toast's text and when it appeared (ms since the page opened), so a
- * failed test can tell a toast that never came from one that came and went unseen.
+ * Keeps, in the page, each toast shown and each announcement, as they happen: a failed test can
+ * tell a toast that never came from one that came and went unseen, and a test can check that a
+ * toast was read out although its announcement lasts one second.
  */
 export async function recordToasts(page: Page): Promise<void> {
   await page.addInitScript((selector) => {
-    const seen: string[] = []
-    Object.assign(window, { __lorisToasts: seen })
-    new MutationObserver((records) => {
-      for (const record of records)
-        for (const node of record.addedNodes) {
+    const record: ToastRecord = { shown: [], announced: [] }
+    Object.assign(window, { __lorisToasts: record })
+    const live = '[role=status][aria-live]:not([aria-live=off])'
+    new MutationObserver((mutations) => {
+      for (const mutation of mutations)
+        for (const node of mutation.addedNodes) {
+          // The announcement's text comes a frame after its element: whichever is added, the
+          // region around it is read.
+          const text = (node instanceof Element ? node : node.parentElement)?.closest(live)?.textContent
+          if (text && record.announced.at(-1) !== text) record.announced.push(text)
           if (!(node instanceof Element)) continue
           // A toast raised before the toaster's code arrived comes in with its list.
           const toasts = node.matches(selector) ? [node] : [...node.querySelectorAll(selector)]
           for (const toast of toasts)
-            seen.push(`${toast.textContent} (at ${Math.round(performance.now())} ms)`)
+            record.shown.push(`${toast.textContent} (at ${Math.round(performance.now())} ms)`)
         }
     }).observe(document, { subtree: true, childList: true })
   }, TOASTS)
 }
 
-/** What `recordToasts` kept, oldest first. */
-export function toastHistory(page: Page): Promise<string[]> {
-  return page.evaluate(() => (window as unknown as { __lorisToasts?: string[] }).__lorisToasts ?? [])
+const readRecord = (page: Page) =>
+  page.evaluate(
+    () =>
+      (window as unknown as { __lorisToasts?: ToastRecord }).__lorisToasts ?? { shown: [], announced: [] },
+  )
+
+/** The toasts `recordToasts` saw shown, oldest first. */
+export async function toastHistory(page: Page): Promise<string[]> {
+  return (await readRecord(page)).shown
+}
+
+/** What live regions read out since the page opened, oldest first (toasts' announcements). */
+export async function announcements(page: Page): Promise<string[]> {
+  return (await readRecord(page)).announced
 }

@@ -4,6 +4,7 @@ import { ChatPage } from '../../pages/chat-page.ts'
 import { type AiStandIn, startAiStandIn } from '../../stand-ins/ai-providers.ts'
 import { type AppServer, startAppServer } from './app-server.ts'
 import { launchBrowser, type TestBrowser, type TestPage } from './browser.ts'
+import { reportOnFailure } from './failure-report.ts'
 
 /** Environment that points every model provider at the stand-in. */
 export function aiProviderEnv(standIn: AiStandIn): Record<string, string> {
@@ -53,6 +54,7 @@ export async function startChatHarness(
     browser,
     async signedInChat(pageOpts) {
       const tab = await browser.newPage(pageOpts)
+      reportOnFailure(tab, server)
       const chat = new ChatPage(tab.page, server.url)
       await chat.open()
       counter += 1
