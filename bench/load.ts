@@ -28,6 +28,7 @@ import path from 'node:path'
 import { startPostgres } from '../scripts/postgres-server.mjs'
 import { freePort } from '../tests/helpers/free-port.ts'
 import { chunkStampPattern, stampDelayMs } from '../tests/stand-ins/sse.ts'
+import { askGemini, geminiStreamUrl, geminiText, readSse, words } from './support/direct.ts'
 import { accrue, fitWork, none, relayed, type Stream, type Work } from './support/fit.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -150,18 +151,6 @@ const printFailures = () => {
   if (failures.size > 0) for (const line of serverWarnings) console.info(`server log: ${line}`)
 }
 
-async function readSse(res: Response, onData: (data: string, at: number) => void) {
-  if (!res.body) return
-  let buffer = ''
-  for await (const chunk of res.body.pipeThrough(new TextDecoderStream())) {
-    const at = performance.now()
-    buffer += chunk
-    const lines = buffer.split('\n')
-    buffer = lines.pop() ?? ''
-    for (const line of lines) if (line.startsWith('data: ')) onData(line.slice(6), at)
-  }
-}
-
 async function timed(
   start: () => Promise<Response>,
   textOf: (data: string) => { text?: string; error?: boolean },
@@ -197,10 +186,6 @@ async function timed(
   }
   return out
 }
-
-// The stand-in echoes the prompt WORDS_PER_CHUNK words per chunk: by default one, a token's worth
-// of text as a provider streams it (decision 028; it was three words and a 26-byte stamp before).
-const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ')
 
 // ---- statistics ----
 
@@ -285,7 +270,7 @@ export async function run(): Promise<void> {
     )
     children.push(standIn)
     const { gemini } = JSON.parse(await firstLine(standIn)) as { gemini: string }
-    const geminiStream = `${gemini}/models/gemini-2.5-pro:streamGenerateContent?alt=sse`
+    const geminiStream = geminiStreamUrl(gemini)
     // The reference: a bare node:http relay in front of the same stand-in, in its own process.
     const relay = spawn(
       process.execPath,
@@ -399,18 +384,8 @@ export async function run(): Promise<void> {
       )
     const direct = (chunks: number, to = geminiStream) =>
       timed(
-        () =>
-          fetch(to, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-goog-api-key': 'bench' },
-            body: JSON.stringify({
-              contents: [{ role: 'user', parts: [{ text: words(chunks * WORDS_PER_CHUNK) }] }],
-            }),
-          }),
-        (data) => {
-          const e = JSON.parse(data) as { candidates?: { content?: { parts?: { text?: string }[] } }[] }
-          return { text: e.candidates?.[0]?.content?.parts?.[0]?.text }
-        },
+        () => askGemini(to, words(chunks * WORDS_PER_CHUNK)),
+        (data) => ({ text: geminiText(data) }),
       )
 
     // Fresh start to first answer: the server started on an empty data directory just now.

@@ -9,6 +9,7 @@ import { createApp } from '#server/app.ts'
 import { openDatabase } from '#server/db/client.ts'
 import { parseEnv } from '#server/env.ts'
 import { startAiStandIn } from '../tests/stand-ins/ai-providers.ts'
+import { askGemini, geminiStreamUrl, readSse } from './support/direct.ts'
 
 const CHUNK_DELAY_MS = 20
 const SEQUENTIAL_RUNS = 20
@@ -22,16 +23,10 @@ interface Sample {
   gapsMs: number[]
 }
 
-/** Reads an SSE body, calling `onData` for each `data:` payload. */
-async function readSse(res: Response, onData: (data: string) => void): Promise<void> {
+/** Reads an SSE body, calling `onData` for each `data:` payload; an error answer throws. */
+async function readOkSse(res: Response, onData: (data: string) => void): Promise<void> {
   if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}: ${await res.text()}`)
-  let buffer = ''
-  for await (const chunk of res.body.pipeThrough(new TextDecoderStream())) {
-    buffer += chunk
-    const lines = buffer.split('\n')
-    buffer = lines.pop() ?? ''
-    for (const line of lines) if (line.startsWith('data: ')) onData(line.slice(6))
-  }
+  await readSse(res, onData)
 }
 
 async function timeStream(
@@ -40,7 +35,7 @@ async function timeStream(
 ): Promise<Sample> {
   const t0 = performance.now()
   const arrivals: number[] = []
-  await readSse(await start(), (data) => {
+  await readOkSse(await start(), (data) => {
     if (isToken(data)) arrivals.push(performance.now())
   })
   if (arrivals.length === 0) throw new Error('no tokens arrived')
@@ -127,12 +122,7 @@ export async function run(): Promise<void> {
       )
     const direct = () =>
       timeStream(
-        () =>
-          fetch(`${standIn.geminiBaseUrl}/models/gemini-2.5-pro:streamGenerateContent?alt=sse`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-goog-api-key': 'bench' },
-            body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: PROMPT }] }] }),
-          }),
+        () => askGemini(geminiStreamUrl(standIn.geminiBaseUrl), PROMPT),
         (data) => data.includes('"text"'),
       )
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AiStandIn, startAiStandIn } from '../../tests/stand-ins/ai-providers.ts'
 import { chunkStampPattern } from '../../tests/stand-ins/sse.ts'
+import { askGemini, geminiStreamUrl, geminiText, readSse, words } from './direct.ts'
 import { fitWork, relayed, type Stream, type Work } from './fit.ts'
 
 let standIn: AiStandIn
@@ -14,22 +15,12 @@ beforeAll(async () => {
 afterAll(() => standIn.close())
 
 /** A reply of the stand-in to `words` words, read as the bench reads one: a stamp per token. */
-async function reply(words: number): Promise<Stream> {
-  const res = await fetch(`${standIn.geminiBaseUrl}/models/gemini-2.5-pro:streamGenerateContent?alt=sse`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-goog-api-key': 'bench' },
-    body: JSON.stringify({
-      contents: [
-        { role: 'user', parts: [{ text: Array.from({ length: words }, (_, i) => `w${i}`).join(' ') }] },
-      ],
-    }),
-  })
+async function reply(count: number): Promise<Stream> {
+  const res = await askGemini(geminiStreamUrl(standIn.geminiBaseUrl), words(count))
   const stream: Stream = { ok: res.ok, arrivals: [], delays: [] }
-  for (const line of (await res.text()).split('\n')) {
-    if (!line.startsWith('data: ')) continue
-    const text = JSON.parse(line.slice(6)).candidates?.[0]?.content?.parts?.[0]?.text ?? ''
-    for (const _ of text.matchAll(chunkStampPattern)) stream.delays.push(0)
-  }
+  await readSse(res, (data) => {
+    for (const _ of (geminiText(data) ?? '').matchAll(chunkStampPattern)) stream.delays.push(0)
+  })
   return stream
 }
 
