@@ -5,7 +5,6 @@ export {}
 
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   load: () => import('./load.ts'),
-  relay: () => import('./relay.ts'),
   'landing-size': () => import('./landing-size.ts'),
   search: () => import('./search.ts'),
   'eco-engine': () => import('./eco-engine.ts'),
