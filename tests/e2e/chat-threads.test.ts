@@ -115,6 +115,49 @@ describe('threads', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
+  it("keeps a reply sent while the thread's messages are still loading", async () => {
+    const { page, chat, threads, unexpectedErrors } = await signedIn()
+    await threads.newThread()
+    await chat.send('Bulbs to order')
+    await chat.waitForReply('Bulbs to order')
+    // A fresh page on Default: the new thread's messages are not loaded yet.
+    await threads.open('Default')
+    await page.reload()
+    await threads.selected().filter({ hasText: 'Default' }).waitFor()
+    // Its first load is answered by the server at once (without the send to come) but reaches
+    // the page only after that send has finished, as on a slow connection.
+    let release = () => {}
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let delivered: Promise<unknown> = Promise.resolve()
+    let held = false
+    await page.route(/\/api\/messages\?threadId=/, async (route) => {
+      if (held) return route.continue()
+      held = true
+      const response = await route.fetch()
+      const handOver = released.then(() => route.fulfill({ response }))
+      // The page may have given up on it (cancelled) by then.
+      delivered = handOver.catch(() => undefined)
+      await delivered
+    })
+    h.standIn.setChunkDelayMs(150)
+    try {
+      await threads.open('Bulbs to order')
+      await chat.send('Seeds to sow')
+      await chat.stopButton().waitFor()
+      await chat.stopButton().waitFor({ state: 'detached' })
+    } finally {
+      h.standIn.reset()
+      release()
+    }
+    await delivered
+    await chat.waitForReply('Bulbs to order')
+    await chat.waitForReply('Seeds to sow', 'Echo: Seeds to sow')
+    expect(await chat.exchanges().count()).toBe(2)
+    expect(unexpectedErrors()).toEqual([])
+  })
+
   it('resizes the panels from the keyboard in 10 percent steps', async () => {
     const { page } = await signedIn()
     const separator = page.getByRole('separator', { name: 'Resize thread list' })

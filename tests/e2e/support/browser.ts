@@ -28,8 +28,8 @@ export interface TestPage {
   unexpectedErrors(allowed?: RegExp[]): string[]
   /**
    * What the page was doing, for a failed test's report: its address, the requests still
-   * waiting for an answer, the last answers, the status lines, the toasts on screen and those shown
-   * before, and the console errors.
+   * waiting for an answer, the last answers, the open dialogs and menus, the status lines, the
+   * toasts on screen and those shown before, and the console errors.
    */
   explain(): Promise<string>
 }
@@ -90,11 +90,23 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<TestBrows
         const statuses = await page.getByRole('status').allTextContents().catch(unread)
         const shown = await toastTexts(page).catch(unread)
         const before = await toastHistory(page).catch(unread)
+        const overlays = await page
+          .locator('[role=dialog], [role=alertdialog], [role=menu], [role=listbox]')
+          .evaluateAll((els) =>
+            els.map(
+              (el) =>
+                `${el.getAttribute('role')} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').slice(0, 60)}"`,
+            ),
+          )
+          .catch(unread)
         const now = Date.now()
         return [
           `page: ${page.url()}`,
           `waiting for an answer: ${[...started.values()].map((r) => `${r.what} (${now - r.at} ms)`).join('; ') || 'none'}`,
+          // ERR_ABORTED is the page no longer reading: a reply stream closed after its last event,
+          // or a fetch replaced by a newer one (a refetch), as well as a real cancellation.
           `last answers:\n  ${answers.join('\n  ') || 'none'}`,
+          `open dialogs and menus: ${overlays.join(' | ') || 'none'}`,
           `status lines: ${statuses.join(' | ') || 'none'}`,
           `toasts on screen: ${shown.join(' | ') || 'none'}`,
           `toasts shown since the page opened: ${before.join(' | ') || 'none'}`,

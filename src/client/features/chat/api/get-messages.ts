@@ -44,20 +44,22 @@ export const messagesQueryOptions = (threadId: string) =>
   })
 
 /**
- * Puts a finished exchange in the cached thread (newest page), replacing any earlier copy; starts
- * the cache of a thread the send created. A new version (`revises`: the exchange it is a version
- * of) replaces that turn and everything after it on the loaded pages, until the refetch.
+ * Puts a finished exchange in the cached thread (newest page), replacing any earlier copy. With
+ * nothing cached, `start` makes it the cache until a refetch (a thread the send created, or the
+ * one in view); otherwise nothing is cached, so a thread not in view never holds part of itself.
+ * A new version (`revises`: the exchange it is a version of) replaces that turn and everything
+ * after it on the loaded pages, until the refetch.
  */
 export function putMessage(
   queryClient: QueryClient,
   threadId: string,
   message: Message,
-  created: boolean,
+  start: boolean,
   revises: string | null = null,
 ) {
   queryClient.setQueryData<MessagePages>(messagesQueryKey(threadId), (data) => {
     if (!data)
-      return created ? { pages: [{ items: [message], nextCursor: null }], pageParams: [null] } : undefined
+      return start ? { pages: [{ items: [message], nextCursor: null }], pageParams: [null] } : undefined
     // Oldest page first, so that once the revised turn is met every later message is dropped.
     let cut = false
     const pages = [...data.pages]

@@ -132,19 +132,32 @@ export function useChatStream(callbacks: StreamCallbacks) {
     [queryClient],
   )
 
-  /** Puts the finished exchange where the conversation reads it, then lets the server correct it. */
+  /**
+   * Puts the finished exchange where the conversation reads it, then lets the server correct it.
+   * False when the send was abandoned meanwhile (signed out, left the page): nothing is written.
+   */
   const settle = useCallback(
-    (p: PendingExchange, end: ChatEvent) => {
+    async (p: PendingExchange, end: ChatEvent, signal: AbortSignal): Promise<boolean> => {
       const message = storedMessage(p, end)
       const threadId = message.threadId
-      if (!threadId) return
+      if (!threadId) return true
       const key = messagesQueryKey(threadId)
+      // The thread's first load may still be on its way, asked before this send was stored (a
+      // send right after opening a thread, on a slow connection): its answer lacks the exchange,
+      // and an invalidation joins a first load in flight rather than asking again, so the
+      // exchange would vanish when that answer lands. It is cancelled, and the exchange starts
+      // the shown thread's cache until the refetch below brings the rest. (A refetch of loaded
+      // messages is cancelled by the invalidation itself.)
+      const shown = queryClient.getQueryCache().find({ queryKey: key, type: 'active' }) !== undefined
+      if (queryClient.getQueryData(key) === undefined) await queryClient.cancelQueries({ queryKey: key })
+      if (signal.aborted) return false
       const created = Boolean(p.actualThreadId) || !p.threadId
       // A new version replaces the turn it revises and what followed it, until the refetch.
-      putMessage(queryClient, threadId, message, created, p.revises)
+      putMessage(queryClient, threadId, message, created || shown, p.revises)
       if (created) listThread(p, threadId)
       void queryClient.invalidateQueries({ queryKey: key })
       void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
+      return true
     },
     [queryClient, listThread],
   )
@@ -212,7 +225,7 @@ export function useChatStream(callbacks: StreamCallbacks) {
         try {
           const end = await streamMessage(request, { signal: controller.signal, onEvent })
           current = { ...current, actualThreadId: end.actualThreadId ?? current.actualThreadId }
-          settle(current, end)
+          if (!(await settle(current, end, controller.signal))) return
           update(null)
           callbacksRef.current.onDone(end, current)
           return
