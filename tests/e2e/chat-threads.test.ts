@@ -120,6 +120,8 @@ describe('threads', () => {
     await threads.newThread()
     await chat.send('Bulbs to order')
     await chat.waitForReply('Bulbs to order')
+    const threadId = new URL(page.url()).pathname.split('/').at(-1)
+    expect(threadId).toMatch(/^[0-9a-f-]{36}$/)
     // A fresh page on Default: the new thread's messages are not loaded yet.
     await threads.open('Default')
     await page.reload()
@@ -132,7 +134,9 @@ describe('threads', () => {
     })
     let delivered: Promise<unknown> = Promise.resolve()
     let held = false
-    await page.route(/\/api\/messages\?threadId=/, async (route) => {
+    const firstLoad = (url: URL) =>
+      url.pathname === '/api/messages' && url.searchParams.get('threadId') === threadId
+    await page.route(firstLoad, async (route) => {
       if (held) return route.continue()
       held = true
       const response = await route.fetch()
@@ -151,6 +155,7 @@ describe('threads', () => {
       h.standIn.reset()
       release()
     }
+    expect(held).toBe(true)
     await delivered
     await chat.waitForReply('Bulbs to order')
     await chat.waitForReply('Seeds to sow', 'Echo: Seeds to sow')
