@@ -2,6 +2,7 @@
 // ‹ 2/3 › switching with the rest of the conversation following, Retry of a failed reply, and the
 // reply footer (model, time, CO2, Copy, '@').
 import path from 'node:path'
+import type { Request } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 
@@ -48,6 +49,54 @@ describe('message versions', () => {
     await chat.exchange('charlie').waitFor({ state: 'detached' })
     await chat.waitForReply('bravo edited')
     await page.screenshot({ path: path.join(shots, 'chat-versions-1440.png') })
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('a version chosen while the thread is being refetched stays chosen', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat({ viewport: { width: 1440, height: 900 } })
+    await chat.send('alpha')
+    await chat.waitForReply('alpha', 'Echo: alpha')
+    await chat.editMessage('alpha', 'alpha two')
+    await chat.waitForReply('alpha two', 'Echo: alpha two')
+    await chat.replyFooter('alpha two').getByTestId('version-switcher').waitFor()
+    // The refetch after the next send is asked at once but answered only when released: the
+    // person switches the version meanwhile, and its answer holds the branch shown before.
+    let release = () => {}
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let heldRequest: Request | null = null
+    const held = new Promise<Request>((resolve) => {
+      void page.route(
+        (url) => url.pathname === '/api/messages',
+        async (route) => {
+          if (heldRequest || route.request().method() !== 'GET') return route.continue()
+          heldRequest = route.request()
+          resolve(heldRequest)
+          const response = await route.fetch()
+          await released
+          await route.fulfill({ response }).catch(() => undefined)
+        },
+      )
+    })
+    try {
+      await chat.send('bravo')
+      await chat.waitForReply('bravo', 'Echo: bravo')
+      const refetch = await held
+      const abandoned = page.waitForEvent('requestfailed', {
+        predicate: (r) => r === refetch,
+        timeout: 10_000,
+      })
+      await chat.replyFooter('alpha two').getByRole('button', { name: 'Previous version' }).click()
+      await chat.waitForReply(/^alpha$/, 'Echo: alpha')
+      // The switch gave up on the refetch asked before it; had that answer landed, the branch of
+      // "alpha two" and "bravo" would be back.
+      await abandoned
+    } finally {
+      release()
+    }
+    expect(await chat.versionText(/^alpha$/)).toBe('1/2')
+    expect(await chat.exchange('bravo').count()).toBe(0)
     expect(unexpectedErrors()).toEqual([])
   })
 

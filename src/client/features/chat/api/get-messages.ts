@@ -82,9 +82,12 @@ export function putMessage(
 
 /**
  * The whole shown branch as the server answered it (a version switch): one page holding all of
- * it, so no cursor of the branch shown before is followed; a refetch pages it again.
+ * it, so no cursor of the branch shown before is followed; a refetch pages it again. A load of
+ * the thread on its way (a refetch after a send) was asked before the switch and would put the
+ * old branch back when it lands: it is cancelled first.
  */
-export function setShownBranch(queryClient: QueryClient, threadId: string, list: Message[]) {
+export async function setShownBranch(queryClient: QueryClient, threadId: string, list: Message[]) {
+  await queryClient.cancelQueries({ queryKey: messagesQueryKey(threadId) })
   queryClient.setQueryData<MessagePages>(messagesQueryKey(threadId), {
     pages: [{ items: list, nextCursor: null }],
     pageParams: [null],

@@ -9,8 +9,8 @@ export function useSelectVersion(threadId: string | null) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (id: string) => apiJson<Message[]>('POST', `/api/messages/${id}/select`),
-    onSuccess: (list) => {
-      if (threadId) setShownBranch(queryClient, threadId, list)
+    onSuccess: async (list) => {
+      if (threadId) await setShownBranch(queryClient, threadId, list)
     },
     onError: (err) =>
       toast({
@@ -29,7 +29,7 @@ export function useSelectVersion(threadId: string | null) {
 export async function showBranchOf(queryClient: QueryClient, messageId: string, threadId: string) {
   try {
     const list = await apiJson<Message[]>('POST', `/api/messages/${messageId}/select`)
-    setShownBranch(queryClient, threadId, list)
+    await setShownBranch(queryClient, threadId, list)
   } catch (err) {
     console.warn('Could not show the branch of a search match', err)
   }
