@@ -66,19 +66,21 @@ describe('message versions', () => {
       release = resolve
     })
     let heldRequest: Request | null = null
+    let onHeld: (request: Request) => void = () => {}
     const held = new Promise<Request>((resolve) => {
-      void page.route(
-        (url) => url.pathname === '/api/messages',
-        async (route) => {
-          if (heldRequest || route.request().method() !== 'GET') return route.continue()
-          heldRequest = route.request()
-          resolve(heldRequest)
-          const response = await route.fetch()
-          await released
-          await route.fulfill({ response }).catch(() => undefined)
-        },
-      )
+      onHeld = resolve
     })
+    await page.route(
+      (url) => url.pathname === '/api/messages',
+      async (route) => {
+        if (heldRequest || route.request().method() !== 'GET') return route.continue()
+        heldRequest = route.request()
+        onHeld(heldRequest)
+        const response = await route.fetch()
+        await released
+        await route.fulfill({ response }).catch(() => undefined)
+      },
+    )
     try {
       await chat.send('bravo')
       await chat.waitForReply('bravo', 'Echo: bravo')
