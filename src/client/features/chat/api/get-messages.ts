@@ -44,19 +44,31 @@ export const messagesQueryOptions = (threadId: string) =>
   })
 
 /**
+ * Both writers of a thread's cached messages (a finished exchange, a version switch) first
+ * cancel the loads of it on their way: those were asked before what is written and would put the
+ * older answer back when they land. A first load in flight is not even replaced by an
+ * invalidation (TanStack Query joins it, having no data to keep), so the write would vanish.
+ */
+function cancelThreadLoads(queryClient: QueryClient, threadId: string) {
+  return queryClient.cancelQueries({ queryKey: messagesQueryKey(threadId) })
+}
+
+/**
  * Puts a finished exchange in the cached thread (newest page), replacing any earlier copy. With
  * nothing cached, `start` makes it the cache until a refetch (a thread the send created, or the
  * one in view); otherwise nothing is cached, so a thread not in view never holds part of itself.
  * A new version (`revises`: the exchange it is a version of) replaces that turn and everything
- * after it on the loaded pages, until the refetch.
+ * after it on the loaded pages, until the refetch. False, with nothing written, when `signal`
+ * was aborted while the loads were being cancelled (signed out, left the page).
  */
-export function putMessage(
+export async function putMessage(
   queryClient: QueryClient,
   threadId: string,
   message: Message,
-  start: boolean,
-  revises: string | null = null,
-) {
+  { start, revises = null, signal }: { start: boolean; revises?: string | null; signal?: AbortSignal },
+): Promise<boolean> {
+  await cancelThreadLoads(queryClient, threadId)
+  if (signal?.aborted) return false
   queryClient.setQueryData<MessagePages>(messagesQueryKey(threadId), (data) => {
     if (!data)
       return start ? { pages: [{ items: [message], nextCursor: null }], pageParams: [null] } : undefined
@@ -78,16 +90,15 @@ export function putMessage(
       pages: [{ nextCursor: null, ...newest, items: [...(newest?.items ?? []), message] }, ...older],
     }
   })
+  return true
 }
 
 /**
  * The whole shown branch as the server answered it (a version switch): one page holding all of
- * it, so no cursor of the branch shown before is followed; a refetch pages it again. A load of
- * the thread on its way (a refetch after a send) was asked before the switch and would put the
- * old branch back when it lands: it is cancelled first.
+ * it, so no cursor of the branch shown before is followed; a refetch pages it again.
  */
 export async function setShownBranch(queryClient: QueryClient, threadId: string, list: Message[]) {
-  await queryClient.cancelQueries({ queryKey: messagesQueryKey(threadId) })
+  await cancelThreadLoads(queryClient, threadId)
   queryClient.setQueryData<MessagePages>(messagesQueryKey(threadId), {
     pages: [{ items: list, nextCursor: null }],
     pageParams: [null],

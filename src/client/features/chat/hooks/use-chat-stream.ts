@@ -142,18 +142,14 @@ export function useChatStream(callbacks: StreamCallbacks) {
       const threadId = message.threadId
       if (!threadId) return true
       const key = messagesQueryKey(threadId)
-      // The thread's first load may still be on its way, asked before this send was stored (a
-      // send right after opening a thread, on a slow connection): its answer lacks the exchange,
-      // and an invalidation joins a first load in flight rather than asking again, so the
-      // exchange would vanish when that answer lands. It is cancelled, and the exchange starts
-      // the shown thread's cache until the refetch below brings the rest. (A refetch of loaded
-      // messages is cancelled by the invalidation itself.)
       const shown = queryClient.getQueryCache().find({ queryKey: key, type: 'active' }) !== undefined
-      if (queryClient.getQueryData(key) === undefined) await queryClient.cancelQueries({ queryKey: key })
-      if (signal.aborted) return false
       const created = Boolean(p.actualThreadId) || !p.threadId
-      // A new version replaces the turn it revises and what followed it, until the refetch.
-      putMessage(queryClient, threadId, message, created || shown, p.revises)
+      // With nothing cached yet (a first load still on its way, cancelled by putMessage), the
+      // exchange starts the cache of a thread it created or the one in view; the refetch below
+      // brings the rest. A new version replaces the turn it revises and what followed it.
+      const start = created || shown
+      const options = { start, revises: p.revises, signal }
+      if (!(await putMessage(queryClient, threadId, message, options))) return false
       if (created) listThread(p, threadId)
       void queryClient.invalidateQueries({ queryKey: key })
       void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
