@@ -1,5 +1,6 @@
 // The bench's side of the stand-in's Gemini wire format, for the load client and the fit's test:
 // the prompts it sends, the request, and the SSE it reads back.
+import { createLineSplitter } from '#client/features/chat/lib/sse-lines.ts'
 
 /**
  * A prompt of `n` words (`w0 w1 …`). The stand-in echoes it BENCH_WORDS_PER_CHUNK words a chunk: by
@@ -28,12 +29,9 @@ export function geminiText(data: string): string | undefined {
 /** Calls `onData` with each SSE event's data as it arrives, and when (performance.now()). */
 export async function readSse(res: Response, onData: (data: string, at: number) => void) {
   if (!res.body) return
-  let buffer = ''
+  const lines = createLineSplitter()
   for await (const chunk of res.body.pipeThrough(new TextDecoderStream())) {
     const at = performance.now()
-    buffer += chunk
-    const lines = buffer.split('\n')
-    buffer = lines.pop() ?? ''
-    for (const line of lines) if (line.startsWith('data: ')) onData(line.slice(6), at)
+    for (const line of lines.push(chunk)) if (line.startsWith('data: ')) onData(line.slice(6), at)
   }
 }

@@ -1,5 +1,6 @@
 // Helpers for chat API tests: read a POST /api/messages event stream, wait for a detached reply.
 import { eq } from 'drizzle-orm'
+import { createLineSplitter } from '#client/features/chat/lib/sse-lines.ts'
 import { type ChatEvent, parseChatEventLine } from '#contract/chat-events.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages } from '#server/db/schema/index.ts'
@@ -23,15 +24,12 @@ export function eventReader(res: Response) {
   if (!reader) throw new Error('no body')
   const seen: ChatEvent[] = []
   const queued: ChatEvent[] = []
-  let buffer = ''
+  const lines = createLineSplitter()
   async function next(): Promise<ChatEvent | null> {
     while (queued.length === 0) {
       const { value, done } = await reader!.read()
       if (done) return null
-      buffer += value
-      const lines = buffer.split('\n')
-      buffer = lines.pop() ?? ''
-      for (const line of lines) {
+      for (const line of lines.push(value)) {
         const event = parseChatEventLine(line)
         if (event) queued.push(event)
       }

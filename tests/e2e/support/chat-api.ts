@@ -1,6 +1,7 @@
 // The chat driven through its HTTP API, for tests whose subject is the server process (a crash,
 // a stop) rather than the page: an account, and a send's events read as far as a test needs.
 import { expect } from 'vitest'
+import { createLineSplitter } from '../../../src/client/features/chat/lib/sse-lines.ts'
 import type { ChatEvent } from '../../../src/contract/chat-events.ts'
 
 /** Signs a new person up; returns their session cookie (`name=value`). */
@@ -24,16 +25,13 @@ export function chatEvents(res: Response) {
   const reader = res.body?.pipeThrough(new TextDecoderStream()).getReader()
   if (!reader) throw new Error('no stream')
   const seen: ChatEvent[] = []
-  let buffered = ''
+  const lines = createLineSplitter()
   return {
     async until(enough: (events: ChatEvent[]) => boolean): Promise<ChatEvent[]> {
       while (!enough(seen)) {
         const { value, done } = await reader.read()
         if (done) break
-        buffered += value
-        const lines = buffered.split('\n')
-        buffered = lines.pop() ?? ''
-        for (const line of lines)
+        for (const line of lines.push(value))
           if (line.startsWith('data: ')) seen.push(JSON.parse(line.slice(6)) as ChatEvent)
       }
       return seen

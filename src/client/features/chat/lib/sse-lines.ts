@@ -23,16 +23,35 @@ export function parseSseLine(line: string): ChatEvent | null {
   return parsed.data
 }
 
-/** Feeds decoded text pieces in, gets whole events out; a line split across pieces waits. */
-export function createSseLineReader() {
+/**
+ * Feeds decoded text pieces in, gets whole lines out; a line split across pieces waits for its
+ * end. The one splitter of a stream's text (also the bench's and the tests' stream readers).
+ */
+export function createLineSplitter() {
   let buffer = ''
   return {
-    push(piece: string): ChatEvent[] {
+    push(piece: string): string[] {
       buffer += piece
       const lines = buffer.split('\n')
       buffer = lines.pop() ?? ''
+      return lines
+    },
+    /** The last line, if the text ended without a newline. */
+    flush(): string {
+      const rest = buffer
+      buffer = ''
+      return rest
+    },
+  }
+}
+
+/** Feeds decoded text pieces in, gets whole events out; a line split across pieces waits. */
+export function createSseLineReader() {
+  const lines = createLineSplitter()
+  return {
+    push(piece: string): ChatEvent[] {
       const events: ChatEvent[] = []
-      for (const line of lines) {
+      for (const line of lines.push(piece)) {
         const event = parseSseLine(line)
         if (event) events.push(event)
       }
@@ -40,8 +59,7 @@ export function createSseLineReader() {
     },
     /** The last line, if the body ended without a newline. */
     flush(): ChatEvent[] {
-      const rest = buffer
-      buffer = ''
+      const rest = lines.flush()
       const event = rest ? parseSseLine(rest) : null
       return event ? [event] : []
     },
