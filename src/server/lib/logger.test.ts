@@ -1,6 +1,7 @@
 // Issue 11, section 6: a failed query is logged by its SQL shape and the database's error, never
 // with its bound parameters (message text, addresses).
 import { execFileSync } from 'node:child_process'
+import { once } from 'node:events'
 import fs, { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -150,6 +151,49 @@ describe("the server's log output", () => {
       vi.advanceTimersByTime(10 * LOG_FLUSH_MS)
       expect(writes).toHaveBeenCalledTimes(1)
       expect(vi.getTimerCount()).toBe(0)
+
+      const closed = new Promise((resolve) => destination.once('close', resolve))
+      destination.destroy()
+      await closed
+    } finally {
+      writes.mockRestore()
+      vi.useRealTimers()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+  // The flush reads two of sonic-boom's own fields (what it holds unwritten, whether a write is
+  // under way): a sonic-boom that renamed them would fail here, not quietly in production.
+  it('writes no empty block after a long line went out whole, and a line logged during a write after it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'loris-log-'))
+    const file = path.join(dir, 'log')
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] })
+    const writes = vi.spyOn(fs, 'write')
+    try {
+      const destination = serverLogDestination(openSync(file, 'w')) as unknown as NodeJS.EventEmitter & {
+        destroy(): void
+      }
+      const log = createLogger({ level: 'info' }, destination as never)
+      // Past the 4 KB block: written at once, and nothing is left to flush a second later.
+      let written = once(destination, 'write')
+      log.info('x'.repeat(5000))
+      expect(writes).toHaveBeenCalledTimes(1)
+      await written
+      vi.advanceTimersByTime(LOG_FLUSH_MS)
+      expect(writes).toHaveBeenCalledTimes(1)
+
+      // A short line logged while a long one is being written: the flush a second later finds
+      // that write under way and waits a second more, then writes the line.
+      written = once(destination, 'write')
+      log.info('y'.repeat(5000))
+      log.info('the short line after')
+      vi.advanceTimersByTime(LOG_FLUSH_MS)
+      expect(writes).toHaveBeenCalledTimes(2)
+      await written
+      written = once(destination, 'write')
+      vi.advanceTimersByTime(LOG_FLUSH_MS)
+      expect(writes).toHaveBeenCalledTimes(3)
+      await written
+      expect(readFileSync(file, 'utf8')).toContain('the short line after')
 
       const closed = new Promise((resolve) => destination.once('close', resolve))
       destination.destroy()

@@ -73,7 +73,10 @@ export const LOG_BUFFER_MAX_BYTES = 16 * 1024 * 1024
 /** How long a line may wait in the buffer before it is written. */
 export const LOG_FLUSH_MS = 1000
 
-/** What the flush below reads of sonic-boom: what it holds unwritten, and whether it is writing. */
+/**
+ * What the flush below reads of sonic-boom: what it holds unwritten, and whether it is writing.
+ * Two of its own fields, with no public reader; logger.test.ts fails if an upgrade renames them.
+ */
 interface Buffered {
   _len: number
   _writing: boolean
