@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ThreadList } from '../pages/thread-list.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { holdNextRequest } from './support/held-request.ts'
 
 let h: ChatHarness
 
@@ -128,23 +129,10 @@ describe('threads', () => {
     await threads.selected().filter({ hasText: 'Default' }).waitFor()
     // Its first load is answered by the server at once (without the send to come) but reaches
     // the page only after that send has finished, as on a slow connection.
-    let release = () => {}
-    const released = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    let delivered: Promise<unknown> = Promise.resolve()
-    let held = false
-    const firstLoad = (url: URL) =>
-      url.pathname === '/api/messages' && url.searchParams.get('threadId') === threadId
-    await page.route(firstLoad, async (route) => {
-      if (held) return route.continue()
-      held = true
-      const response = await route.fetch()
-      const handOver = released.then(() => route.fulfill({ response }))
-      // The page may have given up on it (cancelled) by then.
-      delivered = handOver.catch(() => undefined)
-      await delivered
-    })
+    const firstLoad = await holdNextRequest(
+      page,
+      (url) => url.pathname === '/api/messages' && url.searchParams.get('threadId') === threadId,
+    )
     h.standIn.setChunkDelayMs(150)
     try {
       await threads.open('Bulbs to order')
@@ -153,10 +141,9 @@ describe('threads', () => {
       await chat.stopButton().waitFor({ state: 'detached' })
     } finally {
       h.standIn.reset()
-      release()
+      await firstLoad.release()
     }
-    expect(held).toBe(true)
-    await delivered
+    expect(firstLoad.taken()).toBe(true)
     await chat.waitForReply('Bulbs to order')
     await chat.waitForReply('Seeds to sow', 'Echo: Seeds to sow')
     expect(await chat.exchanges().count()).toBe(2)

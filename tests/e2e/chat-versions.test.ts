@@ -2,9 +2,9 @@
 // ‹ 2/3 › switching with the rest of the conversation following, Retry of a failed reply, and the
 // reply footer (model, time, CO2, Copy, '@').
 import path from 'node:path'
-import type { Request } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { holdNextRequest } from './support/held-request.ts'
 
 let h: ChatHarness
 beforeAll(async () => {
@@ -61,30 +61,11 @@ describe('message versions', () => {
     await chat.replyFooter('alpha two').getByTestId('version-switcher').waitFor()
     // The refetch after the next send is asked at once but answered only when released: the
     // person switches the version meanwhile, and its answer holds the branch shown before.
-    let release = () => {}
-    const released = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    let heldRequest: Request | null = null
-    let onHeld: (request: Request) => void = () => {}
-    const held = new Promise<Request>((resolve) => {
-      onHeld = resolve
-    })
-    await page.route(
-      (url) => url.pathname === '/api/messages',
-      async (route) => {
-        if (heldRequest || route.request().method() !== 'GET') return route.continue()
-        heldRequest = route.request()
-        onHeld(heldRequest)
-        const response = await route.fetch()
-        await released
-        await route.fulfill({ response }).catch(() => undefined)
-      },
-    )
+    const load = await holdNextRequest(page, (url) => url.pathname === '/api/messages')
     try {
       await chat.send('bravo')
       await chat.waitForReply('bravo', 'Echo: bravo')
-      const refetch = await held
+      const refetch = await load.request
       const abandoned = page.waitForEvent('requestfailed', {
         predicate: (r) => r === refetch,
         timeout: 10_000,
@@ -95,7 +76,7 @@ describe('message versions', () => {
       // "alpha two" and "bravo" would be back.
       await abandoned
     } finally {
-      release()
+      await load.release()
     }
     expect(await chat.versionText(/^alpha$/)).toBe('1/2')
     expect(await chat.exchange('bravo').count()).toBe(0)

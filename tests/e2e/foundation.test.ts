@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChatPage } from '../pages/chat-page.ts'
 import { announcements } from '../pages/toasts.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
 import { launchBrowser, type TestBrowser } from './support/browser.ts'
 import { reportOnFailure } from './support/failure-report.ts'
+import { holdNextRequest } from './support/held-request.ts'
 
 let server: AppServer
 let browser: TestBrowser
@@ -128,6 +130,61 @@ describe('accounts', () => {
     // The session survives a reload (cookie-based).
     await page.reload()
     await chat.userMenuButton().waitFor()
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  /**
+   * The person comes back to the tab a minute later: who is signed in is no longer fresh (30 s,
+   * spec section 9) and is loaded again. `asked` resolves with that load once the server has
+   * answered it, for the person as they were before what the test does next.
+   */
+  async function comeBackLater(page: Page) {
+    const load = await holdNextRequest(page, (url) => url.pathname === '/api/session')
+    await page.clock.setSystemTime(Date.now() + 60_000)
+    await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')))
+    const asked = await load.request
+    // The page gives that load up (the change below was made after it was asked).
+    const abandoned = page.waitForEvent('requestfailed', { predicate: (r) => r === asked, timeout: 10_000 })
+    abandoned.catch(() => undefined)
+    return { abandoned, release: () => load.release() }
+  }
+
+  it('stays signed out when a load of the user asked before the sign-out lands after it', async () => {
+    const { page, unexpectedErrors, explain } = await browser.newPage()
+    reportOnFailure({ explain }, server)
+    const chat = new ChatPage(page, server.url)
+    await chat.open()
+    await chat.signIn(await existingAccount(), password)
+    const late = await comeBackLater(page)
+    try {
+      await chat.signOut()
+      await late.abandoned
+    } finally {
+      await late.release()
+    }
+    // Had the late answer landed, the person would show as signed in again.
+    expect(await chat.signInButton().isVisible()).toBe(true)
+    expect(await chat.userMenuButton().count()).toBe(0)
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('stays signed in when a load of the user asked before the sign-in lands after it', async () => {
+    const { page, unexpectedErrors, explain } = await browser.newPage()
+    reportOnFailure({ explain }, server)
+    const chat = new ChatPage(page, server.url)
+    await chat.open()
+    await chat.signInButton().waitFor()
+    const email = await existingAccount()
+    const late = await comeBackLater(page)
+    try {
+      await chat.signIn(email, password)
+      await late.abandoned
+    } finally {
+      await late.release()
+    }
+    // Had the late answer (a visitor) landed, the sign-in would have seemed not to take.
+    expect(await chat.userMenuButton().isVisible()).toBe(true)
+    expect(await chat.signInButton().count()).toBe(0)
     expect(unexpectedErrors()).toEqual([])
   })
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useLocation } from 'wouter'
-import { userQueryKey } from '#client/features/auth/api/get-user.ts'
+import { endSessionHere } from '#client/features/auth/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson, errorText } from '#client/lib/api.ts'
 import type { DeleteAccountResult } from '#contract/account.ts'
@@ -18,11 +18,7 @@ export function useDeleteAccount() {
   const [, navigate] = useLocation()
   return useMutation({
     mutationFn: deleteAccount,
-    onSuccess: () => {
-      navigate('/chat')
-      queryClient.setQueryData(userQueryKey, null)
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== userQueryKey[0] })
-    },
+    onSuccess: () => endSessionHere(queryClient, () => navigate('/chat')),
     onError: (err) =>
       toast({
         title: 'Error deleting account',

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { userQueryKey } from '#client/features/auth/api/get-user.ts'
+import { setUser } from '#client/features/auth/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson, errorText } from '#client/lib/api.ts'
 import type { UpdateEmailBody } from '#contract/account.ts'
@@ -14,8 +14,8 @@ export function useUpdateEmail({ onSuccess }: { onSuccess?: (user: User) => void
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: updateEmail,
-    onSuccess: (user) => {
-      queryClient.setQueryData(userQueryKey, user)
+    onSuccess: async (user) => {
+      await setUser(queryClient, user)
       onSuccess?.(user)
       toast({ title: 'Email updated', description: 'Your email has been updated successfully' })
     },

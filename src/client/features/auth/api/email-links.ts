@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson, errorText } from '#client/lib/api.ts'
-import { userQueryKey } from './get-user.ts'
+import { endSessionHere, userQueryKey } from './get-user.ts'
 
 type Ok = { ok: true }
 
@@ -41,6 +41,6 @@ export function useResetPassword() {
     mutationFn: (values: { token: string; password: string }) =>
       apiJson<Ok>('POST', '/api/reset-password', values),
     // Every session ended, this browser's too: it is a visitor until it signs in again.
-    onSuccess: () => queryClient.setQueryData(userQueryKey, null),
+    onSuccess: () => endSessionHere(queryClient),
   })
 }

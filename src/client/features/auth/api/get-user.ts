@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query'
 import { throwIfNotOk } from '#client/lib/api.ts'
 import type { Session, User } from '#contract/user.ts'
 
@@ -21,4 +21,27 @@ export const userQueryOptions = queryOptions({
 export function useUser() {
   const query = useQuery(userQueryOptions)
   return { user: query.data ?? null, isLoading: query.isLoading, error: query.error }
+}
+
+/**
+ * Who is signed in changed here (signed in, up or out, an e-mail or a tree count changed): a load
+ * of the user on its way was asked before the change and answers for before it. Landing after
+ * the change, it showed a person who had just signed out as still signed in, or the reverse, until
+ * the next load. So it is cancelled first, as the thread's messages are (get-messages.ts).
+ */
+export async function setUser(queryClient: QueryClient, user: User | null) {
+  await queryClient.cancelQueries({ queryKey: userQueryKey })
+  queryClient.setQueryData(userQueryKey, user)
+}
+
+/**
+ * This browser's half of a session ended (signed out, account deleted, password reset): a
+ * visitor, and nothing of the person's left cached. `go` (a navigation) runs in the same tick as
+ * the change, so the page left is never drawn for a visitor (/account would flash its 404).
+ */
+export async function endSessionHere(queryClient: QueryClient, go?: () => void) {
+  await queryClient.cancelQueries({ queryKey: userQueryKey })
+  go?.()
+  queryClient.setQueryData(userQueryKey, null)
+  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== userQueryKey[0] })
 }

@@ -3,13 +3,13 @@ import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson, errorText } from '#client/lib/api.ts'
 import type { Credentials } from '#contract/auth.ts'
 import type { User } from '#contract/user.ts'
-import { userQueryKey } from './get-user.ts'
+import { setUser } from './get-user.ts'
 
 export function useLogin() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (credentials: Credentials) => apiJson<User>('POST', '/api/login', credentials),
-    onSuccess: (user) => queryClient.setQueryData(userQueryKey, user),
+    onSuccess: (user) => setUser(queryClient, user),
     onError: (err) =>
       toast({
         title: 'Login failed',

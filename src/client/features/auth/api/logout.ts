@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useLocation } from 'wouter'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiRequest } from '#client/lib/api.ts'
-import { userQueryKey } from './get-user.ts'
+import { endSessionHere } from './get-user.ts'
 
 /**
  * Signs out (spec section 4 'Auth'): clears the user and every cached query of theirs, then
@@ -21,11 +21,9 @@ export function useLogout({
     mutationFn: async (_opts: { silent?: boolean } = {}) => {
       await apiRequest('POST', '/api/logout')
     },
-    onSuccess: (_data, opts) => {
-      queryClient.setQueryData(userQueryKey, null)
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== userQueryKey[0] })
+    onSuccess: async (_data, opts) => {
+      await endSessionHere(queryClient, () => navigate('/chat'))
       if (!opts?.silent) toast({ title: 'Logged out', description: 'Successfully logged out' })
-      navigate('/chat')
     },
     onError: () => toast({ title: errorTitle, description: errorDescription, variant: 'destructive' }),
   })

@@ -3,14 +3,14 @@ import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson, errorText } from '#client/lib/api.ts'
 import type { Credentials } from '#contract/auth.ts'
 import type { User } from '#contract/user.ts'
-import { userQueryKey } from './get-user.ts'
+import { setUser } from './get-user.ts'
 
 export function useRegister() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (credentials: Credentials) => apiJson<User>('POST', '/api/register', credentials),
-    onSuccess: (user) => {
-      queryClient.setQueryData(userQueryKey, user)
+    onSuccess: async (user) => {
+      await setUser(queryClient, user)
       toast({ title: 'Welcome!', description: 'Successfully registered and logged in' })
     },
     onError: (err) =>

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { userQueryKey } from '#client/features/auth/api/get-user.ts'
+import { setUser } from '#client/features/auth/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson } from '#client/lib/api.ts'
 import type { User } from '#contract/user.ts'
@@ -9,7 +9,7 @@ export function usePlantTree() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: () => apiJson<User>('POST', '/api/user/plant-tree'),
-    onSuccess: (user) => queryClient.setQueryData(userQueryKey, user),
+    onSuccess: (user) => setUser(queryClient, user),
     onError: () =>
       toast({
         title: 'Error planting tree',
