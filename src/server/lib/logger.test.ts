@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Writable } from 'node:stream'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { messages, users } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '../../../tests/helpers/test-app.ts'
 import { createLogger, LOG_BUFFER_MAX_BYTES, LOG_FLUSH_MS, serverLogDestination } from './logger.ts'
@@ -127,7 +127,10 @@ describe("the server's log output", () => {
     }
   })
 
-  it('writes a short line within a second, and nothing while nothing is logged', async () => {
+  /** A log destination on a fresh file, with fake timers and its writes counted. */
+  async function withFileLog(
+    run: (log: { destination: NodeJS.EventEmitter; file: string; writes: MockInstance }) => Promise<void>,
+  ) {
     const dir = mkdtempSync(path.join(tmpdir(), 'loris-log-'))
     const file = path.join(dir, 'log')
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] })
@@ -136,6 +139,19 @@ describe("the server's log output", () => {
       const destination = serverLogDestination(openSync(file, 'w')) as unknown as NodeJS.EventEmitter & {
         destroy(): void
       }
+      await run({ destination, file, writes })
+      const closed = new Promise((resolve) => destination.once('close', resolve))
+      destination.destroy()
+      await closed
+    } finally {
+      writes.mockRestore()
+      vi.useRealTimers()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+
+  it('writes a short line within a second, and nothing while nothing is logged', () =>
+    withFileLog(async ({ destination, file, writes }) => {
       // Idle: no timer, so nothing wakes the server (an empty write every second woke a thread of
       // the pool, then the server again).
       expect(vi.getTimerCount()).toBe(0)
@@ -151,27 +167,12 @@ describe("the server's log output", () => {
       vi.advanceTimersByTime(10 * LOG_FLUSH_MS)
       expect(writes).toHaveBeenCalledTimes(1)
       expect(vi.getTimerCount()).toBe(0)
+    }))
 
-      const closed = new Promise((resolve) => destination.once('close', resolve))
-      destination.destroy()
-      await closed
-    } finally {
-      writes.mockRestore()
-      vi.useRealTimers()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
   // The flush reads two of sonic-boom's own fields (what it holds unwritten, whether a write is
   // under way): a sonic-boom that renamed them would fail here, not quietly in production.
-  it('writes no empty block after a long line went out whole, and a line logged during a write after it', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'loris-log-'))
-    const file = path.join(dir, 'log')
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] })
-    const writes = vi.spyOn(fs, 'write')
-    try {
-      const destination = serverLogDestination(openSync(file, 'w')) as unknown as NodeJS.EventEmitter & {
-        destroy(): void
-      }
+  it('writes no empty block after a long line went out whole, and a line logged during a write after it', () =>
+    withFileLog(async ({ destination, file, writes }) => {
       const log = createLogger({ level: 'info' }, destination as never)
       // Past the 4 KB block: written at once, and nothing is left to flush a second later.
       let written = once(destination, 'write')
@@ -194,14 +195,5 @@ describe("the server's log output", () => {
       expect(writes).toHaveBeenCalledTimes(3)
       await written
       expect(readFileSync(file, 'utf8')).toContain('the short line after')
-
-      const closed = new Promise((resolve) => destination.once('close', resolve))
-      destination.destroy()
-      await closed
-    } finally {
-      writes.mockRestore()
-      vi.useRealTimers()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+    }))
 })
