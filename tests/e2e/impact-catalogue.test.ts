@@ -17,6 +17,7 @@ import { ConsumptionTab, ImpactCalculator, ImpactChat } from '../pages/impact-pa
 import type { AppServer } from './support/app-server.ts'
 import type { TestBrowser } from './support/browser.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { reportOnFailure } from './support/failure-report.ts'
 
 let h: ChatHarness
 let server: AppServer
@@ -58,7 +59,8 @@ async function estimate(page: Page, model: string, outputTokens = 500) {
 
 describe('impact catalogue', () => {
   it('picks models by search and keyboard, and compares them with energy, water, CO2 and warnings', async () => {
-    const { page, unexpectedErrors } = await browser.newPage()
+    const { page, unexpectedErrors, explain } = await browser.newPage()
+    reportOnFailure({ explain }, server)
     await answerLocalEco(page, MEASURED)
     const calculator = new ImpactCalculator(page, server.url)
     await calculator.open()
@@ -145,6 +147,8 @@ describe('impact catalogue', () => {
 
     // Loris eco, measured: the engine's medians per token times the answer's length.
     const eco = calculator.row('loris-eco')
+    // Its figures come from their own request: waited for, not read at once.
+    await eco.getByRole('rowheader').filter({ hasText: 'estimated, 12 replies' }).waitFor()
     expect(await eco.getByRole('rowheader').textContent()).toContain('Loris eco (SmolLM2 360M)')
     expect(await eco.getByRole('rowheader').textContent()).toContain('estimated, 12 replies')
     expect(await calculator.energy('loris-eco').textContent()).toBe(formatEnergy(2e-7 * 500 * 1000))
@@ -175,7 +179,8 @@ describe('impact catalogue', () => {
       { ...MEASURED, samples: 0, method: null, energyKwhPerToken: null, gco2eqPerToken: null },
       'fail',
     ] as const) {
-      const { page, unexpectedErrors } = await browser.newPage()
+      const { page, unexpectedErrors, explain } = await browser.newPage()
+      reportOnFailure({ explain }, server)
       await answerLocalEco(page, answer)
       const calculator = new ImpactCalculator(page, server.url)
       await calculator.open()
@@ -193,7 +198,8 @@ describe('impact catalogue', () => {
   })
 
   it('shows energy and water beside CO2 under Consumption, and switches the chart between them', async () => {
-    const { page, unexpectedErrors } = await browser.newPage()
+    const { page, unexpectedErrors, explain } = await browser.newPage()
+    reportOnFailure({ explain }, server)
     const registered = await page.request.post(`${server.url}/api/register`, {
       data: { email: `catalogue-${Date.now()}@example.com`, password: 'a strong password' },
     })
