@@ -104,6 +104,37 @@ describe('voice input', () => {
     expect(unexpectedErrors([/status of 502/])).toEqual([])
   })
 
+  it('a second click while the microphone is asked for opens no second one', async () => {
+    const { composer, page, unexpectedErrors } = await signedInChat()
+    // The microphone answers as after a permission prompt; every stream it gives is kept.
+    await page.evaluate(() => {
+      const devices = navigator.mediaDevices
+      const ask = devices.getUserMedia.bind(devices)
+      const given: MediaStream[] = []
+      Object.assign(window, { givenStreams: given })
+      devices.getUserMedia = async (constraints) => {
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        const stream = await ask(constraints)
+        given.push(stream)
+        return stream
+      }
+    })
+    await composer.recordButton().dblclick()
+    await composer.waitForPlaceholder(/^Recording\.\.\. 0:0\d$/)
+    await composer.cancelRecordingButton().click()
+    await composer.recordButton().waitFor()
+    // One microphone was opened, and it is off again.
+    const streams = await page.evaluate(() => {
+      const given = (window as unknown as { givenStreams: MediaStream[] }).givenStreams
+      return {
+        opened: given.length,
+        live: given.flatMap((s) => s.getTracks()).filter((t) => t.readyState === 'live').length,
+      }
+    })
+    expect(streams).toEqual({ opened: 1, live: 0 })
+    expect(unexpectedErrors()).toEqual([])
+  })
+
   it('a denied microphone says so in an alert', async () => {
     const { composer, page, unexpectedErrors } = await signedInChat()
     await page.evaluate(() => {

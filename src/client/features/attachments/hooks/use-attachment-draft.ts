@@ -2,6 +2,7 @@
 // visitor's chosen file survives sign-in but never a reload), shared by the composer, the drop
 // zone, the voice recorder (a recording that could not be transcribed) and the send.
 import { useSyncExternalStore } from 'react'
+import { forgetOnSessionEnd } from '#client/features/auth/api/get-user.ts'
 
 export interface DraftFile {
   file: File
@@ -31,6 +32,7 @@ const emit = (next: Partial<State>) => {
 export const setDraftFile = (draft: DraftFile | null) => emit({ draft })
 export const getDraftFile = (): File | null => state.draft?.file ?? null
 export const setUploadProgress = (upload: UploadProgress | null) => emit({ upload })
+forgetOnSessionEnd(() => emit({ draft: null, upload: null }))
 
 export function useAttachmentDraft(): State {
   return useSyncExternalStore(

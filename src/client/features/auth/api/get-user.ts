@@ -44,4 +44,16 @@ export async function endSessionHere(queryClient: QueryClient, go?: () => void) 
   go?.()
   queryClient.setQueryData(userQueryKey, null)
   queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== userQueryKey[0] })
+  for (const forget of forgetters) forget()
+}
+
+const forgetters = new Set<() => void>()
+
+/**
+ * What this browser holds of the person outside the query cache (the composer's text, the file
+ * chosen for the next message) is forgotten with it when their session ends here: on a shared
+ * computer the next visitor must not find it, nor send it from their own account.
+ */
+export function forgetOnSessionEnd(forget: () => void) {
+  forgetters.add(forget)
 }

@@ -4,14 +4,16 @@ import { apiJson, errorText } from '#client/lib/api.ts'
 import type { Message } from '#contract/messages.ts'
 import { setShownBranch } from './get-messages.ts'
 
-/** Shows another version of a turn (‹ 2/3 ›); the answer is the branch the thread now shows. */
-export function useSelectVersion(threadId: string | null) {
+/**
+ * Shows another version of a turn (‹ 2/3 ›); the answer is the branch the thread now shows. The
+ * thread goes with the call: the person may have opened another one by the time it answers.
+ */
+export function useSelectVersion() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (id: string) => apiJson<Message[]>('POST', `/api/messages/${id}/select`),
-    onSuccess: async (list) => {
-      if (threadId) await setShownBranch(queryClient, threadId, list)
-    },
+    mutationFn: ({ id }: { id: string; threadId: string }) =>
+      apiJson<Message[]>('POST', `/api/messages/${id}/select`),
+    onSuccess: (list, { threadId }) => setShownBranch(queryClient, threadId, list),
     onError: (err) =>
       toast({
         title: 'Could not show that version',

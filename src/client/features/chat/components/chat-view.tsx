@@ -1,5 +1,5 @@
-// The chat column: the conversation (or an empty state) above the composer. Owns the composer
-// text so a failed send can put it back.
+// The chat column: the conversation (or an empty state) above the composer, whose text (kept in
+// composer-text.ts, so it outlives the column) a failed send puts back.
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
@@ -34,6 +34,7 @@ import {
   resolveMode,
   sendBlockedReason,
 } from '../lib/chat-mode.ts'
+import { useComposerText } from '../lib/composer-text.ts'
 import { Composer } from './composer.tsx'
 import type { ConversationItem } from './conversation.tsx'
 import { type ExchangeActions, ExchangeActionsContext } from './exchange-actions.tsx'
@@ -64,17 +65,23 @@ export function ChatView() {
   const { user } = useUser()
   const selection = useSelection()
   const threadId = selection.kind === 'thread' ? selection.id : null
-  const [text, setText] = useState('')
+  const [text, setText] = useComposerText()
   const [scrollDelayMs, setScrollDelayMs] = useState(100)
   const inputRef = useRef<HTMLTextAreaElement>(null)
 
   // The file of the latest send: a failed send hands it back with its text.
   const sentFileRef = useRef<File | null>(null)
-  const restoreText = useCallback((sent: string) => {
-    setText((current) => (current.trim() ? current : sent))
-    if (sentFileRef.current && !getDraftFile()) setDraftFile({ file: sentFileRef.current })
-    inputRef.current?.focus()
-  }, [])
+  const restoreText = useCallback(
+    (sent: string) => {
+      // What was written meanwhile (the attempts take seconds) stays, after the failed text.
+      setText((current) =>
+        !current.trim() ? sent : current.includes(sent) ? current : `${sent}\n\n${current}`,
+      )
+      if (sentFileRef.current && !getDraftFile()) setDraftFile({ file: sentFileRef.current })
+      inputRef.current?.focus()
+    },
+    [setText],
+  )
   const { draft } = useAttachmentDraft()
   // Spec 4: the recognised words go into the input, and focus returns to it 100 ms later.
   const voice = useVoiceRecorder({
@@ -89,7 +96,7 @@ export function ChatView() {
   const stop = useStopMessage()
   const threads = useThreads(Boolean(user))
   const createThread = useCreateThreadFromMessage({ onCreated: selectThread })
-  const selectVersion = useSelectVersion(threadId)
+  const selectVersion = useSelectVersion()
   const config = useAppConfig()
   const { model } = useChatMode()
   useDefaultMode()
@@ -101,13 +108,13 @@ export function ChatView() {
       setScrollDelayMs(fromDraft ? 500 : 100)
       // A visitor's file stays chosen (in memory) through sign-in and goes with the draft.
       const file = getDraftFile()
-      sentFileRef.current = file
       if (flow.send(content, flags, file)) {
+        sentFileRef.current = file
         setText((current) => (current.trim() === content ? '' : current))
         if (file) setDraftFile(null)
       }
     },
-    [flow.send],
+    [flow.send, setText],
   )
   usePendingDraft({
     // The config decides the mode the draft goes in: its own if available, else the default.
@@ -134,8 +141,13 @@ export function ChatView() {
     [messages.data, serverId, handedBack],
   )
   const items = useMemo<ConversationItem[]>(() => {
+    // A new thread's exchange belongs to the new conversation it was sent from only until the
+    // thread exists: a New thread clicked after that is another, empty, conversation.
     const here =
-      pending && (pending.threadId === threadId || (threadId !== null && pending.actualThreadId === threadId))
+      pending &&
+      (threadId === null
+        ? pending.threadId === null && !pending.actualThreadId
+        : pending.threadId === threadId || pending.actualThreadId === threadId)
     if (!pending || !here) return stored
     const exchange = {
       id: pending.serverId,
@@ -176,7 +188,8 @@ export function ChatView() {
 
   // Stop the reply this tab is streaming, or one still being written after a reload.
   const streamingId = pending?.serverId ?? messages.data?.find((m) => m.status === 'streaming')?.id ?? null
-  const busy = Boolean(pending) || Boolean(streamingId)
+  // A version switch on its way writes the branch it answers: no send or new version meanwhile.
+  const busy = Boolean(pending) || Boolean(streamingId) || selectVersion.isPending
 
   const { revise } = flow
   const actions = useMemo<ExchangeActions>(
@@ -185,11 +198,13 @@ export function ChatView() {
       edit: (of, content) => revise({ kind: 'edit', of, content, flags: getModeFlags() }),
       regenerate: (of, model) =>
         revise({ kind: 'regenerate', of, content: of.content, flags: flagsFromModel(model) }),
-      selectVersion: (id) => selectVersion.mutate(id),
+      selectVersion: (id) => {
+        if (threadId) selectVersion.mutate({ id, threadId })
+      },
       newThread: (id) => createThread.mutate(id),
       creatingThread: createThread.isPending,
     }),
-    [busy, revise, selectVersion.mutate, createThread.mutate, createThread.isPending],
+    [busy, revise, threadId, selectVersion.mutate, createThread.mutate, createThread.isPending],
   )
 
   // The open conversation's title above it (the visitor view shows its own heading).

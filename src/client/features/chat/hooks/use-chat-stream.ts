@@ -49,8 +49,12 @@ export interface SendOptions {
 export interface StreamCallbacks {
   /** The reply ended (complete, or stopped with what arrived kept). */
   onDone: (end: ChatEvent, sent: PendingExchange) => void
-  /** Every attempt failed; the previous messages are back, the text is handed back. */
-  onFailed: (message: string, sent: PendingExchange) => void
+  /**
+   * Every attempt failed. `kept`: the reply broke off part-way and the exchange is stored with
+   * what arrived (nothing to hand back); else the previous messages are back and the text is
+   * handed back.
+   */
+  onFailed: (message: string, sent: PendingExchange, kept: boolean) => void
   /** The send made a new thread (its first event): it can be shown before the reply ends. */
   onThreadCreated?: (threadId: string, sent: PendingExchange) => void
 }
@@ -113,8 +117,20 @@ export function useChatStream(callbacks: StreamCallbacks) {
     setPending(next)
   }, [])
 
-  // Leaving the page only stops listening: the reply goes on and is stored by the server.
-  useEffect(() => () => abortRef.current?.abort(), [])
+  // Leaving the page only stops listening: the reply goes on and is stored by the server. What
+  // is cached of its thread does not have it yet, so it is marked stale: coming back loads the
+  // stored exchange (and follows it while it is written) instead of the thread as it was before.
+  useEffect(
+    () => () => {
+      abortRef.current?.abort()
+      const left = pendingRef.current
+      const threadId = left?.actualThreadId ?? left?.threadId
+      if (threadId)
+        void queryClient.invalidateQueries({ queryKey: messagesQueryKey(threadId), refetchType: 'none' })
+      if (left) void queryClient.invalidateQueries({ queryKey: threadsQueryKey, refetchType: 'none' })
+    },
+    [queryClient],
+  )
 
   /** The new thread shows in the list at once; a refetch brings the stored one. */
   const listThread = useCallback(
@@ -235,7 +251,8 @@ export function useChatStream(callbacks: StreamCallbacks) {
           }
           const event = err instanceof SendError ? err.event : undefined
           // A reply cut off part-way is stored with what arrived: show it as stored.
-          if (event?.status === 'interrupted' && event.threadId)
+          const kept = event?.status === 'interrupted' && Boolean(event.threadId)
+          if (kept && event?.threadId)
             void queryClient.invalidateQueries({ queryKey: messagesQueryKey(event.threadId) })
           else if (current.revises) {
             // A failed version stays in view as a version, with Retry; nothing goes back to the composer.
@@ -251,6 +268,7 @@ export function useChatStream(callbacks: StreamCallbacks) {
           callbacksRef.current.onFailed(
             err instanceof Error && err.message ? err.message : 'Failed to send message',
             current,
+            kept,
           )
           return
         }
@@ -259,11 +277,19 @@ export function useChatStream(callbacks: StreamCallbacks) {
     [queryClient, settle, update, listThread],
   )
 
-  /** Stops listening (sign-out): the reply goes on on the server; nothing here reacts to it. */
+  /**
+   * Stops listening (sign-out): the reply goes on on the server; nothing here reacts to it, and
+   * a failed send is no longer handed back.
+   */
   const abort = useCallback(() => {
     abortRef.current?.abort()
+    failedRef.current = null
+    setHandedBack(null)
     update(null)
   }, [update])
 
-  return { pending, send, abort, isStreaming: pending !== null, handedBack }
+  /** A send is on its way (read at once, before the render that shows it). */
+  const sending = useCallback(() => pendingRef.current !== null, [])
+
+  return { pending, send, abort, sending, isStreaming: pending !== null, handedBack }
 }

@@ -27,29 +27,35 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
   premiumRef.current = user?.isPremium ?? false
 
   const queryClient = useQueryClient()
+  // The send whose new thread was announced (and followed, if the person was still there).
+  const announcedRef = useRef<string | null>(null)
   const stream = useChatStream({
     // The new thread is shown (and in the address, and highlighted) while its first reply is
     // written: a reload then stays in it.
     onThreadCreated: (threadId, sent) => {
+      announcedRef.current = sent.clientMessageId
       if (keyOf(selectionRef.current) === (sent.threadId ?? 'new')) showThread(threadId)
       void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
     },
     onDone: (end, sent) => {
-      // Only follow the new thread if the person is still looking at where they sent from.
-      if (end.actualThreadId && keyOf(selectionRef.current) === (sent.threadId ?? 'new'))
+      // Only follow the new thread if the person is still looking at where they sent from, and it
+      // was not followed when it was made: a New thread clicked since is another conversation.
+      const announced = announcedRef.current === sent.clientMessageId
+      if (end.actualThreadId && !announced && keyOf(selectionRef.current) === (sent.threadId ?? 'new'))
         showThread(end.actualThreadId)
       const after = afterSend(end.userMessageCount, premiumRef.current)
       if (after.plantTree) plantTree.mutate()
       if (after.showUpgrade) setUpgradeDialogOpen(true)
     },
-    onFailed: (message, sent) => {
+    onFailed: (message, sent, kept) => {
       toast({
         title: sent.revises ? 'The new version failed' : 'Error sending message',
         description: message || 'Failed to send message',
         variant: 'destructive',
       })
-      // A failed edit or regeneration stays in the conversation as a version with Retry.
-      if (!sent.revises) restoreText(sent.content)
+      // A failed edit or regeneration stays in the conversation as a version with Retry, and a
+      // reply cut off part-way as it was stored: sending the text again would send it twice.
+      if (!sent.revises && !kept) restoreText(sent.content)
     },
   })
   // Signing out stops listening to a reply: its ending must not act for the next visitor.
@@ -81,6 +87,8 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
         setSignInDialogOpen(true)
         return false
       }
+      // One send at a time (a second Enter before the first shows): nothing taken from the composer.
+      if (stream.sending() || queuedRef.current) return false
       const current = selectionRef.current
       if (current.kind === 'auto') queuedRef.current = { text, flags, file }
       else
@@ -92,7 +100,7 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
         })
       return true
     },
-    [user, streamSend],
+    [user, streamSend, stream.sending],
   )
 
   /** An edit (new text) or a regeneration (optionally in another mode) of a shown exchange. */

@@ -26,6 +26,10 @@ export function useVoiceRecorder({ onText }: { onText: (text: string) => void })
   const [state, setState] = useState<VoiceState>('idle')
   const [seconds, setSeconds] = useState(0)
   const session = useRef<Session | null>(null)
+  // Between the click and the microphone's answer (a permission prompt can take seconds): a
+  // second click must not open a second microphone, which nothing would ever turn off.
+  const starting = useRef(false)
+  const mounted = useRef(false)
   const onTextRef = useRef(onText)
   onTextRef.current = onText
 
@@ -37,14 +41,15 @@ export function useVoiceRecorder({ onText }: { onText: (text: string) => void })
     for (const track of s.stream.getTracks()) track.stop()
   }, [])
   // Leaving the page turns the microphone off.
-  useEffect(
-    () => () => {
+  useEffect(() => {
+    mounted.current = true
+    return () => {
+      mounted.current = false
       const s = session.current
       if (s && s.recorder.state !== 'inactive') s.recorder.stop()
       release()
-    },
-    [release],
-  )
+    }
+  }, [release])
 
   const transcribe = useCallback(async (file: File, recordedSeconds: number) => {
     setState('transcribing')
@@ -68,7 +73,8 @@ export function useVoiceRecorder({ onText }: { onText: (text: string) => void })
   }, [])
 
   const start = useCallback(async () => {
-    if (session.current) return
+    if (session.current || starting.current) return
+    starting.current = true
     let stream: MediaStream
     try {
       // Call processing (echo cancelling, noise suppression, gain control) is made for people
@@ -78,7 +84,14 @@ export function useVoiceRecorder({ onText }: { onText: (text: string) => void })
         audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
       })
     } catch {
-      window.alert(MICROPHONE_DENIED)
+      starting.current = false
+      if (mounted.current) window.alert(MICROPHONE_DENIED)
+      return
+    }
+    starting.current = false
+    // The page was left while the microphone was being asked for: it goes off at once.
+    if (!mounted.current) {
+      for (const track of stream.getTracks()) track.stop()
       return
     }
     const recorder = new MediaRecorder(stream, MediaRecorder.isTypeSupported(MIME) ? { mimeType: MIME } : {})

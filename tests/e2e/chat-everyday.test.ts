@@ -1,0 +1,167 @@
+// What people do every day that the spec's paths do not: leave the chat while a reply is written
+// and come back, turn a tablet or resize the window mid-sentence, sign out on a shared computer,
+// keep typing while a send fails, open another conversation before an answer lands.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { ComposerControls } from '../pages/composer.ts'
+import { ThreadList } from '../pages/thread-list.ts'
+import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { holdNextRequest } from './support/held-request.ts'
+
+let h: ChatHarness
+beforeAll(async () => {
+  h = await startChatHarness({ emailPrefix: 'everyday' })
+})
+afterAll(() => h?.close())
+beforeEach(() => h.standIn.reset())
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
+const desktop = { viewport: { width: 1280, height: 800 } }
+/** The end of every slow reply of the stand-in. */
+const SLOW_END = 'while it is arriving.'
+
+describe('everyday use', () => {
+  it('comes back from another page to the reply it left, followed to its end', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat(desktop)
+    await chat.send('before')
+    await chat.waitForReply('before', 'Echo: before')
+    await chat.send('leave [[scenario:slow]]')
+    await chat.reply('leave').filter({ hasText: 'Echo:' }).waitFor()
+
+    await chat.openUserMenuItem('Account')
+    await page.getByRole('link', { name: 'Back to Chat' }).click()
+    // The exchange sent before leaving is there, still being written, and then whole.
+    await chat.exchange('leave').waitFor()
+    await chat.waitForReply('leave', SLOW_END)
+    await chat.waitForReply('before', 'Echo: before')
+    expect(await chat.exchanges().count()).toBe(2)
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('keeps what is being written through a change of layout and a visit to another page', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat(desktop)
+    const threads = new ThreadList(page)
+    await threads.root().waitFor()
+    await chat.composer().fill('half a thought')
+    // Below 1024 px the panels give way to the phone's column, and back.
+    await page.setViewportSize({ width: 900, height: 800 })
+    await threads.root().waitFor({ state: 'detached' })
+    expect(await chat.composer().inputValue()).toBe('half a thought')
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await threads.root().waitFor()
+    expect(await chat.composer().inputValue()).toBe('half a thought')
+
+    await chat.openUserMenuItem('Account')
+    await page.getByRole('link', { name: 'Back to Chat' }).click()
+    await chat.composer().waitFor()
+    expect(await chat.composer().inputValue()).toBe('half a thought')
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('signing out forgets the text and the file chosen, for whoever uses the computer next', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat({ viewport: { width: 390, height: 844 } })
+    const composer = new ComposerControls(page)
+    await composer.upload('Upload image', 'image.png')
+    await composer.chip().waitFor()
+    await chat.composer().fill('my private note')
+    await chat.signOut()
+    await composer.chip().waitFor({ state: 'detached' })
+    expect(await chat.composer().inputValue()).toBe('')
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('a failed send gives its text back without losing what was typed meanwhile', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat(desktop)
+    // The first attempt is answered only once the person has started the next message.
+    const attempt = await holdNextRequest(page, (url) => url.pathname === '/api/messages', 'POST')
+    try {
+      await chat.send('[[scenario:upstream-error]] first thought')
+      await attempt.request
+      await chat.composer().fill('second thought')
+    } finally {
+      await attempt.release()
+    }
+    await chat.toast('Error sending message').waitFor()
+    expect(await chat.composer().inputValue()).toBe(
+      '[[scenario:upstream-error]] first thought\n\nsecond thought',
+    )
+    expect(await chat.exchanges().count()).toBe(0)
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('a reply cut off part-way stays as stored, and its text is not offered to send twice', async () => {
+    const { chat, unexpectedErrors } = await h.signedInChat(desktop)
+    await chat.send('[[scenario:error-mid-stream]] cut short')
+    await chat.toast('Error sending message').waitFor()
+    await chat.waitForReply('cut short', 'Echo:')
+    expect(await chat.composer().inputValue()).toBe('')
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('a New thread opened while the last one is written stays new and empty', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat(desktop)
+    const threads = new ThreadList(page)
+    await threads.newThread()
+    await page.waitForURL(/\/chat\/new$/)
+    await chat.send('first words [[scenario:slow]]')
+    await page.waitForURL(new RegExp(`/chat/${UUID}$`))
+    const created = new URL(page.url()).pathname.split('/').pop()
+    await chat.reply('first words').filter({ hasText: 'Echo:' }).waitFor()
+
+    await threads.newThread()
+    await page.waitForURL(/\/chat\/new$/)
+    expect(await page.getByTestId('conversation-title').textContent()).toBe('New conversation')
+    expect(await chat.exchanges().count()).toBe(0)
+    // The reply ends where it was sent; the person stays where they went.
+    await page.waitForFunction(async (threadId) => {
+      const res = await fetch(`/api/messages?threadId=${threadId}&limit=50`, { credentials: 'include' })
+      const body = (await res.json()) as { items: { status: string }[] }
+      return body.items.length === 1 && body.items[0]?.status === 'complete'
+    }, created)
+    await chat.composer().fill('a new subject')
+    expect(new URL(page.url()).pathname).toBe('/chat/new')
+    expect(await chat.exchanges().count()).toBe(0)
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it("a version switch answered after another thread was opened leaves that thread's messages alone", async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat(desktop)
+    const threads = new ThreadList(page)
+    await chat.send('alpha')
+    await chat.waitForReply('alpha', 'Echo: alpha')
+    await chat.editMessage('alpha', 'alpha two')
+    await chat.waitForReply('alpha two', 'Echo: alpha two')
+    const first = (await threads.selected().textContent()) ?? ''
+
+    await threads.newThread()
+    await chat.send('bravo')
+    await chat.waitForReply('bravo', 'Echo: bravo')
+    const second = (await threads.selected().textContent()) ?? ''
+    await threads.open(first)
+    await chat.waitForReply('alpha two')
+
+    const regenerate = chat.replyFooter('bravo').getByRole('button', { name: 'Regenerate' })
+    const switched = await holdNextRequest(page, (url) => url.pathname.endsWith('/select'), 'POST')
+    try {
+      await chat.replyFooter('alpha two').getByRole('button', { name: 'Previous version' }).click()
+      await switched.request
+      await threads.open(second)
+      await chat.waitForReply('bravo', 'Echo: bravo')
+      // Nothing is sent or revised while a switch is on its way: its answer rewrites a branch.
+      expect(await regenerate.isDisabled()).toBe(true)
+    } finally {
+      await switched.release()
+    }
+    // The answer has landed once the actions are back; it belongs to the first thread.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('button[aria-label="Regenerate"]')].every(
+        (b) => !b.hasAttribute('disabled'),
+      ),
+    )
+    expect(await chat.exchange('alpha').count()).toBe(0)
+    expect(await chat.exchanges().count()).toBe(1)
+    await threads.open(first)
+    await chat.waitForReply(/^alpha$/, 'Echo: alpha')
+    expect(await chat.versionText(/^alpha$/)).toBe('1/2')
+    expect(unexpectedErrors()).toEqual([])
+  })
+})
