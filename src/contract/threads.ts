@@ -60,10 +60,18 @@ export type CreateFromMessageBody = z.infer<typeof createFromMessageBody>
 export const createFromMessageResponse = threadSchema
 
 const TITLE_FROM_MESSAGE_CHARS = 60
+/**
+ * What of a message its title is read from. Several rules below look ahead from every `*`, `_`
+ * or `[` for the mark that closes it, so text full of marks that never close costs the square of
+ * its length: a 100,000-character message of ` **a` held the server for seconds. A title needs
+ * the message's first words only.
+ */
+const TITLE_SOURCE_CHARS = 1_000
 
 /**
  * Markdown read as plain text, for titles: emphasis, code ticks, headings, quotes, list bullets,
  * links and images keep only their words (a title is shown as plain text, never rendered).
+ * Quadratic in the worst case (above): give it a title's source, not a whole message.
  */
 export function markdownToPlain(text: string): string {
   return text
@@ -83,7 +91,7 @@ export function markdownToPlain(text: string): string {
  * cut at a word near 60 characters. The client may use it for an optimistic title.
  */
 export function threadTitleFrom(content: string): string {
-  const line = markdownToPlain(content).replace(/\s+/g, ' ').trim()
+  const line = markdownToPlain(content.slice(0, TITLE_SOURCE_CHARS)).replace(/\s+/g, ' ').trim()
   if (!line) return 'New conversation'
   if (line.length <= TITLE_FROM_MESSAGE_CHARS) return line
   const cut = line.slice(0, TITLE_FROM_MESSAGE_CHARS)

@@ -2,13 +2,13 @@
 // path (POST /api/messages) while the main thread's event-loop delay is measured. Each one is
 // either refused with a 422 naming the limit it hit or read with its text cut and a note saying so,
 // and the main thread never stalls more than 200 ms.
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ATTACHMENT_NOTICE_HEADER, decodeNoticeHeader } from '#contract/attachments.ts'
 import { fileLimitErrors } from '#contract/errors.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { hugeDocx, hugeSheetXlsx, MB, manyCellsXlsx, streamBombPdf } from '../../../../tests/helpers/bombs.ts'
 import { readEvents } from '../../../../tests/helpers/chat.ts'
+import { worstStall } from '../../../../tests/helpers/stall.ts'
 import { sessionCookie } from '../../../../tests/helpers/test-app.ts'
 
 const MAX_STALL_MS = 200
@@ -44,16 +44,13 @@ async function send(name: string, bytes: Uint8Array) {
   body.set('useOpenAI', 'false')
   body.set('content', 'Summarise this.')
   body.set('file', new File([bytes as Uint8Array<ArrayBuffer>], name))
-  const delay = monitorEventLoopDelay({ resolution: 10 })
-  delay.enable()
-  try {
+  const { value, stallMs } = await worstStall(async () => {
     const res = await app.t.request('/api/messages', { method: 'POST', cookie, body })
     // A success is read to its end: the reply is part of what must not stall.
     const text = res.status === 200 ? await res.clone().text() : null
-    return { res, text, stallMs: delay.max / 1e6 }
-  } finally {
-    delay.disable()
-  }
+    return { res, text }
+  })
+  return { ...value, stallMs }
 }
 
 const encode = (s: string) => new TextEncoder().encode(s)
