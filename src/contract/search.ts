@@ -1,12 +1,16 @@
 import { z } from 'zod'
+import { withoutNul } from './text.ts'
 
 /** GET /api/search?q=&cursor= : the signed-in user's messages matching `q`, best first. */
 export const searchQuery = z.object({
-  q: z
-    .string({ error: 'Please enter something to search for' })
-    .trim()
-    .min(1, 'Please enter something to search for')
-    .max(200, 'A search is at most 200 characters'),
+  q: withoutNul(
+    z
+      .string({ error: 'Please enter something to search for' })
+      .trim()
+      .min(1, 'Please enter something to search for')
+      .max(200, 'A search is at most 200 characters'),
+    'search',
+  ),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(50).optional().default(20),
 })

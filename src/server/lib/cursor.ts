@@ -34,13 +34,25 @@ export function decodeCursor(cursor: string, count: number): string[] {
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/**
+ * A moment as `exactTimestamp` writes it, and a real one: the shape alone lets 2024-13-45T99:99
+ * through to PostgreSQL, which refuses it with an error (a 500) rather than an empty page.
+ */
+export function isExactTimestamp(value: unknown): value is string {
+  if (typeof value !== 'string' || !TIMESTAMP.test(value)) return false
+  const ms = Date.parse(value)
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 19) === value.slice(0, 19)
+}
+
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value)
+
 export function cursorTimestamp(value: string | undefined): string {
-  if (!value || !TIMESTAMP.test(value)) throw badCursor()
+  if (!isExactTimestamp(value)) throw badCursor()
   return value
 }
 
 export function cursorUuid(value: string | undefined): string {
-  if (!value || !UUID.test(value)) throw badCursor()
+  if (!isUuid(value)) throw badCursor()
   return value
 }
 

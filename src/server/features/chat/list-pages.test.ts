@@ -185,7 +185,16 @@ describe('GET /api/threads pages', () => {
 
   it('answers a cursor it did not write, or a bad limit, with a clear 400', async () => {
     const { cookie } = await signedIn()
-    for (const bad of ['nonsense', Buffer.from('["t","2026","x"]').toString('base64url'), 'W10']) {
+    const uuid = '0b7c5a8e-8f0e-4c1e-9f3a-2d6b1c0e9a11'
+    const cursor = (parts: string[]) => Buffer.from(JSON.stringify(parts)).toString('base64url')
+    for (const bad of [
+      'nonsense',
+      cursor(['t', '2026', 'x']),
+      'W10',
+      // The shape of a moment, but none: PostgreSQL would refuse it as a parameter.
+      cursor(['f', '2024-13-45T99:99:99.000000Z', uuid]),
+      cursor(['f', '2023-02-29T10:00:00.000000Z', uuid]),
+    ]) {
       const res = await t.request(`/api/threads?cursor=${bad}`, { cookie })
       expect(res.status).toBe(400)
       expect((await res.json()).code).toBe('bad_request:cursor')

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { type SearchResponse, searchQuery } from '#contract/search.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
+import { isExactTimestamp, isUuid } from '#server/lib/cursor.ts'
 import { requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
 import { type SearchCursor, searchMessages } from './queries.ts'
@@ -10,22 +11,20 @@ import { searchTerms } from './tsquery.ts'
 
 const encodeCursor = (c: SearchCursor) => Buffer.from(JSON.stringify(c)).toString('base64url')
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const AT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/
+/**
+ * A rank as PostgreSQL printed it (a `real`, which ts_rank gives between 0 and 1): a number
+ * beyond what a `real` holds, such as 1e39, would fail as the statement's parameter (a 500).
+ */
+const isRank = (value: unknown): value is string =>
+  typeof value === 'string' &&
+  /^\d+(\.\d+)?(e-?\d+)?$/.test(value) &&
+  (Number(value) === 0 || (Number(value) >= 1e-30 && Number(value) <= 1e30))
 
 /** A cursor is ours or refused: its parts become typed SQL parameters. */
 function decodeCursor(raw: string): SearchCursor {
   try {
     const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<SearchCursor>
-    if (
-      typeof c.rank === 'string' &&
-      Number.isFinite(Number(c.rank)) &&
-      typeof c.at === 'string' &&
-      AT.test(c.at) &&
-      typeof c.id === 'string' &&
-      UUID.test(c.id)
-    )
-      return { rank: c.rank, at: c.at, id: c.id }
+    if (isRank(c.rank) && isExactTimestamp(c.at) && isUuid(c.id)) return { rank: c.rank, at: c.at, id: c.id }
   } catch {}
   throw new AppError('bad_request:cursor', 'This page of results is no longer valid: search again')
 }

@@ -154,9 +154,28 @@ describe('GET /api/search', () => {
     const empty = await t.request('/api/search?q=%20', { cookie })
     expect(empty.status).toBe(400)
     expect((await empty.json()).code).toBe('bad_request:input')
-    const bad = await t.request('/api/search?q=x&cursor=nonsense', { cookie })
-    expect(bad.status).toBe(400)
-    expect((await bad.json()).code).toBe('bad_request:cursor')
+    const uuid = '0b7c5a8e-8f0e-4c1e-9f3a-2d6b1c0e9a11'
+    const cursor = (c: Record<string, string>) => Buffer.from(JSON.stringify(c)).toString('base64url')
+    for (const bad of [
+      'nonsense',
+      // Beyond what a `real` holds, and moments that do not exist: each a 500 before.
+      cursor({ rank: '1e39', at: '2026-01-01T00:00:00.000000Z', id: uuid }),
+      cursor({ rank: '1e-50', at: '2026-01-01T00:00:00.000000Z', id: uuid }),
+      cursor({ rank: '0.5', at: '2024-13-45T99:99:99.000000Z', id: uuid }),
+    ]) {
+      const res = await t.request(`/api/search?q=x&cursor=${bad}`, { cookie })
+      expect(res.status).toBe(400)
+      expect((await res.json()).code).toBe('bad_request:cursor')
+    }
+    const ok = await t.request(
+      `/api/search?q=x&cursor=${cursor({ rank: '0.0607927', at: '2026-01-01T00:00:00.000000Z', id: uuid })}`,
+      { cookie },
+    )
+    expect(ok.status).toBe(200)
+    // PostgreSQL's text cannot hold a NUL: said to the person, not a 500.
+    const nul = await t.request('/api/search?q=a%00b', { cookie })
+    expect(nul.status).toBe(400)
+    expect((await nul.json()).message).toContain('NUL')
     expect((await t.request('/api/search?q=x')).status).toBe(401)
   })
 })
