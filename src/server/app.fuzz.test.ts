@@ -89,6 +89,28 @@ const nasty = fc.oneof(
   ),
 )
 
+// Page cursors as the server writes them (base64url JSON), holding what it never wrote: moments
+// that do not exist, numbers a `real` cannot hold, hostile strings.
+const cursorPart = fc.oneof(
+  nasty,
+  fc.constantFrom(
+    '2024-13-45T99:99:99.000000Z',
+    '2023-02-29T10:00:00.000000Z',
+    '1e39',
+    '1e-50',
+    'NaN',
+    't',
+    'f',
+  ),
+  fc.constant(crypto.randomUUID()),
+)
+const cursorLike = fc
+  .oneof(
+    fc.array(cursorPart, { maxLength: 4 }),
+    fc.record({ rank: cursorPart, at: cursorPart, id: cursorPart }, { requiredKeys: [] }),
+  )
+  .map((value) => Buffer.from(JSON.stringify(value)).toString('base64url'))
+
 const jsonValue = fc.jsonValue({ maxDepth: 3 })
 // Objects shaped like the contract's bodies, with hostile values.
 const fieldsLike = fc.record(
@@ -280,6 +302,32 @@ describe('every route, any input', () => {
     }
   }, 120_000)
 
+  // Page cursors and searches the server never wrote, on every route that reads a query.
+  it('answers cursors it did not write and searches it cannot store with a 4xx on every GET route', async () => {
+    const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+    const id = crypto.randomUUID()
+    const queries: [string, string][][] = [
+      [['q', 'a\u0000b']],
+      [['cursor', cursor(['f', '2024-13-45T99:99:99.000000Z', id])]],
+      [['cursor', cursor([id])]],
+      [
+        ['q', 'x'],
+        ['cursor', cursor({ rank: '1e39', at: '2026-01-01T00:00:00.000000Z', id })],
+      ],
+      [
+        ['q', 'x'],
+        ['cursor', cursor({ rank: '0.5', at: '2023-02-29T10:00:00.000000Z', id })],
+      ],
+    ]
+    await ensureSession()
+    for (const route of appRoutes().filter((r) => r.method === 'GET')) {
+      for (const query of queries) {
+        for (const limit of [[], [['limit', '5']]] as [string, string][][])
+          expectWellFormed(await send(route, 'GET', [id], [...query, ...limit], { kind: 'none' }, true))
+      }
+    }
+  }, 120_000)
+
   it('never answers 5xx to arbitrary requests (property)', async () => {
     const routes = appRoutes()
     await fc.assert(
@@ -302,9 +350,12 @@ describe('every route, any input', () => {
               'code',
               'state',
               'error',
+              'q',
+              'cursor',
+              'limit',
               'x',
             ),
-            nasty,
+            fc.oneof(nasty, cursorLike),
           ),
           {
             maxLength: 3,
