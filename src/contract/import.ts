@@ -9,6 +9,12 @@ export const IMPORT_LIMITS = {
   maxThreadBytes: 50 * MB,
   /** A file inside a Loris export: the largest upload there is. */
   maxFileBytesInZip: 25 * MB,
+  /**
+   * All the files one import brings back: the server holds them until the threads are stored.
+   * An export's files are mostly pictures and PDFs, which a zip does not shrink, so a real export
+   * (at most maxFileBytes) carries about this much; the files past it are left out, said in a note.
+   */
+  maxFilesBytes: 100 * MB,
   maxThreads: 10_000,
   maxMessagesPerThread: 10_000,
   timeoutMs: 60_000,

@@ -15,6 +15,10 @@ let unzipped = 0
 class Refused extends Error {}
 
 const post = (message, transfer) => parentPort.postMessage(message, transfer)
+/** Paths (files/...) the attachments of emitted Loris messages name: the only files read. */
+const referenced = new Set()
+/** Bytes of files posted so far; past limits.maxFilesBytes the rest are left out. */
+let filesBytes = 0
 const skip = (title, reason) => post({ type: 'skipped', title, reason })
 
 let threadCount = 0
@@ -27,7 +31,12 @@ function emitThread(thread) {
 
 // ---- ChatGPT -------------------------------------------------------------------------------
 
-const seconds = (v) => (typeof v === 'number' && Number.isFinite(v) ? new Date(v * 1000).toISOString() : null)
+// A time past what a Date holds is no time (toISOString would throw and fail the whole file); one
+// a Date holds but the database does not is refused by the main thread's schema, for that thread.
+function seconds(v) {
+  const at = typeof v === 'number' ? new Date(v * 1000) : null
+  return at && Number.isFinite(at.getTime()) ? at.toISOString() : null
+}
 
 function textOf(message) {
   const content = message?.content
@@ -146,6 +155,7 @@ function lorisThread(doc) {
     return skip(typeof t?.title === 'string' ? t.title : '(unknown)', 'not a Loris thread export')
   if (doc.messages.length > limits.maxMessagesPerThread)
     return skip(t.title, `more than ${limits.maxMessagesPerThread} messages`)
+  for (const m of doc.messages) if (typeof m?.attachment?.path === 'string') referenced.add(m.attachment.path)
   emitThread({
     source: `loris:${t.id}`,
     title: t.title,
@@ -216,10 +226,18 @@ function parseJson(bytesIn) {
   throw new Refused('The file is neither a ChatGPT export nor a Loris export')
 }
 
-/** A file of a Loris export, sent whole to the main thread (each is at most the upload limit). */
+/**
+ * A file of a Loris export that a message names, sent whole to the main thread (each is at most
+ * the upload limit). The main thread holds every file until the threads are stored, and the
+ * worker's heap cap does not count these buffers: so the files together get a budget
+ * (maxFilesBytes). A file past it is left out, not the import refused: the conversations are what
+ * a person imports for, an export cannot be made smaller by hand, and the report says how many
+ * files are missing. Posted as 'fileLeftOut' so the report can say why.
+ */
 function readFile(file) {
   const chunks = []
   let size = 0
+  let leftOut = false
   file.ondata = (err, chunk, final) => {
     if (err) throw new Refused(`The zip is damaged (${file.name})`)
     unzipped += chunk.length
@@ -228,8 +246,16 @@ function readFile(file) {
       throw new Refused(
         `The file unpacks to more than ${Math.round(limits.maxUnzippedBytes / 1024 / 1024)} MB`,
       )
+    if (leftOut) return
     if (size > limits.maxFileBytesInZip) {
-      if (chunks.length) skip(file.name, 'the file is larger than an upload may be')
+      skip(file.name, 'the file is larger than an upload may be')
+      leftOut = true
+      chunks.length = 0
+      return
+    }
+    if (filesBytes + size > limits.maxFilesBytes) {
+      post({ type: 'fileLeftOut', path: file.name })
+      leftOut = true
       chunks.length = 0
       return
     }
@@ -241,6 +267,7 @@ function readFile(file) {
         bytes.set(c, at)
         at += c.length
       }
+      filesBytes += size
       post({ type: 'file', path: file.name, bytes }, [bytes.buffer])
     }
   }
@@ -251,18 +278,14 @@ function parseZip(bytesIn) {
   let kind = null
   const unzip = new Unzip()
   unzip.register(UnzipInflate)
+  // First the conversations; an entry not started is skipped without being inflated.
   unzip.onfile = (file) => {
     const name = file.name
     const isConversations = /(^|\/)conversations\.json$/.test(name)
     const isLorisThread = /^threads\/[^/]+\.json$/.test(name)
-    if (/^files\/[^/]+$/.test(name)) return readFile(file)
     if (!isConversations && !isLorisThread) return
     kind = isConversations ? 'chatgpt' : 'loris'
-    let parser
-    if (isConversations) parser = conversationsParser()
-    else {
-      parser = wholeJsonParser(lorisThread)
-    }
+    const parser = isConversations ? conversationsParser() : wholeJsonParser(lorisThread)
     let entryBytes = 0
     file.ondata = (err, chunk, final) => {
       if (err) throw new Refused(`The zip is damaged (${name})`)
@@ -282,6 +305,18 @@ function parseZip(bytesIn) {
   }
   feed(bytesIn, (chunk, final) => unzip.push(chunk, final))
   if (!kind) throw new Refused('The zip holds no conversations.json and no Loris threads')
+  // Then, in a second pass over the same bytes, only the files those conversations name (a zip
+  // may hold a file before the thread that names it, and any number that none names), each once
+  // however often the zip repeats its name.
+  if (referenced.size > 0) {
+    const files = new Unzip()
+    files.register(UnzipInflate)
+    files.onfile = (file) => {
+      if (!/^files\/[^/]+$/.test(file.name) || !referenced.delete(file.name)) return
+      readFile(file)
+    }
+    feed(bytesIn, (chunk, final) => files.push(chunk, final))
+  }
   return kind
 }
 

@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { z } from 'zod'
 import { chatModelSchema } from '#contract/config.ts'
+import { co2ImpactSchema } from '#contract/impact.ts'
 import { IMPORT_LIMITS } from '#contract/import.ts'
-import { messageStatusSchema } from '#contract/messages.ts'
+import { messageCo2ImpactSchema, messageStatusSchema } from '#contract/messages.ts'
 import { AppError } from '#server/lib/app-error.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -23,8 +24,50 @@ function findWorker(): string {
   throw new Error('The import parser (parse-worker.mjs) was not found')
 }
 
-const iso = z.iso.datetime({ offset: true })
-export const importedThreadSchema = z.object({
+/**
+ * PostgreSQL text and jsonb cannot hold U+0000, so a NUL failed the thread's insert (a 500 that
+ * retries never got past). It is removed rather than refused, unlike in a send
+ * (contract/text.ts): a person cannot edit an export, a NUL is invisible and means nothing in
+ * text (ChatGPT keeps the odd one from a tool's binary output), and refusing would drop the
+ * whole conversation for it.
+ */
+function withoutNuls(value: unknown): unknown {
+  if (typeof value === 'string') return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value
+  if (Array.isArray(value)) return value.map(withoutNuls)
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutNuls(v)]))
+  return value
+}
+
+/** A count or duration stored in an int4 column: a larger one failed the insert. */
+const int4 = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1)
+
+// Dates from 1970 (the epoch, what a ChatGPT message without a time gets) to year 9999: the range
+// that PostgreSQL stores and JavaScript reads back as the same instant. Year 0 failed the insert
+// (a 500); older years come back as text a Date misreads ('0001-01-01 00:00:00+00' reads as 2001)
+// or, before standard time, with offsets in seconds it cannot read at all.
+const FIRST_DATE = Date.UTC(1970, 0, 1)
+const LAST_DATE = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+const iso = z.iso.datetime({ offset: true }).refine(
+  (s) => {
+    const at = Date.parse(s)
+    return at >= FIRST_DATE && at <= LAST_DATE
+  },
+  { error: 'a date before 1970 or after 9999' },
+)
+
+/**
+ * A reply's impact as messages.co2_impact holds it (what Loris writes, or the midpoints alone of
+ * older rows, as the message JSON reads them): anything else is imported as no estimate, so the
+ * sums over it (metrics) and the reply's footer never meet a value they cannot read.
+ */
+const importedCo2 = z.union([co2ImpactSchema, messageCo2ImpactSchema]).nullable().catch(null)
+
+const threadShape = z.object({
   source: z.string().min(1).max(300),
   title: z.string().trim().min(1).max(300),
   chatModel: chatModelSchema,
@@ -32,7 +75,7 @@ export const importedThreadSchema = z.object({
   isDefault: z.boolean(),
   createdAt: iso,
   lastMessageAt: iso,
-  notes: z.object({ droppedParts: z.number().int(), otherBranches: z.number().int() }),
+  notes: z.object({ droppedParts: int4, otherBranches: int4 }),
   messages: z.array(
     z.object({
       /**
@@ -50,10 +93,10 @@ export const importedThreadSchema = z.object({
       modelId: z.string().nullable(),
       status: messageStatusSchema,
       errorMessage: z.string().nullable(),
-      inputTokens: z.number().int().nullable(),
-      outputTokens: z.number().int().nullable(),
-      latencyMs: z.number().int().nullable(),
-      co2Impact: z.unknown().nullable(),
+      inputTokens: int4.nullable(),
+      outputTokens: int4.nullable(),
+      latencyMs: int4.nullable(),
+      co2Impact: importedCo2,
       createdAt: iso,
       completedAt: iso.nullable(),
       attachment: z
@@ -61,27 +104,31 @@ export const importedThreadSchema = z.object({
           fileName: z.string().max(300),
           mimeType: z.string().max(200),
           kind: z.enum(['image', 'document', 'audio']),
-          size: z.number().int(),
+          size: int4,
           path: z.string().max(500).nullable(),
         })
         .nullable(),
     }),
   ),
 })
+export const importedThreadSchema = z.preprocess(withoutNuls, threadShape)
 export type ImportedThread = z.infer<typeof importedThreadSchema>
 
 export interface ParsedImport {
   kind: 'chatgpt' | 'loris'
   threads: ImportedThread[]
   skipped: Array<{ title: string; reason: string }>
-  /** Files of a Loris data export, by their path in the zip (files/...). */
+  /** Files of a Loris data export that its messages name, by their path in the zip (files/...). */
   files: Map<string, Uint8Array>
+  /** Named files left out because the files before them used up limits.maxFilesBytes. */
+  filesOverBudget: Set<string>
 }
 
 type WorkerMessage =
   | { type: 'thread'; thread: unknown }
   | { type: 'skipped'; title: string; reason: string }
   | { type: 'file'; path: string; bytes: Uint8Array }
+  | { type: 'fileLeftOut'; path: string }
   | { type: 'done'; kind: 'chatgpt' | 'loris' }
   | { type: 'error'; message: string }
 
@@ -101,6 +148,7 @@ export function parseImportFile(
   const threads: ImportedThread[] = []
   const skipped: ParsedImport['skipped'] = []
   const files: ParsedImport['files'] = new Map()
+  const filesOverBudget: ParsedImport['filesOverBudget'] = new Set()
   return new Promise<ParsedImport>((resolve, reject) => {
     const timer = setTimeout(() => {
       void worker.terminate()
@@ -122,14 +170,20 @@ export function parseImportFile(
         if (parsed.success) threads.push(parsed.data)
         else {
           const title = (m.thread as { title?: unknown })?.title
+          const issue = parsed.error.issues[0]
+          const where = issue?.path.join('.') || 'shape'
           skipped.push({
-            title: typeof title === 'string' ? title : '(unknown)',
-            reason: `unexpected content (${parsed.error.issues[0]?.path.join('.') || 'shape'})`,
+            title: typeof title === 'string' ? title.replaceAll('\u0000', '') : '(unknown)',
+            // Our own refinements say what was wrong in words; zod's own messages are technical.
+            reason:
+              issue?.code === 'custom' ? `${issue.message} (${where})` : `unexpected content (${where})`,
           })
         }
       } else if (m.type === 'skipped') skipped.push({ title: m.title, reason: m.reason })
       else if (m.type === 'file') files.set(m.path, m.bytes)
-      else if (m.type === 'done') finish(() => resolve({ kind: m.kind, threads, skipped, files }))
+      else if (m.type === 'fileLeftOut') filesOverBudget.add(m.path)
+      else if (m.type === 'done')
+        finish(() => resolve({ kind: m.kind, threads, skipped, files, filesOverBudget }))
       else finish(() => reject(new AppError('unprocessable:import', m.message)))
     })
     worker.on('error', (err) =>

@@ -22,13 +22,15 @@ const FILE_TYPES: Record<'image' | 'document', Set<string>> = {
 
 export interface ImportFiles {
   bytes: Map<string, Uint8Array>
+  /** Files the export carried but the import left out, past the files' budget (parse-worker.mjs). */
+  overBudget: Set<string>
   storage: ObjectStorage
 }
 
 const BATCH = 500
 
 export type StoreResult =
-  | { ok: true; messages: number; files: number; filesLeftOut: number }
+  | { ok: true; messages: number; files: number; filesLeftOut: number; filesOverBudget: number }
   | { ok: false; reason: string }
 
 /**
@@ -104,6 +106,7 @@ export async function storeImportedThread(
     // A message's file comes back as an upload of this user when the export carried it.
     let stored = 0
     let leftOut = 0
+    let overBudget = 0
     const media = new Map<
       number,
       { uploadId: string; mediaType: 'image' | 'document'; name: string; mimeType: string }
@@ -112,6 +115,10 @@ export async function storeImportedThread(
       const a = m.attachment
       if (!a) continue
       const bytes = a.path ? files.bytes.get(a.path) : undefined
+      if (!bytes && a.path && files.overBudget.has(a.path)) {
+        overBudget++
+        continue
+      }
       if (!bytes || a.kind === 'audio' || !FILE_TYPES[a.kind].has(a.mimeType)) {
         leftOut++
         continue
@@ -170,6 +177,12 @@ export async function storeImportedThread(
     }
     // The imported tree's shown branch, marked on its rows (docs/decisions/021).
     await reshowThread(tx, threadId)
-    return { ok: true, messages: t.messages.length, files: stored, filesLeftOut: leftOut }
+    return {
+      ok: true,
+      messages: t.messages.length,
+      files: stored,
+      filesLeftOut: leftOut,
+      filesOverBudget: overBudget,
+    }
   })
 }

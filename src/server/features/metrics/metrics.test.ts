@@ -123,6 +123,25 @@ describe('GET /api/metrics/co2/history', () => {
     expect(totals.waterL.mid).toBeCloseTo(0.016, 12)
   })
 
+  // Rows an import once stored unchecked: they count as messages and add no figures.
+  it('sums only the numbers of stored impacts, whatever else a row holds', async () => {
+    const { cookie, user } = await t.signUp()
+    const id = user.id as string
+    await addMessage(id, '2026-03-10T10:00:00Z', co2(1, 0.5))
+    for (const junk of [
+      { saved: { mid: 'abc' } },
+      { saved: 5, actual: [1], energyWh: { mid: true } },
+      'abc',
+      [1, 2],
+    ])
+      await addMessage(id, '2026-03-10T11:00:00Z', junk as unknown as Co2Impact)
+    const res = await t.request('/api/metrics/co2/history?days=1', { cookie })
+    expect(res.status).toBe(200)
+    expect(co2HistoryResponse.parse(await res.json()).days).toEqual([
+      { date: '2026-03-10', saved: 1, actual: 0.5, energyWh: 0, waterL: 0, messages: 5 },
+    ])
+  })
+
   it('defaults to 30 days and accepts 1 to 365', async () => {
     const { cookie } = await t.signUp()
     const get = async (q: string) => t.request(`/api/metrics/co2/history${q}`, { cookie })

@@ -12,9 +12,13 @@ export function historyStart(now: Date, days: number): Date {
 }
 
 // The sum of one number of messages.co2_impact over the group; 0 for none, and rows stored
-// before energy and water were counted (no such key) add nothing.
-const total = (key: 'saved' | 'actual' | 'energyWh' | 'waterL', bound: 'min' | 'mid' | 'max') =>
-  sql<number>`coalesce(sum((${messages.co2Impact} -> ${sql.raw(`'${key}'`)} ->> ${sql.raw(`'${bound}'`)})::float8), 0)`
+// before energy and water were counted (no such key) add nothing. Only a JSON number is cast: a
+// row holding anything else there (an old import took co2Impact unchecked) adds nothing too,
+// where casting it failed the whole history with a 500, every time.
+const total = (key: 'saved' | 'actual' | 'energyWh' | 'waterL', bound: 'min' | 'mid' | 'max') => {
+  const value = sql`${messages.co2Impact} -> ${sql.raw(`'${key}'`)} -> ${sql.raw(`'${bound}'`)}`
+  return sql<number>`coalesce(sum(case when jsonb_typeof(${value}) = 'number' then (${value})::float8 end), 0)`
+}
 
 /**
  * Per UTC day, the midpoints of the user's replies (messages.co2_impact, written by the impact

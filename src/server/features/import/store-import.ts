@@ -1,0 +1,86 @@
+// Stores what parse.ts read, thread by thread, and writes the report a person reads. Each thread
+// is its own transaction: one the database refuses is reported as skipped and the others are
+// still stored, so a retry (which skips what is already imported) is never stuck on it.
+import type { Logger } from 'pino'
+import { IMPORT_LIMITS, type ImportReport, MB } from '#contract/import.ts'
+import type { Db } from '#server/db/client.ts'
+import { analyzeAfterLoad } from '#server/db/pglite-upkeep.ts'
+import type { ObjectStorage } from '#server/lib/storage.ts'
+import type { ParsedImport } from './parse.ts'
+import { storeImportedThread } from './queries.ts'
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+// SQLSTATE classes of a value the database will not take (22: data exception, such as an
+// overflow or a character the encoding cannot hold; 23: a constraint; 54: a size limit). They
+// belong to the thread, which is skipped; any other error (the database gone, the disk full)
+// belongs to the server and fails the import, so nothing is reported as skipped that a retry
+// would import.
+const REFUSED_VALUE = /^(22|23|54)/
+
+function sqlState(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e)
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code
+  return undefined
+}
+
+export async function storeImport(
+  db: Db,
+  userId: string,
+  parsed: ParsedImport,
+  storage: ObjectStorage,
+  log: Logger,
+): Promise<ImportReport> {
+  const report: ImportReport = {
+    source: parsed.kind,
+    threadsImported: 0,
+    messagesImported: 0,
+    skipped: [...parsed.skipped],
+    notes: [],
+  }
+  const files = { bytes: parsed.files, overBudget: parsed.filesOverBudget, storage }
+  let droppedParts = 0
+  let otherBranches = 0
+  let filesLeftOut = 0
+  let filesOverBudget = 0
+  for (const thread of parsed.threads) {
+    let stored: Awaited<ReturnType<typeof storeImportedThread>>
+    try {
+      stored = await storeImportedThread(db, userId, thread, files)
+    } catch (err) {
+      const code = sqlState(err)
+      if (!code || !REFUSED_VALUE.test(code)) throw err
+      log.warn({ err, userId, source: thread.source, code }, 'imported thread refused by the database')
+      stored = { ok: false, reason: 'it holds a value Loris cannot store' }
+    }
+    if (!stored.ok) {
+      report.skipped.push({ title: thread.title, reason: stored.reason })
+      continue
+    }
+    report.threadsImported++
+    report.messagesImported += stored.messages
+    droppedParts += thread.notes.droppedParts
+    otherBranches += thread.notes.otherBranches
+    filesLeftOut += stored.filesLeftOut
+    filesOverBudget += stored.filesOverBudget
+  }
+  // A bulk load: the lists the person opens next are planned on statistics that know it.
+  await analyzeAfterLoad(db, { threads: report.threadsImported, messages: report.messagesImported })
+  if (droppedParts)
+    report.notes.push(
+      `${plural(droppedParts, 'picture or other non-text part', 'pictures or other non-text parts')} left out: only text is imported`,
+    )
+  if (otherBranches)
+    report.notes.push(
+      `${plural(otherBranches, 'edited or regenerated alternative')} left out: Loris keeps each conversation's current branch`,
+    )
+  if (filesLeftOut)
+    report.notes.push(
+      `${plural(filesLeftOut, 'attached file')} not in the export or of a type Loris does not keep: the messages are imported without them`,
+    )
+  if (filesOverBudget)
+    report.notes.push(
+      `${plural(filesOverBudget, 'attached file')} left out: one import brings back at most ${IMPORT_LIMITS.maxFilesBytes / MB} MB of files. The messages are imported without them`,
+    )
+  return report
+}
