@@ -104,7 +104,9 @@ const titles: Record<string, string> = {
 function DocumentTitle() {
   const [location] = useLocation()
   useEffect(() => {
-    const path = location.toLowerCase().replace(/\/+$/, '') || '/'
+    // Only a run's first slash may start the match: /\/+$/ tried every slash of a long run inside
+    // an address (a crafted link), which took the square of its length.
+    const path = location.toLowerCase().replace(/(?<!\/)\/+$/, '') || '/'
     // A shared conversation titles itself once it has loaded.
     if (path.startsWith('/share/')) return
     const page = /^\/chat\/[^/]+$/.test(path) ? paths.chat : path
