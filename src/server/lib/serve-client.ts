@@ -18,23 +18,28 @@ export interface HeadMeta {
 const escapeHtml = (v: string) =>
   v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
-/** The shell with its title, description and Open Graph card replaced. */
+/**
+ * The shell with its title, description and Open Graph card replaced. Every replacement is a
+ * function: a replacement string would read `$&`, `$'` or `$1` in a shared title as patterns.
+ */
 export function withHead(indexHtml: string, meta: HeadMeta | null): string {
-  if (!meta) return indexHtml.replace('</head>', '    <meta name="robots" content="noindex" />\n  </head>')
+  if (!meta)
+    return indexHtml.replace('</head>', () => '    <meta name="robots" content="noindex" />\n  </head>')
   const title = escapeHtml(meta.title)
   const description = escapeHtml(meta.description)
+  const tail = `    <meta property="og:url" content="${escapeHtml(meta.url)}" />\n${
+    meta.noindex ? '    <meta name="robots" content="noindex" />\n' : ''
+  }  </head>`
   return indexHtml
-    .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
-    .replace(/(<meta\s+name="description"\s+content=")[^"]*"/, `$1${description}"`)
-    .replace(/(<meta property="og:title" content=")[^"]*"/, `$1${title}"`)
-    .replace(/(<meta\s+property="og:description"\s+content=")[^"]*"/, `$1${description}"`)
-    .replace('<meta property="og:type" content="website" />', '<meta property="og:type" content="article" />')
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${title}</title>`)
+    .replace(/(<meta\s+name="description"\s+content=")[^"]*"/, (_, tag: string) => `${tag}${description}"`)
+    .replace(/(<meta property="og:title" content=")[^"]*"/, (_, tag: string) => `${tag}${title}"`)
     .replace(
-      '</head>',
-      `    <meta property="og:url" content="${escapeHtml(meta.url)}" />\n${
-        meta.noindex ? '    <meta name="robots" content="noindex" />\n' : ''
-      }  </head>`,
+      /(<meta\s+property="og:description"\s+content=")[^"]*"/,
+      (_, tag: string) => `${tag}${description}"`,
     )
+    .replace('<meta property="og:type" content="website" />', '<meta property="og:type" content="article" />')
+    .replace('</head>', () => tail)
 }
 
 /** The client's chat routes (matched case-insensitively, like the client's router). */

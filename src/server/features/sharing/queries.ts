@@ -1,11 +1,17 @@
 // The only code touching the shares table.
 import { randomBytes, randomUUID } from 'node:crypto'
-import { and, asc, desc, eq, inArray, isNull, or } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { messages, shares, threads, uploads } from '#server/db/schema/index.ts'
 import { activeBranch } from '#server/features/chat/branch.ts'
 import { co2Of } from '#server/features/chat/message-json.ts'
-import { type StoredExchange, storedSnapshotSchema } from './snapshot.ts'
+import {
+  modelNamesOf,
+  SERVER_ONLY_KEYS,
+  type StoredExchange,
+  shareFileUrl,
+  storedSnapshotSchema,
+} from './snapshot.ts'
 
 export type ShareRow = typeof shares.$inferSelect
 type ThreadRow = typeof threads.$inferSelect
@@ -63,10 +69,11 @@ export async function snapshotOf(db: Db, userId: string, thread: ThreadRow): Pro
   })
 }
 
+/** A new link; `snapshotJson` is the snapshot's text, checked against the cap (snapshot.ts). */
 export async function insertShare(
   db: Db,
-  v: { userId: string; thread: ThreadRow; snapshot: StoredExchange[]; allowIndexing: boolean },
-): Promise<ShareRow> {
+  v: { userId: string; thread: ThreadRow; snapshotJson: string; allowIndexing: boolean },
+): Promise<{ token: string }> {
   const [row] = await db
     .insert(shares)
     .values({
@@ -74,18 +81,99 @@ export async function insertShare(
       userId: v.userId,
       threadId: v.thread.id,
       title: v.thread.title,
-      snapshot: v.snapshot,
+      snapshot: sql`${v.snapshotJson}::jsonb`,
       allowIndexing: v.allowIndexing,
     })
-    .returning()
+    .returning({ token: shares.token })
   if (!row) throw new Error('insert into shares returned nothing')
   return row
 }
 
+/** The share with its exchanges parsed: only for a signed-in copy, never for a public read. */
 export async function findShare(db: Db, token: string) {
   const [row] = await db.select().from(shares).where(eq(shares.token, token))
   if (!row) return undefined
   return { ...row, exchanges: storedSnapshotSchema.parse(row.snapshot) }
+}
+
+// The public reads below never bring the snapshot into JavaScript as an object: anyone with the
+// link may ask for it again and again, and parsing it blocked the event loop (a 41 MB one, 0.3 s).
+
+/** Stored keys are this code's own names (the schema's), written into the SQL as literals. */
+const withoutServerKeys = sql.raw(
+  SERVER_ONLY_KEYS.map((key) => {
+    if (!/^[A-Za-z]+$/.test(key)) throw new Error(`unexpected snapshot key ${key}`)
+    return ` - '${key}'`
+  }).join(''),
+)
+
+/**
+ * GET /api/shares/:token: the share's fields, and its exchanges as the JSON text PostgreSQL
+ * writes, each as the contract's SharedExchange (snapshot.ts has the mapping's rules): the
+ * server's keys removed, the file's URL through the token, the model's footer name, and a time
+ * of completion (null in snapshots from before it was kept).
+ */
+export async function findSharedConversation(db: Db, token: string) {
+  // The footer names are the contract's code: the few distinct models are read first.
+  const [share] = await db
+    .select({
+      title: shares.title,
+      createdAt: shares.createdAt,
+      allowIndexing: shares.allowIndexing,
+      models: sql<
+        string | null
+      >`(select json_agg(distinct jsonb_build_array(e->>'chatModel', e->>'modelId'))::text
+        from jsonb_array_elements(${shares.snapshot}) e where e->>'modelId' <> '')`,
+    })
+    .from(shares)
+    .where(eq(shares.token, token))
+  if (!share) return undefined
+  const names = JSON.stringify(
+    modelNamesOf(share.models ? (JSON.parse(share.models) as [string, string][]) : []),
+  )
+  const [row] = await db
+    .select({
+      // json_agg writes each exchange's text as it goes: half the work of building one jsonb.
+      exchanges: sql<string>`(select coalesce(json_agg(
+          (e${withoutServerKeys}) || jsonb_build_object(
+            'mediaUrl', case when coalesce(e->>'uploadId', '') = '' then null
+              else ${shareFileUrl(token, '')}::text || (e->>'uploadId') end,
+            'modelName', ${names}::jsonb -> (e->>'chatModel') -> (e->>'modelId'),
+            'completedAt', e->'completedAt')
+          order by i), '[]'::json)::text
+        from jsonb_array_elements(${shares.snapshot}) with ordinality as x(e, i))`,
+    })
+    .from(shares)
+    .where(eq(shares.token, token))
+  if (!row) return undefined
+  return { ...share, exchangesJson: row.exchanges }
+}
+
+/** Only what the page's card needs: the title, and the first exchange's opening words. */
+export async function findShareHead(db: Db, token: string) {
+  const first = sql`coalesce(nullif(${shares.snapshot}->0->>'content', ''), ${shares.snapshot}->0->>'response', '')`
+  const [row] = await db
+    .select({
+      title: shares.title,
+      allowIndexing: shares.allowIndexing,
+      // Enough for the description's 200 characters once spaces are folded.
+      opening: sql<string>`left(regexp_replace(${first}, '^[[:space:]]+', ''), 1000)`,
+    })
+    .from(shares)
+    .where(eq(shares.token, token))
+  return row
+}
+
+/** The share's owner, and whether its snapshot holds this upload (PostgreSQL's containment test). */
+export async function findShareOfFile(db: Db, token: string, uploadId: string) {
+  const [row] = await db
+    .select({
+      ownerId: shares.userId,
+      holdsFile: sql<boolean>`${shares.snapshot} @> ${JSON.stringify([{ uploadId }])}::jsonb`,
+    })
+    .from(shares)
+    .where(eq(shares.token, token))
+  return row
 }
 
 export function listShares(db: Db, userId: string) {

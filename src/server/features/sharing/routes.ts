@@ -1,12 +1,6 @@
 import { Hono } from 'hono'
 import { uploadIdParam } from '#contract/attachments.ts'
-import {
-  createShareBody,
-  type SharedConversation,
-  type ShareLink,
-  sharePath,
-  shareTokenParam,
-} from '#contract/sharing.ts'
+import { createShareBody, type ShareLink, sharePath, shareTokenParam } from '#contract/sharing.ts'
 import { threadIdParam } from '#contract/threads.ts'
 import { publicOrigin } from '#server/env.ts'
 import { AppError } from '#server/lib/app-error.ts'
@@ -19,12 +13,15 @@ import {
   deleteShare,
   findOwnedThread,
   findShare,
+  findSharedConversation,
   findSharedUpload,
+  findShareHead,
+  findShareOfFile,
   insertShare,
   listShares,
   snapshotOf,
 } from './queries.ts'
-import { toSharedExchange } from './snapshot.ts'
+import { sharedConversationJson, snapshotJson } from './snapshot.ts'
 
 const INLINE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])
 const GONE = 'This shared link does not exist or was revoked'
@@ -39,11 +36,7 @@ export function sharingRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
   const auth = requireUser(deps)
   const urlOf = (token: string) => `${publicOrigin(deps.env)}${sharePath(token)}`
 
-  async function liveShare(token: string) {
-    const share = await findShare(db, token)
-    if (!share) throw new AppError('not_found:share', GONE)
-    return share
-  }
+  const gone = () => new AppError('not_found:share', GONE)
 
   return (
     new Hono<AppEnv>()
@@ -62,7 +55,8 @@ export function sharingRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
           const share = await insertShare(db, {
             userId,
             thread,
-            snapshot,
+            // Capped here, so every later read of the link is bounded (snapshot.ts).
+            snapshotJson: snapshotJson(snapshot),
             allowIndexing: c.req.valid('json').allowIndexing,
           })
           return c.json({ url: urlOf(share.token), token: share.token }, 201)
@@ -82,19 +76,22 @@ export function sharingRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
         if (!(await deleteShare(db, c.get('user').id, token))) throw new AppError('not_found:share', GONE)
         return c.json({ ok: true as const }, 200)
       })
-      // Public: anyone with the link reads the snapshot.
+      // Public: anyone with the link reads the snapshot, as the JSON text the database writes
+      // (SharedConversation): it was checked when the link was made, and is not parsed again.
       .get('/shares/:token', validate('param', shareTokenParam), async (c) => {
         const { token } = c.req.valid('param')
-        const share = await liveShare(token)
-        const body: SharedConversation = {
+        const share = await findSharedConversation(db, token)
+        if (!share) throw gone()
+        const meta = {
           title: share.title,
           sharedAt: share.createdAt.toISOString(),
           allowIndexing: share.allowIndexing,
-          exchanges: share.exchanges.map((e) => toSharedExchange(token, e)),
         }
         c.header('Cache-Control', 'no-store')
         if (!share.allowIndexing) c.header('X-Robots-Tag', 'noindex')
-        return c.json(body, 200)
+        return c.body(sharedConversationJson(meta, share.exchangesJson), 200, {
+          'Content-Type': 'application/json',
+        })
       })
       // A file of the snapshot, only through its token: any other upload id answers 404.
       .get(
@@ -102,9 +99,9 @@ export function sharingRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
         validate('param', shareTokenParam.extend(uploadIdParam.shape)),
         async (c) => {
           const { token, id } = c.req.valid('param')
-          const share = await liveShare(token)
-          const inSnapshot = share.exchanges.some((e) => e.uploadId === id)
-          const row = inSnapshot ? await findSharedUpload(db, share.userId, id) : undefined
+          const share = await findShareOfFile(db, token, id)
+          if (!share) throw gone()
+          const row = share.holdsFile ? await findSharedUpload(db, share.ownerId, id) : undefined
           const bytes = row ? await opts.storage.get(row.storageKey) : null
           if (!row || !bytes) throw new AppError('not_found:upload', 'This file does not exist')
           return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
@@ -121,7 +118,9 @@ export function sharingRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
         },
       )
       .post('/shares/:token/continue', auth, validate('param', shareTokenParam), async (c) => {
-        const share = await liveShare(c.req.valid('param').token)
+        // Signed in only: a copy needs every exchange, so this one read parses the snapshot.
+        const share = await findShare(db, c.req.valid('param').token)
+        if (!share) throw gone()
         const thread = await copyShareToThread(db, c.get('user').id, share, deps.now?.() ?? new Date())
         return c.json(
           {
@@ -143,10 +142,9 @@ export function sharingRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
 export function shareHeadFor(deps: AppDeps) {
   return async (token: string) => {
     if (!shareTokenParam.safeParse({ token }).success) return null
-    const share = await findShare(deps.database.db, token)
+    const share = await findShareHead(deps.database.db, token)
     if (!share) return null
-    const first = share.exchanges[0]
-    const description = (first?.content || first?.response || '').replace(/\s+/g, ' ').trim().slice(0, 200)
+    const description = share.opening.replace(/\s+/g, ' ').trim().slice(0, 200)
     return {
       title: `${share.title} | Shared on Loris`,
       description: description || 'A conversation shared from Loris',

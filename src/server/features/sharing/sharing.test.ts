@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { messageListSchema } from '#contract/messages.ts'
 import { createShareResponse, sharedConversationSchema, shareLinkListSchema } from '#contract/sharing.ts'
@@ -254,6 +255,19 @@ describe('the shared page shell', () => {
     const indexed = await share(cookie, thread.id, { allowIndexing: true })
     expect(withHead(shell, await shareHeadFor(t.deps)(indexed.token))).not.toContain('noindex')
     expect(await shareHeadFor(t.deps)('B'.repeat(43))).toBeNull()
+  })
+
+  it("writes a title and first message holding '$' as they are", async () => {
+    const { cookie, thread, add } = await ownerWithThread()
+    const tricky = "Should I pay $10? $& $` $'"
+    await t.deps.database.db.update(threads).set({ title: tricky }).where(eq(threads.id, thread.id))
+    await add(`   ${tricky}\n\n  and more`, 'Maybe.')
+    const { token } = await share(cookie, thread.id)
+    const html = withHead(shell, await shareHeadFor(t.deps)(token))
+    const escaped = "Should I pay $10? $&amp; $` $'"
+    expect(html).toBe(
+      `<html><head><title>${escaped} | Shared on Loris</title><meta name="description" content="${escaped} and more" /><meta property="og:type" content="article" /><meta property="og:title" content="${escaped} | Shared on Loris" /><meta property="og:description" content="${escaped} and more" />    <meta property="og:url" content="http://localhost:5000/share/${token}" />\n    <meta name="robots" content="noindex" />\n  </head><body></body></html>`,
+    )
   })
 })
 
