@@ -573,6 +573,25 @@ export async function startStripeStandIn(
     },
     'GET /v1/checkout/sessions/:id': (_, id) =>
       state.checkoutSessions.get(id) ?? missing('checkout.session', id),
+    'GET /v1/checkout/sessions': (params) => {
+      allowOnly(params, ['customer', 'status', 'limit', 'starting_after', 'expand'])
+      const [customer, status] = ['customer', 'status'].map((k) => optString(params, k))
+      const found = [...state.checkoutSessions.values()]
+        .reverse()
+        .filter((c) => (!customer || c.customer === customer) && (!status || c.status === status))
+      return list(found.slice(0, Number(optString(params, 'limit') ?? 10)), '/v1/checkout/sessions')
+    },
+    // An open session only: its page can no longer be paid.
+    'POST /v1/checkout/sessions/:id/expire': (params, id) => {
+      allowOnly(params, ['expand'])
+      const session = state.checkoutSessions.get(id) ?? missing('checkout.session', id)
+      if (session.status !== 'open')
+        throw invalid(
+          `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+        )
+      Object.assign(session, { status: 'expired' } satisfies Partial<WireCheckoutSession>)
+      return session
+    },
     'POST /v1/billing_portal/sessions': (params) => {
       allowOnly(params, ['customer', 'return_url', 'locale', 'configuration', 'expand'])
       const customer = required(params, 'customer')
@@ -605,7 +624,7 @@ export async function startStripeStandIn(
     // /v1/<resource>[/<id>], where checkout and billing_portal resources have two segments.
     const [, resource, id = '', extra] =
       /^\/v1\/([a-z_]+(?:\/sessions)?)(?:\/([^/]+))?(\/.*)?$/.exec(path) ?? []
-    const handler = extra ? undefined : routes[`${method} /v1/${resource}${id ? '/:id' : ''}`]
+    const handler = routes[`${method} /v1/${resource}${id ? '/:id' : ''}${extra ?? ''}`]
     if (!handler) {
       const help = 'Please see https://stripe.com/docs or we can help at https://support.stripe.com/.'
       const message = `Unrecognized request URL (${method}: ${path}). ${help}`

@@ -1,5 +1,6 @@
 // Account deletion as app.ts composes it with billing: the subscription is cancelled at Stripe
-// (the loopback stand-in) before the rows go, and an unreachable Stripe keeps the account.
+// (the loopback stand-in) before the rows go, a Checkout left open is expired, a payment that
+// lands after the account went is cancelled, and an unreachable Stripe keeps the account.
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { users } from '#server/db/schema/index.ts'
@@ -21,6 +22,29 @@ describe('deleting a Pro account', () => {
     expect(kit.standIn.state.subscriptions.get(subscriptionId)?.status).toBe('canceled')
     const rows = await kit.t.deps.database.db.select().from(users).where(eq(users.id, userId))
     expect(rows).toEqual([])
+    await kit.standIn.waitForDeliveries()
+  })
+
+  it('expires a Checkout left open, so it cannot be paid once the account is gone', async () => {
+    const { cookie } = await kit.t.signUp()
+    const opened = await kit.t.request('/api/subscribe', { method: 'POST', cookie })
+    const sessionId = ((await opened.json()) as { url: string }).url.split('/').pop() as string
+    expect(kit.standIn.state.checkoutSessions.get(sessionId)?.status).toBe('open')
+    const res = await kit.t.request('/api/delete-account', { method: 'POST', cookie, json: {} })
+    expect(res.status).toBe(200)
+    expect(kit.standIn.state.checkoutSessions.get(sessionId)?.status).toBe('expired')
+    await expect(kit.standIn.completeCheckout(sessionId)).rejects.toThrow(/is expired/)
+  })
+
+  it('cancels a subscription paid for an account deleted meanwhile', async () => {
+    const { cookie, user } = await kit.t.signUp()
+    const opened = await kit.t.request('/api/subscribe', { method: 'POST', cookie })
+    const sessionId = ((await opened.json()) as { url: string }).url.split('/').pop() as string
+    // The payment lands just after the account went (its deletion found nothing to expire yet).
+    await kit.t.deps.database.db.delete(users).where(eq(users.id, user.id as string))
+    await kit.standIn.completeCheckout(sessionId)
+    const subscriptionId = kit.standIn.state.checkoutSessions.get(sessionId)?.subscription as string
+    expect(kit.standIn.state.subscriptions.get(subscriptionId)?.status).toBe('canceled')
     await kit.standIn.waitForDeliveries()
   })
 

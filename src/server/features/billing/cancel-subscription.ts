@@ -5,8 +5,10 @@ import { isOpen } from './subscription-state.ts'
 import { syncUserSubscription } from './sync.ts'
 
 /**
- * Cancels, immediately, every subscription of the user's customer that can still charge them:
- * called before an account is deleted, so nobody pays for an account that no longer exists.
+ * Cancels, immediately, every subscription of the user's customer that can still charge them,
+ * and first expires the Checkout pages they opened and did not pay (open for a day: paid after
+ * the account was gone, one started a subscription nobody could see or cancel): called before
+ * an account is deleted, so nobody pays for an account that no longer exists.
  * Asks Stripe rather than trusting the stored id, which a late webhook may not have filled in.
  * No-op without Stripe or without a customer. Throws (502) when Stripe cannot confirm, so the
  * caller keeps the account rather than leave a paying subscription behind.
@@ -20,6 +22,8 @@ export async function cancelSubscriptionForUser(
   if (!payments || !customerId) return { canceled: [] }
   const log = deps.log.child({ userId: user.id, customerId })
   try {
+    const expired = await payments.expireOpenCheckouts(customerId)
+    if (expired.length > 0) log.info({ checkouts: expired }, 'open checkouts expired for account deletion')
     const subs = await payments.listSubscriptions(customerId)
     const open = subs.filter((s) => isOpen(s.status)).map((s) => s.id)
     for (const id of open) await payments.cancelSubscription(id)

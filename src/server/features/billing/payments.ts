@@ -20,6 +20,8 @@ export interface Payments {
   /** Every subscription of the customer, whatever its status, as Stripe holds it now. */
   listSubscriptions(customerId: string): Promise<Stripe.Subscription[]>
   cancelSubscription(subscriptionId: string): Promise<void>
+  /** Expires the customer's Checkout pages still open (a day by default), so none can be paid; their ids. */
+  expireOpenCheckouts(customerId: string): Promise<string[]>
   /** Verifies the Stripe-Signature header over the raw body; throws when it does not match. */
   verifyEvent(payload: string, signature: string, secret: string): Promise<Stripe.Event>
 }
@@ -102,6 +104,18 @@ function createPayments(secretKey: string, env: Env): Payments {
     async cancelSubscription(subscriptionId) {
       const stripe = await sdk()
       await stripe.subscriptions.cancel(subscriptionId)
+    },
+    async expireOpenCheckouts(customerId) {
+      const stripe = await sdk()
+      const open: string[] = []
+      for await (const session of stripe.checkout.sessions.list({
+        customer: customerId,
+        status: 'open',
+        limit: 100,
+      }))
+        open.push(session.id)
+      for (const id of open) await stripe.checkout.sessions.expire(id)
+      return open
     },
     verifyEvent: async (payload, signature, secret) =>
       (await sdk()).webhooks.constructEventAsync(payload, signature, secret),

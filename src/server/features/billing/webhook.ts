@@ -17,6 +17,7 @@ import {
   isEventRecorded,
   recordEvent,
 } from './queries.ts'
+import { isOpen } from './subscription-state.ts'
 import { readSubscriptions } from './sync.ts'
 
 export const HANDLED_EVENTS = new Set([
@@ -85,6 +86,24 @@ async function findOwner(db: Db, customerId: string, userId: string | null): Pro
   return (await claimCustomer(db, user.id, customerId)) === customerId ? user : undefined
 }
 
+async function cancelOrphanedSubscriptions(payments: Payments, customerId: string, log: Logger) {
+  try {
+    const open = (await payments.listSubscriptions(customerId)).filter((s) => isOpen(s.status))
+    for (const sub of open) await payments.cancelSubscription(sub.id)
+    if (open.length > 0)
+      log.warn(
+        { customerId, subscriptions: open.map((s) => s.id) },
+        'subscription of a deleted account canceled',
+      )
+  } catch (err) {
+    log.error({ err, customerId }, 'canceling the subscription of a deleted account failed')
+    throw new AppError(
+      'bad_gateway:payments',
+      'The subscription of a deleted account could not be cancelled yet',
+    )
+  }
+}
+
 export async function handleStripeEvent(
   db: Db,
   payments: Payments,
@@ -109,6 +128,11 @@ export async function handleStripeEvent(
 
   const { customerId, userId } = eventTarget(event)
   const owner = customerId ? await findOwner(db, customerId, userId) : undefined
+  // Ours (the user id our Checkout put in its metadata) for an account that is gone: a Checkout
+  // paid as the account was deleted. Nobody can see or cancel it any more, so it is cancelled
+  // here; Stripe retries the event if that fails.
+  if (!owner && customerId && userId && !(await findUserById(db, userId)))
+    await cancelOrphanedSubscriptions(payments, customerId, l)
   if (!owner || !customerId) {
     // Deleted accounts, other products on the same Stripe account, one-off checkouts.
     l.warn({ customerId }, 'stripe event for no Loris user; recorded and ignored')
