@@ -4,12 +4,15 @@ import { EXPORT_FORMAT, EXPORT_VERSION, type ExportManifest, exportFormatQuery }
 import { threadIdParam } from '#contract/threads.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
+import { enforceRateLimit } from '#server/lib/rate-limit.ts'
 import { requireUser } from '#server/lib/session.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
 import { validate } from '#server/lib/validate.ts'
 import { filePath, slug, toExportedAccount, toExportedThread, toMarkdown } from './format.ts'
 import { findOwnedThread, findUser, messagesOf, threadsOf } from './queries.ts'
 import { type ZipEntry, zipStream } from './zip-stream.ts'
+
+export const EXPORTS_PER_HOUR = 10
 
 // Already compressed: deflating them again costs CPU for nothing.
 const COMPRESSED = /^(image\/(jpeg|png|gif|webp)|application\/(pdf|zip|vnd\.openxmlformats)|audio\/)/
@@ -59,6 +62,13 @@ export function exportRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
   return new Hono<AppEnv>()
     .get('/export', auth, async (c) => {
       const user = c.get('user')
+      // A whole account read and compressed: plenty for a person, not a loop's worth of work.
+      await enforceRateLimit(db, `export:user:${user.id}`, {
+        limit: EXPORTS_PER_HOUR,
+        windowSeconds: 60 * 60,
+        message: (wait) =>
+          `You can download your data ${EXPORTS_PER_HOUR} times an hour. Please try again in ${Math.ceil(wait / 60)} minutes.`,
+      })
       c.get('log').info({ userId: user.id }, 'data export started')
       const day = now().toISOString().slice(0, 10)
       return new Response(zipStream(entries(user.id)), {
