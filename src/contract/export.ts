@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { chatModelSchema } from './config.ts'
-import { mediaTypeSchema, messageStatusSchema } from './messages.ts'
+import { mediaTypeSchema, messageOriginSchema, messageStatusSchema } from './messages.ts'
 
 // Loris's own export format (issue 14): what GET /api/export and a thread's "Export as JSON"
 // write, and what POST /api/import reads back. Bump EXPORT_VERSION when a field changes meaning.
@@ -32,8 +32,11 @@ export const exportedMessageSchema = z.object({
   id: z.string(),
   version: z.number().int().default(1),
   parentId: z.string().nullable().default(null),
-  /** How it came to be: sent, an edit, a regenerated reply, or a copy made by '@'. */
-  origin: z.enum(['sent', 'edit', 'regenerate', 'copy']).default('sent'),
+  /**
+   * How it came to be: sent, an edit, a regenerated reply, a copy made by '@', or brought in
+   * from another service (a ChatGPT import).
+   */
+  origin: messageOriginSchema.default('sent'),
   selectedAt: z.string().nullable().default(null),
   /** On the branch the thread shows. */
   shown: z.boolean().default(true),

@@ -12,6 +12,13 @@ export const MESSAGE_MAX_CHARS = 100_000
  * `response` holds what arrived; failed: no reply (the model refused or errored before any text).
  */
 export const messageStatusSchema = z.enum(['streaming', 'complete', 'interrupted', 'failed'])
+
+/**
+ * How an exchange came to be (decision 012): sent, an edit, a regenerated reply, a copy made by
+ * '@', or brought in from another service by an import. Only 'sent' and 'edit' are messages the
+ * person wrote here: those plant trees.
+ */
+export const messageOriginSchema = z.enum(['sent', 'edit', 'regenerate', 'copy', 'import'])
 export type MessageStatus = z.infer<typeof messageStatusSchema>
 
 export const mediaTypeSchema = z.enum(['image', 'document'])

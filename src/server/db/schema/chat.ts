@@ -94,8 +94,9 @@ export const messages = pgTable(
     // The exchange this one follows on its branch (null: the first of the thread). Siblings, the
     // exchanges sharing a parent, are versions of one turn (docs/decisions/012-message-versions.md).
     parentId: uuid('parent_id'),
-    // How the exchange came to be: only 'sent' and 'edit' are messages the person wrote (trees).
-    origin: text('origin', { enum: ['sent', 'edit', 'regenerate', 'copy'] })
+    // How the exchange came to be (messageOriginSchema): only 'sent' and 'edit' are messages the
+    // person wrote here (trees).
+    origin: text('origin', { enum: ['sent', 'edit', 'regenerate', 'copy', 'import'] })
       .notNull()
       .default('sent'),
     // Among siblings, the one selected most recently is on the shown branch.

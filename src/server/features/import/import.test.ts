@@ -6,7 +6,7 @@ import { exportedThreadSchema } from '#contract/export.ts'
 import { IMPORT_LIMITS, importReportSchema } from '#contract/import.ts'
 import { messageListSchema } from '#contract/messages.ts'
 import { threadListSchema } from '#contract/threads.ts'
-import { messages, threads, uploads } from '#server/db/schema/index.ts'
+import { messages, threads, uploads, users } from '#server/db/schema/index.ts'
 import { createDiskStorage } from '#server/lib/storage.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { parseImportFile } from './parse.ts'
@@ -125,6 +125,13 @@ describe('POST /api/import (ChatGPT)', () => {
       ],
       ['Are they venomous?', 'Yes: a gland on the elbow.', 'gpt-4o', 'chatgpt', '2023-11-14T22:15:00.000Z'],
     ])
+    // Written by the person, but sent to ChatGPT: no tree for them here.
+    expect(sorted.map((m) => m.origin)).toEqual(['import', 'import'])
+    const [owner] = await db
+      .select()
+      .from(users)
+      .where(eq(users.id, user.id as string))
+    expect(owner?.sentMessages).toBe(0)
     const [thread] = await db.select().from(threads).where(eq(threads.importSource, 'chatgpt:conv-1'))
     expect(thread).toMatchObject({ title: 'Lorises', createdAt: new Date(1_700_000_000_000) })
     // One chain (decision 012): the second follows the first, so the thread shows both.
@@ -148,6 +155,44 @@ describe('POST /api/import (ChatGPT)', () => {
           .where(eq(threads.userId, user.id as string))
       ).length,
     ).toBe(2)
+  })
+
+  it('migration 0016 takes exchanges imported from ChatGPT before it out of the sent count', async () => {
+    const { user } = await t.signUp()
+    const userId = user.id as string
+    const db = t.deps.database.db
+    const [imported] = await db
+      .insert(threads)
+      .values({ userId, title: 'From ChatGPT', chatModel: 'chatgpt', importSource: 'chatgpt:old-1' })
+      .returning()
+    const [own] = await db.insert(threads).values({ userId, title: 'Here', chatModel: 'gemini' }).returning()
+    const exchange = (threadId: string, content: string) => ({
+      userId,
+      threadId,
+      content,
+      response: 'ok',
+      status: 'complete' as const,
+      chatModel: 'gemini' as const,
+      origin: 'sent' as const,
+    })
+    // As an import stored them before: 'sent', counted.
+    await db
+      .insert(messages)
+      .values([exchange(imported!.id, 'a'), exchange(imported!.id, 'b'), exchange(own!.id, 'c')])
+    const sent = async () => (await db.select().from(users).where(eq(users.id, userId)))[0]?.sentMessages
+    expect(await sent()).toBe(3)
+    const file = new URL('../../db/migrations/0016_chatgpt_imports_plant_no_trees.sql', import.meta.url)
+    await db.execute(sql.raw(readFileSync(file, 'utf8')))
+    expect(await sent()).toBe(1)
+    const origins = await db
+      .select({ content: messages.content, origin: messages.origin })
+      .from(messages)
+      .where(eq(messages.userId, userId))
+    expect(Object.fromEntries(origins.map((m) => [m.content, m.origin]))).toEqual({
+      a: 'import',
+      b: 'import',
+      c: 'sent',
+    })
   })
 
   // Decision 030: the lists opened next are planned on statistics that include the import.

@@ -120,6 +120,8 @@ function chatgptThread(conv) {
     lastMessageAt: seconds(conv.update_time) ?? exchanges.at(-1).createdAt,
     notes: { droppedParts: dropped, otherBranches },
     messages: exchanges.map((e) => ({
+      // Written by the person, but sent to ChatGPT, not here: it plants no tree (decision 012).
+      origin: 'import',
       content: e.content,
       response: e.response,
       chatModel: 'chatgpt',

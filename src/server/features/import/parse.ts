@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { chatModelSchema } from '#contract/config.ts'
 import { co2ImpactSchema } from '#contract/impact.ts'
 import { IMPORT_LIMITS } from '#contract/import.ts'
-import { messageCo2ImpactSchema, messageStatusSchema } from '#contract/messages.ts'
+import { messageCo2ImpactSchema, messageOriginSchema, messageStatusSchema } from '#contract/messages.ts'
 import { AppError } from '#server/lib/app-error.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -84,7 +84,7 @@ const threadShape = z.object({
        */
       key: z.string().max(100).nullish(),
       parentKey: z.string().max(100).nullish(),
-      origin: z.enum(['sent', 'edit', 'regenerate', 'copy']).nullish(),
+      origin: messageOriginSchema.nullish(),
       selectedAt: iso.nullish(),
       content: z.string(),
       response: z.string(),
