@@ -33,10 +33,12 @@ export const envSchema = z.object({
     z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
   ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The reverse proxies in front of the app whose X-Forwarded-For entries are believed: 'true' is
+  // one (the usual TLS proxy), a number says how many (a CDN, then the proxy), 'false' none.
   TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0'])
+    .union([z.enum(['true', 'false']), z.coerce.number().int().min(0).max(10)])
     .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+    .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : v)),
 
   // Models (issue: conversations)
   GEMINI_API_KEY: optionalString,

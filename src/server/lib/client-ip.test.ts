@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { networkOf } from './client-ip.ts'
+import { forwardedFor, networkOf } from './client-ip.ts'
 
 describe('networkOf', () => {
   it('keeps an IPv4 address, also when IPv4-mapped', () => {
@@ -17,5 +17,23 @@ describe('networkOf', () => {
 
   it('passes anything else through', () => {
     expect(networkOf('unknown')).toBe('unknown')
+  })
+})
+
+describe('forwardedFor', () => {
+  it('reads the entry the outermost trusted proxy added, never one the client wrote', () => {
+    // The client wrote 6.6.6.6; the one proxy in front of the app appended who reached it.
+    expect(forwardedFor('6.6.6.6, 203.0.113.7', 1)).toBe('203.0.113.7')
+    expect(forwardedFor('203.0.113.7', 1)).toBe('203.0.113.7')
+    // A CDN, then the proxy: the CDN's entry is the client's.
+    expect(forwardedFor('6.6.6.6, 203.0.113.7, 198.51.100.1', 2)).toBe('203.0.113.7')
+    // Fewer entries than proxies: the first is all there is.
+    expect(forwardedFor('203.0.113.7', 2)).toBe('203.0.113.7')
+  })
+
+  it('believes nothing without a trusted proxy, or without a header', () => {
+    expect(forwardedFor('6.6.6.6', 0)).toBeUndefined()
+    expect(forwardedFor(undefined, 1)).toBeUndefined()
+    expect(forwardedFor(' , ', 1)).toBeUndefined()
   })
 })

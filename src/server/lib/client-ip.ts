@@ -2,17 +2,27 @@ import { isIPv6 } from 'node:net'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Context } from 'hono'
 
-/** The caller's address; X-Forwarded-For is believed only behind a trusted proxy. */
-export function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
-    if (forwarded) return forwarded
-  }
+/**
+ * The address X-Forwarded-For gives behind `hops` trusted proxies. Each proxy appends the address
+ * it was reached from, so the entry `hops` from the end is the one the outermost trusted proxy
+ * saw; anything before it was written by the client and is not believed (taking the first entry
+ * let anyone pick a new address per request, and so a new budget for every throttle keyed by it).
+ */
+export function forwardedFor(header: string | undefined, hops: number): string | undefined {
+  if (!header || hops < 1) return undefined
+  const entries = header.split(',').map((e) => e.trim())
+  return entries[Math.max(0, entries.length - hops)] || undefined
+}
+
+/** The caller's address; X-Forwarded-For is believed only behind trusted proxies (TRUST_PROXY). */
+export function clientIp(c: Context, trustedProxies: number): string {
+  const forwarded = forwardedFor(c.req.header('x-forwarded-for'), trustedProxies)
+  if (forwarded) return forwarded
   try {
     return getConnInfo(c).remote.address ?? 'unknown'
   } catch {
-    // app.request() in tests has no socket.
-    return c.req.header('x-forwarded-for')?.split(',')[0]?.trim() ?? 'unknown'
+    // app.request() in tests has no socket: the header stands for one, read as behind one proxy.
+    return forwardedFor(c.req.header('x-forwarded-for'), 1) ?? 'unknown'
   }
 }
 
