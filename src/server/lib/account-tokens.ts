@@ -1,21 +1,29 @@
 // Single-use links mailed to a person: verify an address, reset a password. The link carries a
 // random token; the table holds only its HMAC, an expiry and when it was used (decision 010).
 import { randomBytes } from 'node:crypto'
-import { and, eq, gt, isNull, sql } from 'drizzle-orm'
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { accountTokens } from '#server/db/schema/index.ts'
 import { hashToken } from './session.ts'
 
-export type TokenPurpose = 'verify_email' | 'reset_password'
+/**
+ * `recover_account`: mailed to the address an account had before an e-mail change. Whoever holds
+ * that mailbox takes the account back: the address restored, a new password, every device out.
+ */
+export type TokenPurpose = 'verify_email' | 'reset_password' | 'recover_account'
 
 export const TOKEN_TTL_MINUTES: Record<TokenPurpose, number> = {
   verify_email: 24 * 60,
   reset_password: 30,
+  // Long enough to notice a changed address after a holiday.
+  recover_account: 7 * 24 * 60,
 }
 
 /**
  * A fresh token for `purpose`. Earlier unused tokens of the same purpose stop working, so only
- * the newest mail's link counts (a resend or a second reset request supersedes the first).
+ * the newest mail's link counts (a resend or a second reset request supersedes the first). A
+ * recovery link supersedes only an earlier one for the same address: after changes A → B → C,
+ * the owner of A can still take the account back.
  */
 export async function issueToken(
   db: Db,
@@ -32,6 +40,7 @@ export async function issueToken(
         and(
           eq(accountTokens.userId, values.userId),
           eq(accountTokens.purpose, values.purpose),
+          values.purpose === 'recover_account' ? eq(accountTokens.email, values.email) : undefined,
           isNull(accountTokens.usedAt),
         ),
       )
@@ -72,12 +81,27 @@ export async function consumeToken(
   return row ?? null
 }
 
-/** Every outstanding link of the user stops working (the account changed hands or password). */
-export async function revokeTokens(db: Db, userId: string, now: Date): Promise<void> {
+/**
+ * Every outstanding link of the user stops working (the account changed hands or password), but
+ * for the recovery links of earlier addresses unless `recoveries` says so: a password reset
+ * through the current address (perhaps by whoever changed it) must not take them away.
+ */
+export async function revokeTokens(
+  db: Db,
+  userId: string,
+  now: Date,
+  { recoveries = false }: { recoveries?: boolean } = {},
+): Promise<void> {
   await db
     .update(accountTokens)
     .set({ usedAt: now })
-    .where(and(eq(accountTokens.userId, userId), isNull(accountTokens.usedAt)))
+    .where(
+      and(
+        eq(accountTokens.userId, userId),
+        isNull(accountTokens.usedAt),
+        recoveries ? undefined : ne(accountTokens.purpose, 'recover_account'),
+      ),
+    )
 }
 
 export async function pruneAccountTokens(db: Db): Promise<void> {

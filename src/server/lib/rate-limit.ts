@@ -6,6 +6,27 @@ import { AppError } from './app-error.ts'
  * Fixed-window counter kept in the database, so every app node shares the same limits.
  * Throws 429 with Retry-After when the key is over its limit.
  */
+/** Counts one more use of `key` in its fixed window; answers the count so far in that window. */
+export async function countInWindow(db: Db, key: string, windowSeconds: number): Promise<number> {
+  const { count } = await countUse(db, key, windowSeconds)
+  return count
+}
+
+async function countUse(db: Db, key: string, windowSeconds: number) {
+  const result = (await db.execute(sql`
+    insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
+    on conflict (key) do update set
+      count = case when rate_limits.window_start < now() - make_interval(secs => ${windowSeconds})
+        then 1 else rate_limits.count + 1 end,
+      window_start = case when rate_limits.window_start < now() - make_interval(secs => ${windowSeconds})
+        then now() else rate_limits.window_start end
+    returning count,
+      ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now())))::int as retry_after
+  `)) as unknown as { rows: { count: number; retry_after: number }[] }
+  const row = result.rows[0]
+  return { count: Number(row?.count ?? 0), retryAfter: Math.max(1, Number(row?.retry_after ?? 1)) }
+}
+
 export async function enforceRateLimit(
   db: Db,
   key: string,
@@ -16,19 +37,8 @@ export async function enforceRateLimit(
     message?: string | ((retryAfterSeconds: number) => string)
   },
 ): Promise<void> {
-  const result = (await db.execute(sql`
-    insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
-    on conflict (key) do update set
-      count = case when rate_limits.window_start < now() - make_interval(secs => ${opts.windowSeconds})
-        then 1 else rate_limits.count + 1 end,
-      window_start = case when rate_limits.window_start < now() - make_interval(secs => ${opts.windowSeconds})
-        then now() else rate_limits.window_start end
-    returning count,
-      ceil(extract(epoch from (window_start + make_interval(secs => ${opts.windowSeconds}) - now())))::int as retry_after
-  `)) as unknown as { rows: { count: number; retry_after: number }[] }
-  const row = result.rows[0]
-  if (row && Number(row.count) > opts.limit) {
-    const retryAfter = Math.max(1, Number(row.retry_after))
+  const { count, retryAfter } = await countUse(db, key, opts.windowSeconds)
+  if (count > opts.limit) {
     const message =
       typeof opts.message === 'function'
         ? opts.message(retryAfter)

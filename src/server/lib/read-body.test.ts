@@ -7,11 +7,14 @@ import { createTestApp, type TestApp } from '../../../tests/helpers/test-app.ts'
 import { MAX_FORM_PARTS } from './read-body.ts'
 
 const MAX_STALL_MS = 200
+const ROUTES = ['/api/messages', '/api/transcribe', '/api/import']
 let t: TestApp
 let cookie: string
 beforeAll(async () => {
   t = await createTestApp()
   cookie = (await t.signUp()).cookie
+  // Each route's first request loads its code: done here, so a test measures only the form.
+  for (const path of ROUTES) await post(path, manyFields(1))
 })
 afterAll(() => t?.close())
 
@@ -33,18 +36,15 @@ function post(path: string, body: Uint8Array, contentType = `multipart/form-data
 
 // The stall includes time the OS did not run the thread at all: two more tries on a loaded machine.
 describe('a form of many tiny fields', { retry: 2 }, () => {
-  it.each(['/api/messages', '/api/transcribe', '/api/import'])(
-    'is refused by %s with a 400 before it is parsed',
-    async (path) => {
-      // About 23 MB: under the 25 MB limit for files, 350,000 fields.
-      const body = manyFields(350_000)
-      expect(body.length).toBeLessThan(25 * 1024 * 1024)
-      const { value: res, stallMs } = await worstStall(() => post(path, body))
-      expect(res.status).toBe(400)
-      expect((await res.json()).message).toContain(`at most ${MAX_FORM_PARTS}`)
-      expect(stallMs).toBeLessThan(MAX_STALL_MS)
-    },
-  )
+  it.each(ROUTES)('is refused by %s with a 400 before it is parsed', async (path) => {
+    // About 23 MB: under the 25 MB limit for files, 350,000 fields.
+    const body = manyFields(350_000)
+    expect(body.length).toBeLessThan(25 * 1024 * 1024)
+    const { value: res, stallMs } = await worstStall(() => post(path, body))
+    expect(res.status).toBe(400)
+    expect((await res.json()).message).toContain(`at most ${MAX_FORM_PARTS}`)
+    expect(stallMs).toBeLessThan(MAX_STALL_MS)
+  })
 
   it('is refused url-encoded too', async () => {
     // Under the 1 MB limit for bodies other than files.

@@ -1,8 +1,9 @@
 import { Hono } from 'hono'
 import { updateEmailBody } from '#contract/account.ts'
+import { issueToken, TOKEN_TTL_MINUTES } from '#server/lib/account-tokens.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv, UserRow } from '#server/lib/context.ts'
-import { sendVerification } from '#server/lib/email-verification.ts'
+import { linkTo, RESET_PASSWORD_PATH, sendVerification } from '#server/lib/email-verification.ts'
 import { mailerFor } from '#server/lib/mail/mailer.ts'
 import { emailChangedNotice } from '#server/lib/mail/messages.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
@@ -44,8 +45,21 @@ export function accountRoutes(deps: AppDeps, hooks: AccountHooks = {}) {
         throw new AppError('conflict:email', 'Another account already uses this e-mail address')
       }
       await sendVerification(deps, result.user)
-      // The old address hears of it: if someone else made the change, its owner can react.
-      mailerFor(deps).send(emailChangedNotice(user.email, email))
+      // A confirmed old address hears of it, with a link that takes the account back: if someone
+      // else made the change (a session left open), its owner can undo it. An address never
+      // confirmed may be a stranger's (a typo fixed): it gets nothing.
+      if (user.emailVerifiedAt) {
+        const token = await issueToken(db, deps.secret, {
+          userId: user.id,
+          purpose: 'recover_account',
+          email: user.email,
+          now: deps.now?.() ?? new Date(),
+        })
+        const days = TOKEN_TTL_MINUTES.recover_account / (24 * 60)
+        mailerFor(deps).send(
+          emailChangedNotice(user.email, email, linkTo(deps, RESET_PASSWORD_PATH, token), days),
+        )
+      }
       c.get('log').info({ userId: user.id }, 'e-mail updated')
       return c.json(toUserJson(result.user), 200)
     })

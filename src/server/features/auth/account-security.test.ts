@@ -6,7 +6,7 @@ import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sessions, users } from '#server/db/schema/index.ts'
-import { mailerFor } from '#server/lib/mail/mailer.ts'
+import { MAIL_PER_ADDRESS, mailerFor } from '#server/lib/mail/mailer.ts'
 import { latestMailTo, linkIn, readOutbox } from '../../../../tests/helpers/mailbox.ts'
 import { createTestApp, sessionCookie, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type OidcStandIn, startOidcStandIn } from '../../../../tests/stand-ins/oidc.ts'
@@ -140,6 +140,98 @@ describe('changing the e-mail', () => {
   })
 })
 
+describe('taking the account back after someone changed its address', () => {
+  /** A confirmed owner, and someone else holding their session who changes the address. */
+  async function takenOver() {
+    const owner = unique('owner')
+    const { cookie } = await t.signUp(owner)
+    await t.request('/api/verify-email', {
+      method: 'POST',
+      json: { token: tokenOf(linkIn(await mailTo(owner, /Confirm/), '/verify-email')) },
+    })
+    const thief = unique('thief')
+    const changed = await t.request('/api/user/update-email', {
+      method: 'POST',
+      cookie,
+      json: { email: thief },
+    })
+    expect(changed.status).toBe(200)
+    return { owner, thief, cookie }
+  }
+
+  it("the notice's link restores the address, sets a new password and signs every device out", async () => {
+    const { owner, thief, cookie } = await takenOver()
+    const notice = await mailTo(owner, /e-mail address was changed/)
+    // The notice's advice did nothing before: "Forgot password?" with this address found no account.
+    const link = linkIn(notice, '/reset-password')
+    const res = await t.request('/api/reset-password', {
+      method: 'POST',
+      json: { token: tokenOf(link), password: 'the owner again, safely' },
+    })
+    expect(res.status).toBe(200)
+    expect((await me(cookie)).status).toBe(401)
+    const back = await login(owner, 'the owner again, safely')
+    expect(back.status).toBe(200)
+    expect(await back.json()).toMatchObject({ email: owner, emailVerified: true })
+    expect((await login(thief, 'the owner again, safely')).status).toBe(401)
+    // Once.
+    const again = await t.request('/api/reset-password', {
+      method: 'POST',
+      json: { token: tokenOf(link), password: 'another new password' },
+    })
+    expect(again.status).toBe(400)
+  })
+
+  it('a password reset through the new address does not take the link away', async () => {
+    const { owner, thief } = await takenOver()
+    const notice = await mailTo(owner, /e-mail address was changed/)
+    await t.request('/api/forgot-password', { method: 'POST', json: { email: thief } })
+    const reset = linkIn(await mailTo(thief, /Reset your Loris password/), '/reset-password')
+    expect(
+      (
+        await t.request('/api/reset-password', {
+          method: 'POST',
+          json: { token: tokenOf(reset), password: 'the thief password' },
+        })
+      ).status,
+    ).toBe(200)
+    const res = await t.request('/api/reset-password', {
+      method: 'POST',
+      json: { token: tokenOf(linkIn(notice, '/reset-password')), password: 'the owner again, safely' },
+    })
+    expect(res.status).toBe(200)
+    expect((await login(owner, 'the owner again, safely')).status).toBe(200)
+    expect((await login(thief, 'the thief password')).status).toBe(401)
+  })
+
+  it('an address never confirmed (perhaps a typo, perhaps a stranger) is not written to', async () => {
+    const typo = unique('typo')
+    const { cookie } = await t.signUp(typo)
+    await t.request('/api/user/update-email', { method: 'POST', cookie, json: { email: unique('fixed') } })
+    await mailerFor(t.deps).settled()
+    expect(latestMailTo(dataDir, typo, /e-mail address was changed/)).toBeUndefined()
+  })
+})
+
+describe('mail to one address', () => {
+  it(`is held back past ${MAIL_PER_ADDRESS.hour} an hour, whatever the accounts that cause it`, async () => {
+    const victim = unique('victim')
+    const sent = () => readOutbox(dataDir).filter((m) => m.to.includes(victim)).length
+    // Three accounts each move their address to the victim's and away again: a verification
+    // link and a notice to the victim each time (before: as many as the accounts' limits allowed).
+    for (let account = 0; account < 3; account++) {
+      const own = unique('bomber')
+      const { cookie } = await t.signUp(own)
+      for (let i = 0; i < 4; i++) {
+        await t.request('/api/user/update-email', { method: 'POST', cookie, json: { email: victim } })
+        await t.request('/api/user/update-email', { method: 'POST', cookie, json: { email: own } })
+      }
+    }
+    await mailerFor(t.deps).settled()
+    expect(sent()).toBe(MAIL_PER_ADDRESS.hour)
+  })
+})
+
 describe('pre-hijacking', () => {
   it('an attacker registers the victim address; the victim uses Google; the attacker is out', async () => {
     const victim = unique('victim')
@@ -197,17 +289,18 @@ describe('pre-hijacking', () => {
 describe('forgot password', () => {
   it('answers the same for a known and an unknown address; only the owner gets a link', async () => {
     const email = unique('forgot')
+    const nobody = unique('nobody')
     await t.signUp(email)
     const known = await t.request('/api/forgot-password', { method: 'POST', json: { email } })
-    const unknown = await t.request('/api/forgot-password', {
-      method: 'POST',
-      json: { email: unique('nobody') },
-    })
+    const unknown = await t.request('/api/forgot-password', { method: 'POST', json: { email: nobody } })
     expect(known.status).toBe(200)
     expect(unknown.status).toBe(200)
     expect(await known.json()).toEqual(await unknown.json())
     await mailerFor(t.deps).settled()
-    expect(readOutbox(dataDir).filter((m) => /Reset your Loris password/.test(m.subject))).toHaveLength(1)
+    const resets = (to: string) =>
+      readOutbox(dataDir).filter((m) => m.to.includes(to) && /Reset your Loris password/.test(m.subject))
+    expect(resets(email)).toHaveLength(1)
+    expect(resets(nobody)).toHaveLength(0)
   })
 
   it('the link sets a new password once and ends every session; the old password stops working', async () => {

@@ -3,6 +3,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { forgotPasswordBody, resetPasswordBody, verifyEmailBody } from '#contract/auth.ts'
+import type { Db } from '#server/db/client.ts'
 import { users } from '#server/db/schema/index.ts'
 import { consumeToken, issueToken, revokeTokens, TOKEN_TTL_MINUTES } from '#server/lib/account-tokens.ts'
 import { AppError } from '#server/lib/app-error.ts'
@@ -21,6 +22,22 @@ import { loginAccountKey } from './sign-in-throttle.ts'
 const WINDOW = 15 * 60
 const BAD_LINK =
   'This link is invalid, has expired or was already used. Ask for a new one and use the latest e-mail.'
+
+/**
+ * The account back to the address the recovery link was mailed to, with the new password. If
+ * another account took that address meanwhile, the password is still reset (every device out)
+ * and the account keeps its current address, which the notice of the change named.
+ */
+async function recoverAccount(db: Db, userId: string, email: string, passwordHash: string) {
+  const values = { passwordHash, email, emailVerifiedAt: sql`now()` }
+  try {
+    return (await db.update(users).set(values).where(eq(users.id, userId)).returning())[0]
+  } catch (err) {
+    const e = err as { code?: string; cause?: { code?: string } }
+    if ((e.code ?? e.cause?.code) !== '23505') throw err
+    return (await db.update(users).set({ passwordHash }).where(eq(users.id, userId)).returning())[0]
+  }
+}
 
 export function emailRoutes(deps: AppDeps) {
   const { db } = deps.database
@@ -86,22 +103,33 @@ export function emailRoutes(deps: AppDeps) {
         limit: 30,
         windowSeconds: WINDOW,
       })
-      const used = await consumeToken(db, deps.secret, 'reset_password', token, now())
+      const reset = await consumeToken(db, deps.secret, 'reset_password', token, now())
+      // The same page serves the link mailed to an address the account had before a change.
+      const recovery = reset ? null : await consumeToken(db, deps.secret, 'recover_account', token, now())
+      const used = reset ?? recovery
       if (!used) throw new AppError('bad_request:token', BAD_LINK)
       const passwordHash = await hashPassword(password)
-      // Opening the mailed link proves the address, so it counts as verified too.
-      const [user] = await db
-        .update(users)
-        .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
-        .where(and(eq(users.id, used.userId), eq(users.email, used.email)))
-        .returning()
+      const user = reset
+        ? // Opening the mailed link proves the address, so it counts as verified too.
+          (
+            await db
+              .update(users)
+              .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
+              .where(and(eq(users.id, used.userId), eq(users.email, used.email)))
+              .returning()
+          )[0]
+        : await recoverAccount(db, used.userId, used.email, passwordHash)
       if (!user) throw new AppError('bad_request:token', BAD_LINK)
-      // Whoever had the old password, or a session, is out; the owner signs in afresh.
+      // Whoever had the old password, or a session, is out; the owner signs in afresh. A recovery
+      // also ends the other recovery links: the account is its owner's again.
       await endOtherSessions(deps, user.id)
-      await revokeTokens(db, user.id, now())
+      await revokeTokens(db, user.id, now(), { recoveries: Boolean(recovery) })
       await db.execute(sql`delete from rate_limits where key = ${loginAccountKey(user.email)}`)
       mailerFor(deps).send(passwordChangedNotice(user.email))
-      c.get('log').info({ userId: user.id }, 'password reset; every session ended')
+      c.get('log').info(
+        { userId: user.id, recovered: Boolean(recovery) },
+        'password reset; every session ended',
+      )
       return c.json({ ok: true as const }, 200)
     })
 }

@@ -5,8 +5,10 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Logger } from 'pino'
+import type { Db } from '#server/db/client.ts'
 import type { Env } from '#server/env.ts'
 import { publicOrigin } from '#server/env.ts'
+import { countInWindow } from '../rate-limit.ts'
 
 export interface OutgoingMail {
   to: string
@@ -39,7 +41,18 @@ function defaultFrom(env: Env): string {
   return env.MAIL_FROM ?? `Loris <no-reply@${new URL(publicOrigin(env)).hostname}>`
 }
 
-export function createMailer(env: Env, log: Logger): Mailer {
+/**
+ * Mail one address may receive, across every kind and every account: each route has its own
+ * limits, but together (an e-mail change to the address and back, from a few accounts) they let
+ * anyone fill a stranger's inbox with Loris mail. Past it, mail to that address waits for the
+ * window: the log says so, the request that caused it does not.
+ */
+export const MAIL_PER_ADDRESS = { hour: 8, day: 24 }
+
+/** Whether `to` may receive another mail now (and counts it). */
+export type RecipientBudget = (to: string) => Promise<boolean>
+
+export function createMailer(env: Env, log: Logger, budget?: RecipientBudget): Mailer {
   const from = defaultFrom(env)
   // nodemailer is loaded with the first message, not with the server (decision 022).
   const transports = once(async () => {
@@ -51,6 +64,10 @@ export function createMailer(env: Env, log: Logger): Mailer {
   const pending = new Set<Promise<void>>()
 
   async function deliver(mail: OutgoingMail): Promise<void> {
+    if (budget && !(await budget(mail.to))) {
+      log.warn({ kind: mail.kind }, 'e-mail held back: this address had its share of mail for now')
+      return
+    }
     const message = { from, to: mail.to, subject: mail.subject, text: mail.text }
     const { smtp, stream } = await transports()
     if (smtp) {
@@ -113,10 +130,20 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 // One mailer per app (deps object): features share its transport and its pending set.
 const mailers = new WeakMap<object, Mailer>()
 
-export function mailerFor(deps: { env: Env; log: Logger }): Mailer {
+/** Counted in the database's rate_limits, so every app node shares an address's budget. */
+function recipientBudget(db: Db): RecipientBudget {
+  return async (to) => {
+    const address = to.trim().toLowerCase()
+    const hour = await countInWindow(db, `mail:to:hour:${address}`, 60 * 60)
+    const day = await countInWindow(db, `mail:to:day:${address}`, 24 * 60 * 60)
+    return hour <= MAIL_PER_ADDRESS.hour && day <= MAIL_PER_ADDRESS.day
+  }
+}
+
+export function mailerFor(deps: { env: Env; log: Logger; database?: { db: Db } }): Mailer {
   let mailer = mailers.get(deps)
   if (!mailer) {
-    mailer = createMailer(deps.env, deps.log)
+    mailer = createMailer(deps.env, deps.log, deps.database ? recipientBudget(deps.database.db) : undefined)
     mailers.set(deps, mailer)
   }
   return mailer

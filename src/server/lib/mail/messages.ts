@@ -28,15 +28,22 @@ export function resetPasswordMail(to: string, link: string, minutes: number): Ou
   }
 }
 
-export function emailChangedNotice(to: string, newEmail: string): OutgoingMail {
+export function emailChangedNotice(
+  to: string,
+  newEmail: string,
+  recoverLink: string,
+  days: number,
+): OutgoingMail {
   return {
     to,
     kind: 'email-changed',
     subject: 'Your Loris e-mail address was changed',
     text:
       `The e-mail address of your Loris account was changed from this address to ${newEmail}.\n\n` +
-      `If you did not do this, someone may have access to your account: reset your password from ` +
-      `the sign-in screen ("Forgot password?") with this address right away.${SIGNATURE}`,
+      `If you did not do this, someone may have access to your account. Take it back with this ` +
+      `link: it gives the account this address again, lets you choose a new password and signs ` +
+      `out every device.\n\n${recoverLink}\n\nThe link works once and for ${days} days. If you ` +
+      `made the change yourself, you can ignore this message.${SIGNATURE}`,
   }
 }
 
