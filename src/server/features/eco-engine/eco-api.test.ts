@@ -4,13 +4,22 @@ import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ChatEvent } from '#contract/chat-events.ts'
 import { type AppConfig, configSchema } from '#contract/config.ts'
 import { localEcoFiguresSchema } from '#contract/eco-engine.ts'
 import { co2ImpactSchema } from '#contract/impact.ts'
+import { users } from '#server/db/schema/index.ts'
 import { closeEcoEngine } from '#server/features/eco-engine/instance.ts'
-import { eventReader, messageRow, readEvents, replyText, waitFor } from '../../../../tests/helpers/chat.ts'
+import {
+  eventReader,
+  messageRow,
+  readEvents,
+  replyText,
+  settled,
+  waitFor,
+} from '../../../../tests/helpers/chat.ts'
 import { freePort } from '../../../../tests/helpers/free-port.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type HfStandIn, startHuggingFaceStandIn } from '../../../../tests/stand-ins/huggingface.ts'
@@ -104,6 +113,26 @@ describe('eco mode with the model file placed by hand (ECO_MODEL_FILE), no keys'
       (figures.energyKwhPerToken as number) * 1.28 * 0.47301 * 1000,
       15,
     )
+  })
+
+  it('refuses a message too long for the eco model, says so, and charges nothing', async () => {
+    const { cookie, user } = await t.signUp()
+    const events = await readEvents(
+      await send(t, cookie, { content: 'word '.repeat(4_000), isEcoMode: true }),
+    )
+    const end = events.at(-1)
+    expect(end).toMatchObject({ status: 'failed', code: 'service_unavailable:provider' })
+    expect(end?.error).toMatch(/too long for the Loris eco model/)
+    expect(end?.error).toMatch(/shorten it.*another mode/)
+    expect(JSON.stringify(end)).not.toMatch(ENV_NAME)
+    expect(replyText(events)).toBe('')
+    const row = await settled(t.deps.database.db, events[0]?.id as string)
+    expect(row).toMatchObject({ status: 'failed', response: '', errorMessage: end?.error })
+    const [charged] = await t.deps.database.db
+      .select()
+      .from(users)
+      .where(eq(users.id, user.id as string))
+    expect(charged).toMatchObject({ aiInputChars: 0, aiOutputChars: 0 })
   })
 
   it('Stop ends the reply as interrupted, keeping what arrived', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { EcoEngine } from './engine.ts'
+import { EcoEngine, EcoUnavailableError } from './engine.ts'
 import type { EcoEngineSettings } from './settings.ts'
 
 const TEST_MODEL = path.resolve(import.meta.dirname, '../../../../tests/fixtures/models/stories260K.gguf')
@@ -120,6 +120,33 @@ describe('EcoEngine', () => {
     await first.done
     // The queue still works afterwards.
     expect((await ask('Third').done).outputTokens).toBeGreaterThan(0)
+  })
+
+  it('refuses a message too long for its context instead of cutting it', async () => {
+    const err = await ask('word '.repeat(4_000)).done.catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(EcoUnavailableError)
+    expect(err).toMatchObject({ failure: 'too_long' })
+    // Nothing waits in line or holds a sequence after a refusal: the next reply runs.
+    expect(engine.queued).toBe(0)
+    expect((await ask('Once upon a time').done).outputTokens).toBeGreaterThan(0)
+  })
+
+  it('drops the oldest turns that do not fit, and counts the prompt it really read', async () => {
+    const turn = 'word '.repeat(80) // about 240 tokens in this model's 512-token vocabulary
+    const turns = Array.from({ length: 8 }, (_, i) => ({
+      role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      text: turn,
+    }))
+    const result = await engine.generate({
+      system: 'You are Loris.',
+      turns: [...turns, { role: 'user', text: `${turn} Once upon a time` }],
+      maxTokens: 40,
+      onText: () => {},
+    })
+    const contextSize = 2_048 // the test model's trained context, below the engine's 4,096
+    expect(result.inputTokens + result.outputTokens).toBeLessThanOrEqual(contextSize)
+    // Most of the history was kept (only whole turns dropped), the new turn whole.
+    expect(result.inputTokens).toBeGreaterThan(contextSize - 40 - 2 * 260)
   })
 
   it('never blocks the event loop while generating (inference runs on native threads)', async () => {

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino'
 import { createEnergyMeter, type EnergyMeter, type EnergyMethod } from './energy.ts'
 import { type FetchFailureKind, fetchModel, ModelFetchError } from './model-fetch.ts'
+import { fitPrompt } from './prompt-fit.ts'
 import type { EcoEngineSettings } from './settings.ts'
 
 type NodeLlama = typeof import('node-llama-cpp')
@@ -13,9 +14,12 @@ type Llama = Awaited<ReturnType<NodeLlama['getLlama']>>
 type LlamaModel = Awaited<ReturnType<Llama['loadModel']>>
 type LlamaContext = Awaited<ReturnType<LlamaModel['createContext']>>
 type LlamaContextSequence = ReturnType<LlamaContext['getSequence']>
+type ChatWrapper = import('node-llama-cpp').ChatWrapper
 
 export type EcoEngineState = 'idle' | 'downloading' | 'loading' | 'ready' | 'failed'
 export type EcoFailure = FetchFailureKind | 'load'
+/** Why one reply cannot be generated: the engine's failure, or a message its context cannot hold. */
+export type EcoRefusal = EcoFailure | 'too_long'
 
 export interface EcoEngineStatus {
   state: EcoEngineState
@@ -59,11 +63,23 @@ export interface EcoResult {
 /** The engine cannot serve now; `failure` picks the plain words people see. */
 export class EcoUnavailableError extends Error {
   constructor(
-    readonly failure: EcoFailure,
+    readonly failure: EcoRefusal,
     message: string,
   ) {
     super(message)
     this.name = 'EcoUnavailableError'
+  }
+}
+
+/**
+ * The new message does not fit the context even without history: refused, never cut. An
+ * EcoUnavailableError so the chat says why in plain words (chat/failures.ts, messages.ts) and the
+ * client does not retry it; a reply that produced nothing is charged nothing (chat/finalize.ts).
+ */
+export class EcoPromptTooLongError extends EcoUnavailableError {
+  constructor(message: string) {
+    super('too_long', message)
+    this.name = 'EcoPromptTooLongError'
   }
 }
 
@@ -76,8 +92,14 @@ export interface EcoEngineOptions {
 
 const DEFAULT_MAX_TOKENS = 1_024
 const RETRY_AFTER_MS = 60_000
-// Eco mode sends at most 2,000 history tokens (chat/providers/registry.ts), plus the reply.
+// Eco mode sends at most 2,000 history tokens (chat/providers/registry.ts), plus the reply; the
+// new message is not budgeted there, so every prompt is fitted to the context here (prompt-fit.ts).
 const CONTEXT_SIZE = { min: 512, max: 4_096 }
+// A context smaller than planned (little memory: node-llama-cpp may pick down to 512) still leaves
+// three quarters to the prompt; at 4,096 the default reply of 1,024 is unchanged.
+const MAX_REPLY_SHARE = 1 / 4
+
+type Fitted = Extract<Awaited<ReturnType<typeof fitPrompt>>, { fits: true }> & { replyTokens: number }
 
 export class EcoEngine {
   private state: EcoEngineState = 'idle'
@@ -91,6 +113,7 @@ export class EcoEngine {
   private llama: Llama | null = null
   private model: LlamaModel | null = null
   private context: LlamaContext | null = null
+  private chatWrapper: ChatWrapper | null = null
   private free: LlamaContextSequence[] = []
   private readonly waiting: Array<{
     grant: (s: LlamaContextSequence) => void
@@ -271,7 +294,7 @@ export class EcoEngine {
   }
 
   private async load() {
-    const { getLlama, LlamaLogLevel } = await import('node-llama-cpp')
+    const { getLlama, LlamaLogLevel, resolveChatWrapper } = await import('node-llama-cpp')
     const { threads, parallel, modelFile } = this.settings
     // Prebuilt binary only: no build, no download, no GPU probing (decision 020). Apple Silicon's
     // only prebuilt binary is the Metal one; its layers stay on the CPU below (gpuLayers: 0).
@@ -284,6 +307,9 @@ export class EcoEngine {
     })
     // On the CPU everywhere, so the CPU-time energy estimate covers all of the work.
     this.model = await this.llama.loadModel({ modelPath: modelFile, gpuLayers: 0 })
+    // The chat template comes from the model file ('auto'); resolved once, so a prompt is counted
+    // with the template it is generated with.
+    this.chatWrapper = resolveChatWrapper(this.model)
     const name = this.model.fileInfo.metadata?.general?.name
     this.modelName = typeof name === 'string' && name.trim() ? name.trim() : null
     this.context = await this.model.createContext({
@@ -356,11 +382,13 @@ export class EcoEngine {
   /** Generates one reply, streaming its text; waits for the model and a free sequence first. */
   async generate(req: EcoRequest): Promise<EcoResult> {
     await this.ready(req.signal)
+    // Before waiting in line: a message too long is refused at once.
+    const fitted = await this.fit(req)
     const seq = await this.acquire(req.signal, req.onQueued)
     req.onQueued?.(0)
     this.running++
     try {
-      return await this.generateOn(seq, req)
+      return await this.generateOn(seq, req, fitted)
     } finally {
       this.running--
       await seq.clearHistory().catch(() => {})
@@ -368,29 +396,59 @@ export class EcoEngine {
     }
   }
 
-  private async generateOn(seq: LlamaContextSequence, req: EcoRequest): Promise<EcoResult> {
+  /** The prompt cut to the context: oldest exchanges dropped first, a new turn too long refused. */
+  private async fit(req: EcoRequest): Promise<Fitted> {
+    const { model, context, chatWrapper } = this
+    if (!model || !context || !chatWrapper) throw new EcoUnavailableError('load', 'the model is not loaded')
+    const contextSize = context.contextSize
+    const replyTokens = Math.min(
+      req.maxTokens ?? DEFAULT_MAX_TOKENS,
+      Math.floor(contextSize * MAX_REPLY_SHARE),
+    )
+    const fit = await fitPrompt({
+      system: req.system,
+      turns: req.turns,
+      replyTokens,
+      contextSize,
+      chatWrapper,
+      tokenizer: model.tokenizer,
+    })
+    if (!fit.fits)
+      throw new EcoPromptTooLongError(
+        `the new message needs ${fit.tokens} tokens with the system prompt; a context of ${contextSize} leaves ${fit.room} beside a reply of ${replyTokens}`,
+      )
+    const dropped = req.turns.length - 1 - (fit.history.length - 1)
+    if (dropped > 0) this.log.debug({ dropped, tokens: fit.tokens }, 'eco model: oldest turns left out')
+    return { ...fit, replyTokens }
+  }
+
+  private async generateOn(seq: LlamaContextSequence, req: EcoRequest, fitted: Fitted): Promise<EcoResult> {
     const { LlamaChatSession } = await import('node-llama-cpp')
-    // The chat template comes from the model file (resolveChatWrapper, 'auto').
-    const session = new LlamaChatSession({ contextSequence: seq, autoDisposeSequence: false })
+    // The prompt was fitted with room for the reply, so no context shift is ever due. Should one
+    // be (a miscount), the reply stops and is refused: the default strategy would silently drop
+    // the prompt's start. A strategy cannot throw (node-llama-cpp falls back to the default).
+    const shift = new AbortController()
+    const session = new LlamaChatSession({
+      contextSequence: seq,
+      autoDisposeSequence: false,
+      chatWrapper: this.chatWrapper ?? 'auto',
+      contextShift: {
+        strategy: () => {
+          shift.abort()
+          return { chatHistory: [], metadata: null }
+        },
+      },
+    })
     const meterBefore = { input: seq.tokenMeter.usedInputTokens, output: seq.tokenMeter.usedOutputTokens }
     const energyStart = this.meter.read()
     const tokensStart = this.tokensGenerated
     let ownTokens = 0
     let aborted = false
     try {
-      const history = req.turns.slice(0, -1)
-      const last = req.turns.at(-1)
-      session.setChatHistory([
-        { type: 'system', text: req.system },
-        ...history.map((t) =>
-          t.role === 'user'
-            ? { type: 'user' as const, text: t.text }
-            : { type: 'model' as const, response: [t.text] },
-        ),
-      ])
-      await session.prompt(last?.text ?? '', {
-        maxTokens: req.maxTokens ?? DEFAULT_MAX_TOKENS,
-        signal: req.signal,
+      session.setChatHistory(fitted.history)
+      await session.prompt(fitted.prompt, {
+        maxTokens: fitted.replyTokens,
+        signal: req.signal ? AbortSignal.any([req.signal, shift.signal]) : shift.signal,
         stopOnAbortSignal: true,
         onTextChunk: (text) => {
           if (text) req.onText(text)
@@ -402,9 +460,16 @@ export class EcoEngine {
         },
       })
       aborted = req.signal?.aborted ?? false
+    } catch (err) {
+      // Stopped by the guard, the evaluation throws an AbortError (not a Stop: refuse the reply).
+      if (!shift.signal.aborted || req.signal?.aborted) throw err
     } finally {
       session.dispose({ disposeSequence: false })
     }
+    if (shift.signal.aborted && !aborted)
+      throw new EcoPromptTooLongError(
+        `the context of ${seq.contextSize} tokens had to shift although ${fitted.tokens} were counted to fit`,
+      )
     const outputTokens = seq.tokenMeter.usedOutputTokens - meterBefore.output
     const inputTokens = seq.tokenMeter.usedInputTokens - meterBefore.input
     const joules = this.meter.joulesBetween(energyStart, this.meter.read())
@@ -425,6 +490,7 @@ export class EcoEngine {
     await this.model?.dispose()
     this.context = null
     this.model = null
+    this.chatWrapper = null
     this.free = []
     if (this.state === 'ready') this.state = 'idle'
   }

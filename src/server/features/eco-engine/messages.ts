@@ -1,11 +1,13 @@
 // What people read when the eco model cannot answer: plain words and what the site's
 // administrator can do, never an environment variable (the admin log names those).
-import type { EcoFailure } from './engine.ts'
+import type { EcoRefusal } from './engine.ts'
 
 const ADMIN_FILE = 'The site administrator can place the model file on the server or choose another one.'
 
-export function ecoFailureMessage(failure: EcoFailure): string {
+export function ecoFailureMessage(failure: EcoRefusal): string {
   switch (failure) {
+    case 'too_long':
+      return 'Your message is too long for the Loris eco model, which reads only a few pages at a time. Please shorten it (or attach a shorter document), or choose another mode.'
     case 'offline':
       return `The Loris eco model could not be downloaded: this server cannot reach the internet. ${ADMIN_FILE}`
     case 'checksum':

@@ -2,12 +2,16 @@
 // an interruption, checked against its sha256, then renamed into place (atomic on one file
 // system), so a half-written file is never loaded. Speaks Hugging Face's resolve protocol: a
 // 302 to a file host whose first answer carries the file's sha256 as X-Linked-Etag.
-import { createHash, type Hash } from 'node:crypto'
+// One process downloads at a time (download-lock.ts); the checksum is of the file on disk, and a
+// sidecar `<file>.verified.json` records it: a model file without a matching record (left by a
+// crash, a race, an older version or placed by hand) is checked again, never trusted as it is.
+import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { acquireDownloadLock, type DownloadLock } from './download-lock.ts'
 
 export interface FetchProgress {
   bytes: number
@@ -38,17 +42,88 @@ export interface FetchModelOptions {
   fetchImpl?: typeof fetch
 }
 
+/** What the sidecar records of a file whose sha256 was checked on disk. */
+interface Verified {
+  sha256: string
+  /** Where it came from: with no configured checksum, the host of this URL vouched for it. */
+  url: string
+  bytes: number
+  mtimeMs: number
+}
+
 const MAX_REDIRECTS = 5
 const SHA256_HEX = /^[0-9a-f]{64}$/
 
-/** Downloads `url` to `file` unless the file is already there; resumes a `.part` left behind. */
+/** Downloads `url` to `file` unless a verified copy is there; resumes a `.part` left behind. */
 export async function fetchModel(opts: FetchModelOptions): Promise<{ file: string; bytes: number }> {
-  const existing = await fs.stat(opts.file).catch(() => null)
-  if (existing?.isFile()) return { file: opts.file, bytes: existing.size }
-  await fs.mkdir(path.dirname(opts.file), { recursive: true }).catch((cause) => {
-    throw new ModelFetchError('disk', `cannot create ${path.dirname(opts.file)}: ${String(cause)}`, { cause })
-  })
-  const part = `${opts.file}.part`
+  for (;;) {
+    const verified = await verifiedBytes(opts)
+    if (verified !== null) return { file: opts.file, bytes: verified }
+    await fs.mkdir(path.dirname(opts.file), { recursive: true }).catch((cause) => {
+      throw new ModelFetchError('disk', `cannot create ${path.dirname(opts.file)}: ${String(cause)}`, {
+        cause,
+      })
+    })
+    // Another process downloading: follow its progress, then use what it verified.
+    const lock = await acquireDownloadLock(`${opts.file}.lock`, {
+      signal: opts.signal,
+      onWait: async () => {
+        const bytes = (await fs.stat(partOf(opts)).catch(() => null))?.size ?? 0
+        opts.onProgress?.({ bytes, totalBytes: null })
+      },
+    }).catch((cause) => {
+      if (opts.signal?.aborted) throw cause
+      throw new ModelFetchError('disk', `cannot lock ${opts.file}.lock: ${String(cause)}`, { cause })
+    })
+    try {
+      const done = (await verifiedBytes(opts)) ?? (await checkExisting(opts)) ?? (await download(opts, lock))
+      // null: another process took the lock over as stale; wait for it like any other owner.
+      if (done !== null) return { file: opts.file, bytes: done }
+    } finally {
+      await lock.release()
+    }
+  }
+}
+
+const partOf = (opts: FetchModelOptions) => `${opts.file}.part`
+const sidecarOf = (opts: FetchModelOptions) => `${opts.file}.verified.json`
+
+/** The file's size when its sidecar vouches for it under the current settings, else null. */
+async function verifiedBytes(opts: FetchModelOptions): Promise<number | null> {
+  const stat = await fs.stat(opts.file).catch(() => null)
+  if (!stat?.isFile()) return null
+  let record: Verified
+  try {
+    record = JSON.parse(await fs.readFile(sidecarOf(opts), 'utf8')) as Verified
+  } catch {
+    return null
+  }
+  const sameSource = opts.sha256 ? record.sha256 === opts.sha256.toLowerCase() : record.url === opts.url
+  // Size and mtime: the file is the one that was checked, not one written or copied over it since.
+  return sameSource && record.bytes === stat.size && record.mtimeMs === stat.mtimeMs ? stat.size : null
+}
+
+/**
+ * A model file with no valid record: checked on disk (without the network when the checksum is
+ * configured) and recorded if right, else removed so it is fetched again. Null when there is none.
+ */
+async function checkExisting(opts: FetchModelOptions): Promise<number | null> {
+  if (!(await fs.stat(opts.file).catch(() => null))?.isFile()) return null
+  let expected = opts.sha256?.toLowerCase() ?? null
+  if (!expected) {
+    const { response, linkedSha } = await request(opts, 0)
+    await response.body?.cancel()
+    expected = linkedSha
+  }
+  if (expected && (await sha256Of(opts.file)) === expected) return record(opts, expected)
+  await fs.rm(sidecarOf(opts), { force: true })
+  await fs.rm(opts.file, { force: true })
+  return null
+}
+
+/** Downloads into the part and renames it into place; null if the lock was lost meanwhile. */
+async function download(opts: FetchModelOptions, lock: DownloadLock): Promise<number | null> {
+  const part = partOf(opts)
   let have = (await fs.stat(part).catch(() => null))?.size ?? 0
 
   const { response, linkedSha, linkedSize } = await request(opts, have)
@@ -65,9 +140,9 @@ export async function fetchModel(opts: FetchModelOptions): Promise<{ file: strin
     // Nothing left to send: the part is complete (or longer than the file, then start over).
     await response.body?.cancel()
     const total = Number(/\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] ?? Number.NaN)
-    if (Number.isFinite(total) && total === have) return finish(opts, part, expected, have, null)
+    if (Number.isFinite(total) && total === have) return finish(opts, lock, expected)
     await fs.rm(part, { force: true })
-    return fetchModel(opts)
+    return download(opts, lock)
   }
   if (response.status === 206) {
     const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.headers.get('content-range') ?? '')
@@ -91,13 +166,10 @@ export async function fetchModel(opts: FetchModelOptions): Promise<{ file: strin
   }
   if (!response.body) throw new ModelFetchError('http', `${hostOf(opts.url)} sent no body`)
 
-  const hash = createHash('sha256')
-  if (have > 0) await hashFile(part, hash)
   let bytes = have
   opts.onProgress?.({ bytes, totalBytes })
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk)
       bytes += chunk.length
       opts.onProgress?.({ bytes, totalBytes })
       done(null, chunk)
@@ -120,23 +192,13 @@ export async function fetchModel(opts: FetchModelOptions): Promise<{ file: strin
       { cause },
     )
   }
-  return finish(opts, part, expected, bytes, hash)
+  return finish(opts, lock, expected)
 }
 
-async function finish(
-  opts: FetchModelOptions,
-  part: string,
-  expected: string,
-  bytes: number,
-  hash: Hash | null,
-): Promise<{ file: string; bytes: number }> {
-  let digest: string
-  if (hash) digest = hash.digest('hex')
-  else {
-    const h = createHash('sha256')
-    await hashFile(part, h)
-    digest = h.digest('hex')
-  }
+/** Checks the part as it is on disk (not the bytes this process streamed), then renames it. */
+async function finish(opts: FetchModelOptions, lock: DownloadLock, expected: string): Promise<number | null> {
+  const part = partOf(opts)
+  const digest = await sha256Of(part)
   if (digest !== expected) {
     // A corrupt or different file: resuming it would never help.
     await fs.rm(part, { force: true })
@@ -145,8 +207,25 @@ async function finish(
       `the file from ${opts.url} has sha256 ${digest}, expected ${expected} (ECO_MODEL_SHA256)`,
     )
   }
+  // Taken over as stale meanwhile: the new owner renames (and checks) the part, not this process.
+  if (!(await lock.held())) return null
+  await fs.rm(sidecarOf(opts), { force: true })
   await fs.rename(part, opts.file)
-  return { file: opts.file, bytes }
+  return record(opts, expected)
+}
+
+/** Writes the sidecar (atomically) for the file in place, checked to have `sha256`; its size. */
+async function record(opts: FetchModelOptions, sha256: string): Promise<number> {
+  const stat = await fs.stat(opts.file)
+  const verified: Verified = { sha256, url: opts.url, bytes: stat.size, mtimeMs: stat.mtimeMs }
+  const temp = `${sidecarOf(opts)}.${process.pid}.tmp`
+  try {
+    await fs.writeFile(temp, JSON.stringify(verified))
+    await fs.rename(temp, sidecarOf(opts))
+  } catch (cause) {
+    throw new ModelFetchError('disk', `cannot write ${sidecarOf(opts)}: ${String(cause)}`, { cause })
+  }
+  return stat.size
 }
 
 async function request(
@@ -184,8 +263,10 @@ async function request(
   throw new ModelFetchError('http', `too many redirects from ${hostOf(opts.url)}`)
 }
 
-async function hashFile(file: string, hash: Hash) {
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256')
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
 }
 
 function hostOf(url: string): string {
