@@ -6,6 +6,7 @@ import { strFromU8, unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccountPage } from '../pages/account-page.ts'
 import { ThreadList } from '../pages/thread-list.ts'
+import { chatEvents, signUp } from './support/chat-api.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 
 let h: ChatHarness
@@ -20,6 +21,27 @@ const NOT_FOUND = /status of 404/
 async function signedIn() {
   const tab = await h.signedInChat()
   return { ...tab, threads: new ThreadList(tab.page), account: new AccountPage(tab.page, h.server.url) }
+}
+
+/** A link to a new person's Default thread holding one exchange, made through the API. */
+async function sharedThroughApi(content: string): Promise<string> {
+  const url = h.server.url
+  const cookie = await signUp(url, 'sharer')
+  const headers = { 'content-type': 'application/json', origin: url, cookie }
+  const send = await fetch(`${url}/api/messages`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ content, isEcoMode: false, useOpenAI: false }),
+  })
+  const events = await chatEvents(send).until((e) => e.some((x) => x.done || x.error))
+  expect(events.at(-1)).toMatchObject({ done: true })
+  const share = await fetch(`${url}/api/threads/${events[0]?.threadId}/share`, {
+    method: 'POST',
+    headers,
+    body: '{}',
+  })
+  expect(share.status).toBe(201)
+  return ((await share.json()) as { url: string }).url
 }
 
 async function exchange(chat: Awaited<ReturnType<typeof signedIn>>['chat'], text: string) {
@@ -103,6 +125,36 @@ describe('share', () => {
     await visitor.page.getByRole('heading', { name: 'This link does not exist' }).waitFor()
     expect((await fetch(url)).status).toBe(404)
     for (const tab of [owner, visitor, reader]) expect(tab.unexpectedErrors([NOT_FOUND])).toEqual([])
+  })
+})
+
+describe('share page loads', () => {
+  it('says a load failed and tries again, instead of calling a working link revoked', async () => {
+    const url = await sharedThroughApi('Is this link still alive')
+    const visitor = await h.browser.newPage()
+    const api = `${h.server.url}/api/shares/${url.split('/').at(-1)}`
+    await visitor.page.route(api, (route) => route.fulfill({ status: 503, body: 'Service Unavailable' }))
+    await visitor.page.goto(url)
+    await visitor.page.getByRole('heading', { name: 'Could not load this conversation' }).waitFor()
+    expect(await visitor.page.getByText('This link does not exist').count()).toBe(0)
+    expect(await visitor.page.getByText('may have been revoked').count()).toBe(0)
+
+    await visitor.page.unroute(api)
+    await visitor.page.getByRole('button', { name: 'Try again' }).click()
+    await visitor.page.getByTestId('user-message').filter({ hasText: 'Is this link still alive' }).waitFor()
+    await visitor.page.getByRole('button', { name: 'Continue this conversation' }).waitFor()
+    expect(visitor.unexpectedErrors([/status of 503/])).toEqual([])
+  })
+
+  it('still calls a link that was never made one that does not exist', async () => {
+    const visitor = await h.browser.newPage()
+    await visitor.page.goto(`${h.server.url}/share/${'x'.repeat(43)}`)
+    await visitor.page.getByRole('heading', { name: 'This link does not exist' }).waitFor()
+    expect(await visitor.page.getByRole('button', { name: 'Try again' }).count()).toBe(0)
+    // A token the server could not have made (a link cut short when copied) answers 400.
+    await visitor.page.goto(`${h.server.url}/share/cut-short`)
+    await visitor.page.getByRole('heading', { name: 'This link does not exist' }).waitFor()
+    expect(visitor.unexpectedErrors([NOT_FOUND, /status of 400/])).toEqual([])
   })
 })
 

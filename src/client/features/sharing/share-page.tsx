@@ -16,6 +16,7 @@ import { threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { errorText } from '#client/lib/api.ts'
 import { useContinueShare, useSharedConversation } from './api/shares.ts'
+import { ShareLoadFailed } from './components/share-load-failed.tsx'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' })
 
@@ -55,13 +56,11 @@ export default function SharePage() {
     return <Spinner className="mx-auto mt-24 block size-6" label="Loading the shared conversation" />
   if (!shared.data)
     return (
-      <main className="mx-auto max-w-xl px-4 py-24 text-center">
-        <h1 className="text-2xl font-bold">This link does not exist</h1>
-        <p className="mt-2 text-muted-foreground">It may have been revoked by the person who shared it.</p>
-        <Link href="/" className="mt-6 inline-block text-primary hover:underline">
-          Go to Loris
-        </Link>
-      </main>
+      <ShareLoadFailed
+        error={shared.error}
+        retrying={shared.isFetching}
+        onRetry={() => void shared.refetch()}
+      />
     )
   const data = shared.data
   return (

@@ -5,7 +5,10 @@ import type { Thread } from '#contract/threads.ts'
 
 export const sharesQueryKey = ['/api/shares'] as const
 
-/** GET /api/shares/:token: public; 404 once revoked. */
+/**
+ * GET /api/shares/:token: public; 404 once revoked. Not retried by itself (spec section 9): the
+ * page tells a failed load from a gone link and offers Try again.
+ */
 export function useSharedConversation(token: string) {
   return useQuery({
     queryKey: ['/api/shares', token],
