@@ -1,6 +1,6 @@
-// The in-flight sign-in's secrets (state, nonce, PKCE verifier) travel in a short-lived,
-// httpOnly cookie signed with HMAC, so any app node can finish a flow another one began and
-// the server keeps nothing in memory (decision 005).
+// The in-flight sign-in's secrets (state, nonce, PKCE verifier) and the page to return to
+// travel in a short-lived, httpOnly cookie signed with HMAC, so any app node can finish a flow
+// another one began and the server keeps nothing in memory (decision 005).
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
@@ -15,6 +15,8 @@ const flowSchema = z.object({
   nonce: z.string().min(1),
   verifier: z.string().min(43),
   expiresAt: z.number(),
+  /** Checked against the allow-list when the flow begins (return-path.ts); absent in older cookies. */
+  returnTo: z.string().optional(),
 })
 export type Flow = z.infer<typeof flowSchema>
 

@@ -57,10 +57,18 @@ const cookieOf = (res: Response, name: string) =>
  * followed), then the callback with the flow cookie. `alter` may tamper with the callback URL.
  */
 async function signInWithGoogle(
-  opts: { behaviour?: OidcBehaviour; cookie?: string; alter?: (url: URL) => void; flowCookie?: string } = {},
+  opts: {
+    behaviour?: OidcBehaviour
+    cookie?: string
+    alter?: (url: URL) => void
+    flowCookie?: string
+    /** The page the sign-in began on, as the client sends it. */
+    next?: string
+  } = {},
 ) {
   if (opts.behaviour) op.setNextBehaviour(opts.behaviour)
-  const start = await t.request('/auth/google', { cookie: opts.cookie })
+  const query = opts.next === undefined ? '' : `?${new URLSearchParams({ next: opts.next })}`
+  const start = await t.request(`/auth/google${query}`, { cookie: opts.cookie })
   expect(start.status).toBe(302)
   const authorizeUrl = new URL(start.headers.get('location') ?? '')
   const flowCookie = opts.flowCookie ?? cookieOf(start, FLOW_COOKIE)
@@ -266,6 +274,55 @@ describe('GET /auth/google/callback', () => {
     const callback = new URL(authorized.headers.get('location') ?? '')
     const res = await otherNode(`${callback.pathname}${callback.search}`, cookieOf(start, FLOW_COOKIE))
     expect(res.headers.get('location')).toBe('/chat?auth=google')
+  })
+})
+
+describe('the page a sign-in returns to', () => {
+  const share = `/share/${'s'.repeat(43)}`
+
+  it('returns to the shared conversation it began on, signed in', async () => {
+    const g = googleUser()
+    op.setNextUser(g)
+    const { res, location } = await signInWithGoogle({ next: share })
+    expect(location).toBe(`${share}?auth=google`)
+    const me = await (await t.request('/api/user', { cookie: sessionCookie(res) })).json()
+    expect(me.googleId).toBe(g.sub)
+  })
+
+  it('returns there with the reason when the sign-in fails', async () => {
+    op.setNextUser(googleUser())
+    const { location } = await signInWithGoogle({ next: share, behaviour: 'deny' })
+    expect(location).toBe(`${share}?auth_error=denied`)
+    const bare = sibling({ env: { GOOGLE_CLIENT_ID: undefined, GOOGLE_CLIENT_SECRET: undefined } })
+    const res = await bare(`/auth/google?next=${encodeURIComponent(share)}`)
+    expect(res.headers.get('location')).toBe(`${share}?auth_error=not_configured`)
+  })
+
+  it.each([
+    ['https://evil.example'],
+    ['//evil.example'],
+    ['/\\evil.example'],
+    ['/account?x'],
+    [`${'/share/'}${'s'.repeat(43)}?then=https://evil.example`],
+  ])('never leaves for %s: the chat screen instead', async (next) => {
+    op.setNextUser(googleUser())
+    const { location } = await signInWithGoogle({ next })
+    expect(location).toBe('/chat?auth=google')
+    const bare = sibling({ env: { GOOGLE_CLIENT_ID: undefined, GOOGLE_CLIENT_SECRET: undefined } })
+    const res = await bare(`/auth/google?${new URLSearchParams({ next })}`)
+    expect(res.headers.get('location')).toBe('/chat?auth_error=not_configured')
+  })
+
+  it('keeps the return path in the signed flow cookie, where the browser cannot change it', async () => {
+    op.setNextUser(googleUser())
+    const start = await t.request(`/auth/google?next=${encodeURIComponent(share)}`)
+    const sealed = cookieOf(start, FLOW_COOKIE)?.split('=')[1] ?? ''
+    const [payload, mac] = sealed.split('.')
+    const flow = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8'))
+    expect(flow.returnTo).toBe(share)
+    const forged = Buffer.from(JSON.stringify({ ...flow, returnTo: '//evil.example' })).toString('base64url')
+    const { location } = await signInWithGoogle({ flowCookie: `${FLOW_COOKIE}=${forged}.${mac}` })
+    expect(location).toBe('/chat?auth_error=state')
   })
 })
 

@@ -14,11 +14,14 @@ import {
 import { googleSettings, oidcConfiguration } from './oidc-config.ts'
 import { dropPreviousSession } from './queries.ts'
 import { resolveGoogleAccount } from './resolve-account.ts'
+import { DEFAULT_RETURN_PATH, returnPathFrom, withParam } from './return-path.ts'
 
-// Browser navigations, not API calls: every outcome is a redirect to the chat screen, which
-// strips auth=google (spec section 2) or shows the auth_error in a toast with the sign-in dialog.
-const SIGNED_IN = '/chat?auth=google'
-const failedWith = (code: GoogleAuthError) => `/chat?auth_error=${code}`
+// Browser navigations, not API calls: every outcome is a redirect to the page the sign-in began
+// on (`?next=`, the chat screen unless it is an allowed path), which strips auth=google (spec
+// section 2) or shows the auth_error in a toast with the sign-in dialog.
+const signedIn = (returnTo: string) => withParam(returnTo, 'auth', 'google')
+const failedWith = (code: GoogleAuthError, returnTo = DEFAULT_RETURN_PATH) =>
+  withParam(returnTo, 'auth_error', code)
 
 /** Google sign-in (OpenID Connect authorization code flow with PKCE, state and nonce), at /auth. */
 export function googleAuthRoutes(deps: AppDeps) {
@@ -37,20 +40,21 @@ export function googleAuthRoutes(deps: AppDeps) {
       c.header('Cache-Control', 'no-store')
     })
     .get('/google', async (c) => {
+      const returnTo = returnPathFrom(c.req.query('next'))
       const settings = googleSettings(deps.env)
-      if (!settings) return c.redirect(failedWith('not_configured'), 302)
+      if (!settings) return c.redirect(failedWith('not_configured', returnTo), 302)
       let config: client.Configuration
       try {
         config = await oidcConfiguration(settings)
       } catch (err) {
         c.get('log').error({ err, issuer: settings.issuer.href }, 'Google discovery failed')
-        return c.redirect(failedWith('unavailable'), 302)
+        return c.redirect(failedWith('unavailable', returnTo), 302)
       }
       const verifier = client.randomPKCECodeVerifier()
       const state = client.randomState()
       const nonce = client.randomNonce()
       const expiresAt = now().getTime() + FLOW_TTL_SECONDS * 1000
-      writeFlowCookie(c, sealFlow(deps.secret, { state, nonce, verifier, expiresAt }), secure)
+      writeFlowCookie(c, sealFlow(deps.secret, { state, nonce, verifier, expiresAt, returnTo }), secure)
       const url = client.buildAuthorizationUrl(config, {
         redirect_uri: settings.redirectUri,
         scope: 'openid email profile',
@@ -67,14 +71,17 @@ export function googleAuthRoutes(deps: AppDeps) {
       const log = c.get('log')
       const flow = openFlow(deps.secret, readFlowCookie(c), now())
       clearFlowCookie(c, secure)
+      // Checked again: a cookie sealed before the allow-list changed may hold an older shape.
+      const returnTo = returnPathFrom(flow?.returnTo)
+      const failed = (code: GoogleAuthError) => c.redirect(failedWith(code, returnTo), 302)
       const query = c.req.query()
       if (query.error) {
         if (query.error !== 'access_denied') log.warn({ error: query.error }, 'Google answered an error')
-        return c.redirect(failedWith(query.error === 'access_denied' ? 'denied' : 'failed'), 302)
+        return failed(query.error === 'access_denied' ? 'denied' : 'failed')
       }
-      if (!flow || query.state !== flow.state) return c.redirect(failedWith('state'), 302)
+      if (!flow || query.state !== flow.state) return failed('state')
       const settings = googleSettings(deps.env)
-      if (!settings) return c.redirect(failedWith('not_configured'), 302)
+      if (!settings) return failed('not_configured')
 
       let claims: client.IDToken | undefined
       try {
@@ -91,9 +98,9 @@ export function googleAuthRoutes(deps: AppDeps) {
         claims = tokens.claims()
       } catch (err) {
         log.warn({ err }, 'Google sign-in could not be verified')
-        return c.redirect(failedWith('verification'), 302)
+        return failed('verification')
       }
-      if (!claims) return c.redirect(failedWith('verification'), 302)
+      if (!claims) return failed('verification')
 
       const result = await resolveGoogleAccount(deps.database.db, {
         sub: claims.sub,
@@ -102,12 +109,12 @@ export function googleAuthRoutes(deps: AppDeps) {
       })
       if (!result.ok) {
         log.info({ reason: result.error }, 'Google sign-in refused')
-        return c.redirect(failedWith(result.error), 302)
+        return failed(result.error)
       }
       // A new identity gets a new session; whoever was signed in here before is signed out.
       await dropPreviousSession(c, deps)
       await startSession(c, deps, result.user.id)
       log.info({ userId: result.user.id, outcome: result.outcome }, 'signed in with Google')
-      return c.redirect(SIGNED_IN, 302)
+      return c.redirect(signedIn(returnTo), 302)
     })
 }
