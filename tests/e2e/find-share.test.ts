@@ -1,20 +1,35 @@
 // Find, keep and share (issue 14) through the real server: message search opening a thread at
 // the exchange, a shared link read by a visitor and continued by another user, revoked from
-// Settings; a thread's export, Download my data, and Import conversations.
+// Settings, or continued after signing in with Google (the OpenID Connect stand-in); a thread's
+// export, Download my data, and Import conversations.
 import { readFileSync } from 'node:fs'
 import { strFromU8, unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccountPage } from '../pages/account-page.ts'
+import { ChatPage } from '../pages/chat-page.ts'
 import { ThreadList } from '../pages/thread-list.ts'
+import { type OidcStandIn, startOidcStandIn } from '../stand-ins/oidc.ts'
 import { chatEvents, signUp } from './support/chat-api.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 
 let h: ChatHarness
+let google: OidcStandIn
 
 beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'findshare' })
+  google = await startOidcStandIn()
+  h = await startChatHarness({
+    emailPrefix: 'findshare',
+    env: {
+      GOOGLE_CLIENT_ID: google.clientId,
+      GOOGLE_CLIENT_SECRET: google.clientSecret,
+      GOOGLE_ISSUER_URL: google.issuer,
+    },
+  })
 })
-afterAll(() => h?.close())
+afterAll(async () => {
+  await h?.close()
+  await google?.close()
+})
 
 const NOT_FOUND = /status of 404/
 
@@ -155,6 +170,48 @@ describe('share page loads', () => {
     await visitor.page.goto(`${h.server.url}/share/cut-short`)
     await visitor.page.getByRole('heading', { name: 'This link does not exist' }).waitFor()
     expect(visitor.unexpectedErrors([NOT_FOUND, /status of 400/])).toEqual([])
+  })
+})
+
+describe('share and Google sign-in', () => {
+  it('brings a visitor who signs in with Google back to the shared conversation, which they can then continue', async () => {
+    const url = await sharedThroughApi('Where do lorises sleep')
+    google.setNextUser({
+      sub: `sub-share-${Date.now()}`,
+      email: `findshare-google-${Date.now()}@example.com`,
+      email_verified: true,
+    })
+    const visitor = await h.browser.newPage()
+    const chat = new ChatPage(visitor.page, h.server.url)
+    await visitor.page.goto(url)
+    await visitor.page.getByRole('button', { name: 'Continue this conversation' }).click()
+    await chat.dialog().getByRole('button', { name: 'Continue with Google' }).click()
+
+    // The same share, signed in, with auth=google stripped once back.
+    await visitor.page.waitForURL(url)
+    await visitor.page.getByTestId('user-message').filter({ hasText: 'Where do lorises sleep' }).waitFor()
+    expect(await visitor.page.evaluate(async () => (await fetch('/api/user')).status)).toBe(200)
+
+    await visitor.page.getByRole('button', { name: 'Continue this conversation' }).click()
+    await visitor.page.waitForURL(new RegExp(`^${h.server.url}/chat/[0-9a-f-]{36}$`))
+    await chat.exchange('Where do lorises sleep').waitFor()
+    expect(await chat.dialog().count()).toBe(0)
+    expect(visitor.unexpectedErrors()).toEqual([])
+  })
+
+  it('brings them back to it with the reason and the sign-in dialog when Google sign-in fails', async () => {
+    const url = await sharedThroughApi('Do lorises hibernate')
+    const visitor = await h.browser.newPage()
+    const chat = new ChatPage(visitor.page, h.server.url)
+    await visitor.page.goto(url)
+    await visitor.page.getByRole('button', { name: 'Continue this conversation' }).click()
+    google.setNextBehaviour('deny')
+    await chat.dialog().getByRole('button', { name: 'Continue with Google' }).click()
+    await chat.toast('Google sign-in was cancelled').waitFor()
+    await chat.dialog().waitFor()
+    expect(visitor.page.url()).toBe(url)
+    await visitor.page.getByTestId('user-message').filter({ hasText: 'Do lorises hibernate' }).waitFor()
+    expect(visitor.unexpectedErrors()).toEqual([])
   })
 })
 

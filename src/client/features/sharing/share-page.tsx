@@ -10,11 +10,13 @@ import { Spinner } from '#client/components/ui/spinner.tsx'
 import { useUser } from '#client/features/auth/api/get-user.ts'
 import { SignInDialog } from '#client/features/auth/components/sign-in-dialog.tsx'
 import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
+import { useStripAuthParam } from '#client/features/auth/hooks/use-strip-auth-param.ts'
 import { Exchange } from '#client/features/chat/components/exchange.tsx'
 import { selectThread } from '#client/features/chat/hooks/use-thread-selection.ts'
 import { threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { errorText } from '#client/lib/api.ts'
+import { sharePath } from '#contract/sharing.ts'
 import { useContinueShare, useSharedConversation } from './api/shares.ts'
 import { ShareLoadFailed } from './components/share-load-failed.tsx'
 
@@ -28,6 +30,9 @@ export default function SharePage() {
   const queryClient = useQueryClient()
   const continueShare = useContinueShare()
   const title = shared.data?.title
+  // Google sign-in comes back here (not to /chat), signed in: the person carries on reading or
+  // continues the conversation, as after signing in with a password.
+  useStripAuthParam()
   useEffect(() => {
     document.title = title ? `${title} | Shared on Loris` : 'Shared conversation | Loris'
   }, [title])
@@ -88,7 +93,7 @@ export default function SharePage() {
         </Link>{' '}
         · AI chat that cares for the planet
       </footer>
-      {!user && <SignInDialog />}
+      {!user && <SignInDialog returnTo={sharePath(token)} />}
     </main>
   )
 }

@@ -13,8 +13,11 @@ function GoogleMark() {
   )
 }
 
-/** Navigates to /auth/google; explains instead when this server has no Google credentials. */
-export function GoogleButton() {
+/**
+ * Navigates to /auth/google; explains instead when this server has no Google credentials.
+ * `returnTo`: the page to come back to (the server keeps it only if it is one of ours), else /chat.
+ */
+export function GoogleButton({ returnTo }: { returnTo?: string }) {
   const config = useAppConfig()
   const [explained, setExplained] = useState(false)
   const [leaving, setLeaving] = useState(false)
@@ -34,7 +37,9 @@ export function GoogleButton() {
         onClick={() => {
           if (unavailable) return setExplained(true)
           setLeaving(true)
-          window.location.assign('/auth/google')
+          window.location.assign(
+            returnTo ? `/auth/google?${new URLSearchParams({ next: returnTo })}` : '/auth/google',
+          )
         }}
       >
         <GoogleMark />

@@ -11,8 +11,11 @@ import { setSignInDialogOpen, useSignInDialogOpen } from '../hooks/use-sign-in-d
 import { SignInPanel } from './sign-in-panel.tsx'
 import { useGoogleAuthError } from './use-google-auth-error.ts'
 
-/** 'Welcome to Loris' (spec section 2): closes by itself once a user exists. */
-export function SignInDialog() {
+/**
+ * 'Welcome to Loris' (spec section 2): closes by itself once a user exists. `returnTo`: the page
+ * Google sign-in comes back to, when not the chat screen.
+ */
+export function SignInDialog({ returnTo }: { returnTo?: string }) {
   const open = useSignInDialogOpen()
   const { user } = useUser()
   useGoogleAuthError()
@@ -28,7 +31,7 @@ export function SignInDialog() {
             Sign in to chat, keep your threads and track the CO2 you save.
           </DialogDescription>
         </DialogHeader>
-        <SignInPanel />
+        <SignInPanel returnTo={returnTo} />
       </DialogContent>
     </Dialog>
   )

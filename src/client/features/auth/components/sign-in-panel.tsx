@@ -7,14 +7,17 @@ import { CredentialsForm } from './credentials-form.tsx'
 import { ForgotPasswordForm } from './forgot-password-form.tsx'
 import { GoogleButton } from './google-button.tsx'
 
-/** The body of 'Welcome to Loris': the Google button, then Sign in / Sign up tabs. */
-export function SignInPanel() {
+/**
+ * The body of 'Welcome to Loris': the Google button, then Sign in / Sign up tabs. `returnTo`: the
+ * page Google sign-in comes back to (the other two keep the person where they are).
+ */
+export function SignInPanel({ returnTo }: { returnTo?: string }) {
   const login = useLogin()
   const register = useRegister()
   const [forgot, setForgot] = useState(false)
   return (
     <div className="grid gap-4">
-      <GoogleButton />
+      <GoogleButton returnTo={returnTo} />
       <div className="flex items-center gap-3 text-xs uppercase text-muted-foreground">
         <span className="h-px flex-1 bg-border" />
         or

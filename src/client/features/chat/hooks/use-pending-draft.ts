@@ -1,5 +1,6 @@
 // The pre-auth draft (spec section 4): once a user exists and a thread is chosen, the visitor's
-// stored message is restored with its mode and sent after 100 ms.
+// stored message is restored with its mode and sent after 100 ms. Google sign-in comes back to
+// /chat?auth=google, a new page load: the draft is still in session storage and sent the same way.
 import { useEffect, useRef } from 'react'
 import type { ModeFlags } from '../lib/chat-mode.ts'
 import { type PendingDraft, takePendingDraft } from '../lib/pending-draft.ts'
@@ -37,14 +38,4 @@ export function usePendingDraft({
     }, SEND_DELAY_MS)
     return () => clearTimeout(timer)
   }, [ready])
-}
-
-/** Google sign-in returns to /chat?auth=google: the parameter goes, the draft logic above runs. */
-export function useStripAuthParam() {
-  useEffect(() => {
-    const url = new URL(window.location.href)
-    if (url.searchParams.get('auth') !== 'google') return
-    url.searchParams.delete('auth')
-    window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`)
-  }, [])
 }
