@@ -135,6 +135,11 @@ export const messages = pgTable(
     // (docs/decisions/009-limits-and-leases.md).
     nodeId: text('node_id'),
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+    // Which attempt at the reply is the row's: set by the send and by each retry that restarts the
+    // row, and carried by its generation. A save or an end from a replaced attempt (a node stalled
+    // past its lease while a retry restarted the row) is refused (decision 009). Null on rows from
+    // before it, which no generation here carries: nothing but the sweep or a restart ends those.
+    attemptId: uuid('attempt_id'),
     // The person's text and the reply, for full-text search (decision 013). Only once the reply
     // is settled: a progress save (decision 019) would otherwise index the whole text again.
     searchVector: tsvector('search_vector').generatedAlwaysAs(

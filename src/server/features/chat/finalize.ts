@@ -19,6 +19,8 @@ export interface ReplyOutcome {
 
 export interface FinishedReply {
   messageId: string
+  /** The attempt at the reply that ended (messages.attempt_id): stored only while it is the row's. */
+  attemptId: string
   userId: string
   threadId: string | null
   chatModel: ChatModel
@@ -62,8 +64,10 @@ function buildFinish() {
     with info as (
       select origin, status from messages where id = ${p('messageId')}
     ), held as (
+      -- Still this attempt's: a retry that restarted the row after the sweep settled it made
+      -- another, whose reservation and place among the replies generating are not this one's.
       select id, reserved_chars from messages
-      where id = ${p('messageId')} and completed_at is null
+      where id = ${p('messageId')} and completed_at is null and attempt_id = ${p('attemptId')}::uuid
       for update
     ), done as (
       update messages m set
@@ -106,11 +110,12 @@ function buildFinish() {
  * Stores the end of a reply and settles its usage, in one statement (decision 021): the
  * reservation made when the send was admitted is released, what was used is charged, the reply's
  * place among the user's replies generating is given back and its CO2 added. A reply already
- * settled (the lease sweep finished it after this node stalled past its lease) or deleted is left
- * as it is: the row is locked and re-checked (`completed_at is null`), and everything else follows
- * from the row it updated. Answers the user's sent-message count after it when the person wrote
- * this message (a regenerated reply sends nothing new: no tree, no upgrade prompt), and whether
- * this call stored it (not when it was settled before or deleted).
+ * settled (the lease sweep finished it after this node stalled past its lease), restarted as
+ * another attempt by a retry, or deleted is left as it is: the row is locked and re-checked
+ * (`completed_at is null`, this attempt), and everything else follows from the row it updated.
+ * Answers the user's sent-message count after it when the person wrote this message (a
+ * regenerated reply sends nothing new: no tree, no upgrade prompt), and whether this call stored
+ * it (not when it was settled before, restarted or deleted).
  */
 export async function finalizeReply(
   db: Db,
@@ -148,6 +153,7 @@ export async function finalizeReply(
     build: buildFinish,
     values: {
       messageId: r.messageId,
+      attemptId: r.attemptId,
       userId: r.userId,
       response: r.outcome.response,
       status: r.outcome.status,

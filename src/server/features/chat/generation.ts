@@ -40,6 +40,11 @@ export interface ModelCall {
 /** The stored send a reply belongs to. */
 export interface StoredSend {
   messageId: string
+  /**
+   * The attempt at the reply this generation writes (messages.attempt_id): a retry that restarted
+   * the row made another, and this one's saves and end are then refused (decision 009).
+   */
+  attemptId: string
   userId: string
   threadId: string | null
   inputChars: number
@@ -218,6 +223,7 @@ export async function runGeneration(
   const log = deps.log.child({ messageId: job.messageId, modelId: job.resolved.modelId })
   saver.add({
     messageId: job.messageId,
+    attemptId: job.attemptId,
     text: () => gen.text,
     stop: () => {
       if (!gen.end) gen.stop()
@@ -225,12 +231,13 @@ export async function runGeneration(
   })
   const { ending, usage, measured, started } = await model
   // No save of this reply runs after this: finalizeReply writes its last state.
-  await saver.remove(job.messageId)
+  await saver.remove(job.attemptId)
   if (ending.kind === 'error') log.warn({ error: loggableError(ending.error) }, 'model call failed')
 
   const { outcome, code } = classify(job.resolved.chatModel, ending, gen.text)
   const reply: FinishedReply = {
     messageId: job.messageId,
+    attemptId: job.attemptId,
     userId: job.userId,
     threadId: job.threadId,
     chatModel: job.resolved.chatModel,
@@ -308,8 +315,9 @@ export class GenerationRegistry {
       })
       .finally(() => {
         // A crash skipped runGeneration's own removal: no more saves of this reply.
-        void saver.remove(job.messageId)
-        this.running.delete(job.messageId)
+        void saver.remove(job.attemptId)
+        // Unless a retry restarted the row here meanwhile: the new attempt is the one followed.
+        if (this.running.get(job.messageId)?.gen === gen) this.running.delete(job.messageId)
       })
     this.running.set(job.messageId, { gen, done })
     this.background?.track(done)

@@ -1,13 +1,20 @@
 // A crash leaves nothing hanging (issue 11, section 5): a reply whose node stopped renewing its
 // lease is finished by the sweep within seconds, keeping its text and settling usage, and a retry
 // of that send generates again at once instead of following a stream nobody writes.
+import { randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { chatErrorCodes } from '#contract/chat-events.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
+import { AppError } from '#server/lib/app-error.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, waitFor } from '../../../../tests/helpers/chat.ts'
+import { finalizeReply } from './finalize.ts'
+import { Generation, type GenerationJob, GenerationRegistry, type ModelResult } from './generation.ts'
 import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, SWEEP_MS, startLeaseSweeper } from './lease.ts'
+import { ProgressSaver } from './progress-saver.ts'
+import { createProviderRegistry } from './providers/registry.ts'
+import { restartAttempt } from './queries.ts'
 
 const app = setUpAiTestApp()
 
@@ -187,5 +194,143 @@ describe('lease sweep', () => {
     const first = streaming?.heartbeatAt.getTime() ?? 0
     await waitFor(async () => ((await rowOf(streaming?.id ?? ''))?.heartbeatAt.getTime() ?? 0) > first)
     expect((await events).at(-1)).toMatchObject({ done: true, status: 'complete' })
+  })
+})
+
+describe('a node that stalled past its lease while a retry restarted its reply', () => {
+  it("is told to stop and stores nothing; the retry's reply and usage stand", async () => {
+    const { cookie, userId, row } = await orphanedReply(LEASE_MS + 5_000, 'stalled-1')
+    const attemptA = randomUUID()
+    await db().update(messages).set({ nodeId: 'node-A', attemptId: attemptA }).where(eq(messages.id, row.id))
+    await db().update(users).set({ aiGenerating: 1 }).where(eq(users.id, userId))
+    const usage = async () =>
+      (
+        await db()
+          .select({
+            input: users.aiInputChars,
+            output: users.aiOutputChars,
+            reserved: users.aiReservedChars,
+            generating: users.aiGenerating,
+          })
+          .from(users)
+          .where(eq(users.id, userId))
+      )[0]
+    // Node A is writing the reply and stalls: its saver holds text it has not saved yet.
+    const STALE = 'STALE TEXT FROM NODE A'
+    const stopped: string[] = []
+    const nodeA = new ProgressSaver(db(), app.t.deps.log, 3_600_000)
+    nodeA.add({ messageId: row.id, attemptId: attemptA, text: () => STALE, stop: () => stopped.push(row.id) })
+
+    // The sweep settles it as lost; the person's retry restarts the same row here (node B).
+    expect(await finishLapsed(db(), { messageId: row.id })).toMatchObject([{ status: 'interrupted' }])
+    // Slow enough (12 chunks, about 2.4 s) that node A wakes while B is still writing.
+    app.ai.setScenario('slow')
+    app.ai.setChunkDelayMs(200)
+    const retried = readEvents(await send(cookie, { content: CONTENT, clientMessageId: 'stalled-1' }))
+    expect((await rowOf(row.id))?.status).toBe('streaming')
+    const whileB = { input: CONTENT.length, output: PARTIAL.length, reserved: CONTENT.length, generating: 1 }
+    expect(await usage()).toEqual(whileB)
+
+    // Node A wakes: its save is refused, so it stops; its end is not stored and charges nothing.
+    await nodeA.tick()
+    expect(stopped).toEqual([row.id])
+    await nodeA.remove(attemptA)
+    const endA = await finalizeReply(db(), {
+      messageId: row.id,
+      attemptId: attemptA,
+      userId,
+      threadId: row.threadId,
+      chatModel: 'gemini',
+      provider: 'google',
+      modelId: 'gemini-test',
+      outcome: { status: 'complete', response: STALE, errorMessage: null },
+      inputTokens: 1,
+      outputTokens: 1,
+      latencyMs: 1,
+      inputChars: CONTENT.length,
+      impact: { zone: null, selfParamsB: null },
+      now: new Date(),
+    })
+    expect(endA.stored).toBe(false)
+    expect(await rowOf(row.id)).toMatchObject({ status: 'streaming', completedAt: null })
+    expect((await rowOf(row.id))?.response).not.toContain(STALE)
+    expect(await usage()).toEqual(whileB)
+
+    // Node B's reply is the one stored, and each attempt was charged once.
+    const events = await retried
+    expect(events.at(-1)).toMatchObject({ id: row.id, done: true, status: 'complete' })
+    const stored = await rowOf(row.id)
+    expect(stored).toMatchObject({ status: 'complete', reservedChars: 0 })
+    expect(stored?.response).toBe(events.map((e) => e.text ?? '').join(''))
+    expect(stored?.response).toContain(CONTENT)
+    expect(await usage()).toEqual({
+      input: 2 * CONTENT.length,
+      output: PARTIAL.length + (stored?.response.length ?? 0),
+      reserved: 0,
+      generating: 0,
+    })
+  })
+
+  it('on the node still writing the replaced attempt, the new one is the one saved and followed', async () => {
+    const { userId, row } = await orphanedReply(LEASE_MS + 5_000, 'stalled-2')
+    await db()
+      .update(messages)
+      .set({ nodeId: 'this-node', attemptId: randomUUID() })
+      .where(eq(messages.id, row.id))
+    const replaced = await rowOf(row.id)
+    expect(await finishLapsed(db(), { messageId: row.id })).toHaveLength(1)
+    const resolved = createProviderRegistry(app.t.deps.env).resolve('gemini', 'flash-lite')
+    const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
+    const claim = {
+      chars: CONTENT.length,
+      limit: 1_000_000,
+      refusal: () => new AppError('rate_limited:usage', 'over'),
+    }
+    const restarted = await restartAttempt(db(), row, model, new Date(), claim)
+    if (!restarted || !replaced?.attemptId) throw new Error('not restarted')
+    expect(restarted.attemptId).not.toBe(replaced.attemptId)
+
+    // Both attempts run on one node: the model calls end when the test says.
+    const registry = new GenerationRegistry()
+    const deps = { db: db(), log: app.t.deps.log, now: () => new Date() }
+    const job = (attemptId: string): GenerationJob => ({
+      messageId: row.id,
+      attemptId,
+      userId,
+      threadId: row.threadId,
+      inputChars: CONTENT.length,
+      resolved,
+      prompt: { system: '', messages: [] },
+    })
+    const attempt = (attemptId: string) => {
+      const gen = new Generation()
+      let end: (r: ModelResult) => void = () => {}
+      const model = new Promise<ModelResult>((resolve) => {
+        end = resolve
+      })
+      registry.run(deps, gen, job(attemptId), model)
+      const finish = (kind: 'finished' | 'stopped') =>
+        end({ ending: { kind }, usage: {}, measured: null, started: performance.now() })
+      return { gen, finish }
+    }
+    const old = attempt(replaced.attemptId)
+    const fresh = attempt(restarted.attemptId)
+    old.gen.push('STALE')
+    fresh.gen.push('FRESH')
+    // The old attempt's next save is refused: it stops, and its end stores nothing.
+    await waitFor(async () => old.gen.stopRequested, 5_000)
+    old.finish('stopped')
+    await waitFor(async () => old.gen.end, 5_000)
+    expect(registry.get(row.id)).toBe(fresh.gen)
+    // The new attempt is still saved (and its lease renewed) after the old one ended.
+    await waitFor(async () => (await rowOf(row.id))?.response === 'FRESH', 5_000)
+    fresh.gen.push(' AND DONE')
+    fresh.finish('finished')
+    await registry.idle()
+    expect(await rowOf(row.id)).toMatchObject({
+      status: 'complete',
+      response: 'FRESH AND DONE',
+      reservedChars: 0,
+    })
   })
 })

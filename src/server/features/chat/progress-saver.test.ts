@@ -2,6 +2,7 @@
 // reply's text and heartbeat, neither of them indexed, so PostgreSQL writes it as a HOT update
 // (the new version beside the old on its page, no entry in any of the table's ten indexes). Counted
 // with PostgreSQL's own per-transaction counters, on both databases.
+import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { messages } from '#server/db/schema/index.ts'
@@ -27,9 +28,10 @@ describe('progress saves', () => {
           userId: user.id as string,
           content: `question ${i}`,
           chatModel: 'gemini' as const,
+          attemptId: randomUUID(),
         })),
       )
-      .returning({ id: messages.id })
+      .returning({ id: messages.id, attemptId: messages.attemptId })
     const ids = rows.map((r) => r.id)
     const counts = await db.transaction(async (tx) => {
       // PostgreSQL's counts of this transaction's updates to messages so far.
@@ -55,7 +57,7 @@ describe('progress saves', () => {
         // The last save only renews the lease (no new text).
         await saveBatch(
           tx,
-          ids.map((id) => ({ id, response: save < 4 ? text : null })),
+          rows.map(({ id, attemptId }) => ({ id, attemptId: attemptId!, response: save < 4 ? text : null })),
         )
         const after = await counted()
         saves.updated += after.updated - before.updated

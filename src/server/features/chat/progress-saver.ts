@@ -1,7 +1,9 @@
 // Progress saves batched across streams (issue 15). Every FLUSH_MS one statement saves the text
 // of every reply being generated here that grew, and renews the lease of those due for it
 // (FLAG_CHECK_MS), instead of one UPDATE per reply. A reply the statement did not touch must stop:
-// Stop was pressed on some node, the row was deleted, or its lease was taken over (lease.ts).
+// Stop was pressed on some node, the row was deleted, its lease was taken over (lease.ts), or a
+// retry restarted the row as another attempt. Replies are kept by attempt, not by message: that
+// retry may land on this very node while the attempt it replaced is still running here.
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { Db, Tx } from '#server/db/client.ts'
@@ -18,6 +20,8 @@ const BATCH_ROWS = 500
 
 export interface SavedReply {
   readonly messageId: string
+  /** The attempt at the reply it writes (messages.attempt_id). */
+  readonly attemptId: string
   /** The text so far. */
   text(): string
   /** Called when the reply must stop (see above). */
@@ -42,13 +46,13 @@ export class ProgressSaver {
   ) {}
 
   add(reply: SavedReply) {
-    this.active.set(reply.messageId, { reply, flushed: '', lastCheck: Date.now() })
+    this.active.set(reply.attemptId, { reply, flushed: '', lastCheck: Date.now() })
     this.timer ??= setInterval(() => void this.tick(), this.everyMs)
   }
 
-  /** Stops saving this reply, once a save in flight has finished (it is finalised next). */
-  async remove(messageId: string) {
-    this.active.delete(messageId)
+  /** Stops saving this attempt, once a save in flight has finished (it is finalised next). */
+  async remove(attemptId: string) {
+    this.active.delete(attemptId)
     if (this.active.size === 0) {
       clearInterval(this.timer)
       this.timer = undefined
@@ -79,12 +83,16 @@ export class ProgressSaver {
       const batch = due.slice(i, i + BATCH_ROWS)
       const kept = await saveBatch(
         this.db,
-        batch.map(({ entry, text }) => ({ id: entry.reply.messageId, response: text })),
+        batch.map(({ entry, text }) => ({
+          id: entry.reply.messageId,
+          attemptId: entry.reply.attemptId,
+          response: text,
+        })),
       )
       for (const { entry, text } of batch) {
-        if (!kept.has(entry.reply.messageId)) {
+        if (!kept.has(entry.reply.attemptId)) {
           // Gone from the saver meanwhile: it ended on its own.
-          if (this.active.has(entry.reply.messageId)) entry.reply.stop()
+          if (this.active.has(entry.reply.attemptId)) entry.reply.stop()
           continue
         }
         if (text !== null) entry.flushed = text
@@ -95,27 +103,30 @@ export class ProgressSaver {
 }
 
 /**
- * Saves each reply's text (null: only renews the lease) in one statement; returns the ids it
- * touched, i.e. those still streaming. The rows go as two arrays, so the statement's text is the
- * same for any number of replies: prepared once on PostgreSQL (db/named-statement.ts), and built
- * without a parameter per row.
+ * Saves each reply's text (null: only renews the lease) in one statement; returns the attempts it
+ * touched, i.e. those still streaming and still the row's attempt (a retry that restarted the row
+ * replaced it; a row from before attempts, null, matches none). The rows go as three arrays, so
+ * the statement's text is the same for any number of replies: prepared once on PostgreSQL
+ * (db/named-statement.ts), and built without a parameter per row.
  */
 export async function saveBatch(
   db: Db | Tx,
-  rows: { id: string; response: string | null }[],
+  rows: { id: string; attemptId: string; response: string | null }[],
 ): Promise<Set<string>> {
   if (rows.length === 0) return new Set()
   const ids = rows.map((r) => r.id)
+  const attempts = rows.map((r) => r.attemptId)
   const responses = rows.map((r) => r.response)
-  const result = await executeNamed<{ id: string }>(
+  const result = await executeNamed<{ attempt_id: string }>(
     db,
     sql`
     update messages m
     set response = coalesce(v.response, m.response), heartbeat_at = now()
-    from unnest(${sql.param(ids)}::uuid[], ${sql.param(responses)}::text[]) as v(id, response)
-    where m.id = v.id and m.status = 'streaming'
-    returning m.id
+    from unnest(${sql.param(ids)}::uuid[], ${sql.param(attempts)}::uuid[], ${sql.param(responses)}::text[])
+      as v(id, attempt_id, response)
+    where m.id = v.id and m.attempt_id = v.attempt_id and m.status = 'streaming'
+    returning m.attempt_id
   `,
   )
-  return new Set(result.rows.map((r) => r.id))
+  return new Set(result.rows.map((r) => r.attempt_id))
 }

@@ -1,5 +1,6 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
+import { randomUUID } from 'node:crypto'
 import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
 import { QueryBuilder } from 'drizzle-orm/pg-core'
 import type { ChatModel } from '#contract/config.ts'
@@ -304,7 +305,9 @@ export function generatesAgain(row: Pick<MessageRow, 'status' | 'errorMessage'>)
 
 /**
  * A retried send of a failed (or lost) message generates again into the same row, admitted and
- * reserved like a new send. createdAt moves to now: the row is a fresh attempt.
+ * reserved like a new send. createdAt moves to now: the row is a fresh attempt, with a new
+ * attempt id, so a node still writing the attempt before (stalled past its lease) can neither save
+ * into it nor end it (progress-saver.ts, finalize.ts; decision 009).
  */
 export async function restartAttempt(
   db: Db,
@@ -312,7 +315,8 @@ export async function restartAttempt(
   model: { chatModel: ChatModel; provider: string; modelId: string },
   now: Date,
   claim: UsageClaim,
-) {
+): Promise<(MessageRow & { attemptId: string }) | undefined> {
+  const attemptId = randomUUID()
   try {
     return await db.transaction(async (tx) => {
       await admit(tx, row.userId, claim)
@@ -328,6 +332,7 @@ export async function restartAttempt(
           reservedChars: claim.chars,
           nodeId: NODE_ID,
           heartbeatAt: sql`now()`,
+          attemptId,
         })
         .where(
           and(
@@ -341,7 +346,7 @@ export async function restartAttempt(
         .returning()
       // Another retry restarted it first: undo this reservation (the caller answers as a resend).
       if (!restarted) throw new AlreadyRestarted()
-      return restarted
+      return { ...restarted, attemptId }
     })
   } catch (err) {
     if (err instanceof AlreadyRestarted) return undefined

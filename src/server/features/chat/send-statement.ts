@@ -6,6 +6,7 @@
 // is made on the row it updates (re-read under its lock by PostgreSQL), never on the statement's
 // snapshot: the budget on its rate_limits row, the usage and the replies generating on the user's
 // row, the branch on the thread's row (locked) and the parent's shown flag (locked, re-checked).
+import { randomUUID } from 'node:crypto'
 import { type SQL, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
@@ -55,6 +56,8 @@ export interface StartedRow {
   parentId: string | null
   content: string
   mediaType: 'image' | 'document' | null
+  /** This attempt at the reply (messages.attempt_id): its generation's saves and end name it. */
+  attemptId: string
 }
 
 export type SendOutcome =
@@ -206,12 +209,12 @@ function buildStart(shape: StartShape): SQL {
     inserted as (
       insert into messages (user_id, thread_id, content, client_message_id, parent_id, depth, shown,
         origin, selected_at, chat_model, provider, model_id, media_url, media_type, upload_id,
-        media_name, media_mime, reserved_chars, node_id)
+        media_name, media_mime, reserved_chars, node_id, attempt_id)
       select ${u}::uuid, ${threadIdOf}, ${p('content')}::text, ${p('clientMessageId')}::text, placed.parent_id,
         placed.depth, ${shown}, ${p('origin')}::text, ${now}::timestamptz, ${p('chatModel')}::text,
         ${p('provider')}::text, ${p('modelId')}::text, ${p('mediaUrl')}::text, ${p('mediaType')}::text,
         ${p('uploadId')}::uuid, ${p('mediaName')}::text, ${p('mediaMime')}::text, ${p('chars')}::int,
-        ${NODE_ID}::text
+        ${NODE_ID}::text, ${p('attemptId')}::uuid
       from placed, admitted
       where true ${afterPlaced}
       returning id, thread_id, parent_id
@@ -255,8 +258,11 @@ export async function startSend(
     checked: Boolean(check),
     firstTurn: place.kind === 'revise' && place.parentId === null,
   }
+  // Made here rather than by the statement: known without reading it back, a value like any other.
+  const attemptId = randomUUID()
   const values: Record<string, unknown> = {
     u,
+    attemptId,
     now: v.now.toISOString(),
     budgetKey: `send:${u}`,
     chars: claim.chars,
@@ -302,6 +308,7 @@ export async function startSend(
       parentId: r.parent_id ? String(r.parent_id) : null,
       content: v.content,
       mediaType: v.mediaType,
+      attemptId,
     },
     history,
   }

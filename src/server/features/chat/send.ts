@@ -80,8 +80,10 @@ async function checkUsageAndResolve(
   }
 }
 
-/** What generate needs of the stored exchange. */
-type GeneratedRow = Pick<MessageRow, 'id' | 'userId' | 'threadId' | 'parentId' | 'content' | 'mediaType'>
+/** What generate needs of the stored exchange, and the attempt at its reply the send made. */
+type GeneratedRow = Pick<MessageRow, 'id' | 'userId' | 'threadId' | 'parentId' | 'content' | 'mediaType'> & {
+  attemptId: string
+}
 
 /** What the model is sent for the turn `row` after `history`. */
 function promptOf(
@@ -106,6 +108,7 @@ function generate(
 ) {
   const stored = {
     messageId: row.id,
+    attemptId: row.attemptId,
     userId: row.userId,
     threadId: row.threadId,
     inputChars: inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }),

@@ -1,5 +1,6 @@
 // The streaming hot loop counted in work, not time (issue 15): SSE writes per burst of tokens,
 // and statements per progress tick for many replies at once.
+import { randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -118,15 +119,21 @@ describe('progress saves', () => {
           threadId: thread!.id,
           content: `Q${i}`,
           chatModel: 'gemini' as const,
+          attemptId: randomUUID(),
         })),
       )
-      .returning({ id: messages.id })
+      .returning({ id: messages.id, attemptId: messages.attemptId })
     const texts = new Map(rows.map((r) => [r.id, '']))
     const stopped = new Set<string>()
     // A long interval: the test ticks by hand.
     const saver = new ProgressSaver(db, createLogger({ level: 'silent' }), 3_600_000)
-    for (const { id } of rows)
-      saver.add({ messageId: id, text: () => texts.get(id) ?? '', stop: () => stopped.add(id) })
+    for (const { id, attemptId } of rows)
+      saver.add({
+        messageId: id,
+        attemptId: attemptId!,
+        text: () => texts.get(id) ?? '',
+        stop: () => stopped.add(id),
+      })
 
     for (const { id } of rows) texts.set(id, `partial ${id}`)
     t.queries.length = 0
@@ -148,7 +155,7 @@ describe('progress saves', () => {
     await saver.tick()
     expect(t.queries).toHaveLength(1)
     expect([...stopped]).toEqual([first!.id])
-    for (const { id } of rows) await saver.remove(id)
+    for (const { attemptId } of rows) await saver.remove(attemptId!)
   })
 
   it('saves any text intact, and a lease renewal keeps the text saved before', async () => {
@@ -168,13 +175,19 @@ describe('progress saves', () => {
           userId: user.id as string,
           content: `Q${i}`,
           chatModel: 'gemini' as const,
+          attemptId: randomUUID(),
         })),
       )
-      .returning({ id: messages.id })
-    await saveBatch(db, [{ id: rows[5]!.id, response: 'kept as it was' }])
+      .returning({ id: messages.id, attemptId: messages.attemptId })
+    const saving = (i: number, response: string | null) => ({
+      id: rows[i]!.id,
+      attemptId: rows[i]!.attemptId!,
+      response,
+    })
+    await saveBatch(db, [saving(5, 'kept as it was')])
     const touched = await saveBatch(db, [
-      ...tricky.map((response, i) => ({ id: rows[i]!.id, response })),
-      { id: rows[5]!.id, response: null },
+      ...tricky.map((response, i) => saving(i, response)),
+      saving(5, null),
     ])
     expect(touched.size).toBe(6)
     const saved = await db.select({ id: messages.id, response: messages.response }).from(messages)
@@ -188,8 +201,13 @@ describe('progress saves', () => {
     const db = t.deps.database.db
     const [row] = await db
       .insert(messages)
-      .values({ userId: user.id as string, content: 'Question', chatModel: 'gemini' as const })
-      .returning({ id: messages.id })
+      .values({
+        userId: user.id as string,
+        content: 'Question',
+        chatModel: 'gemini' as const,
+        attemptId: randomUUID(),
+      })
+      .returning({ id: messages.id, attemptId: messages.attemptId })
     const id = row!.id
     const vector = async () =>
       (
@@ -199,7 +217,7 @@ describe('progress saves', () => {
           rows: { v: string | null }[]
         }
       ).rows[0]?.v
-    await saveBatch(db, [{ id, response: 'an unusual zebrafish answer' }])
+    await saveBatch(db, [{ id, attemptId: row!.attemptId!, response: 'an unusual zebrafish answer' }])
     expect(await vector()).toBeNull()
     await db.update(messages).set({ status: 'complete' }).where(eq(messages.id, id))
     expect(await vector()).toContain("'zebrafish'")
