@@ -4,11 +4,14 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { type ReactNode, useEffect } from 'react'
 import { TooltipProvider } from '#client/components/ui/tooltip.tsx'
+import { forgetThePersonWhenChanged } from '#client/features/auth/api/get-user.ts'
 import { createQueryClient } from '#client/lib/query-client.ts'
 import { mountToaster } from './providers.tsx'
 
-// One client for the whole visit: pages mount and unmount around it, the cache stays.
+// One client for the whole visit: pages mount and unmount around it, the cache stays, until
+// someone else is signed in (or no one): then nothing of the last person's stays with it.
 export const queryClient = createQueryClient()
+forgetThePersonWhenChanged(queryClient)
 
 export function PageShell({ children }: { children: ReactNode }) {
   useEffect(mountToaster, [])

@@ -43,16 +43,42 @@ export async function endSessionHere(queryClient: QueryClient, go?: () => void) 
   await queryClient.cancelQueries({ queryKey: userQueryKey })
   go?.()
   queryClient.setQueryData(userQueryKey, null)
+  forgetThePerson(queryClient)
+}
+
+/** Every cached query but who is signed in, and what the forget listeners hold, goes. */
+function forgetThePerson(queryClient: QueryClient) {
   queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== userQueryKey[0] })
   for (const forget of forgetters) forget()
+}
+
+/**
+ * The person changed under this tab without it signing out (on a shared computer, A signed out
+ * in another tab and B signed in; A's password reset ended every session): the user query, or a
+ * setUser, now holds someone else, or no one. Nothing of A's may stay on screen for B (threads,
+ * messages, share links, the composer's text and chosen thread), so A's goes as on a sign-out
+ * here, in the same tick as the change, before anything renders for the new person. Installed
+ * once, with the query client; returns the unsubscribe.
+ */
+export function forgetThePersonWhenChanged(queryClient: QueryClient): () => void {
+  let shownId: string | null = null
+  return queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.action.type !== 'success') return
+    if (event.query.queryKey[0] !== userQueryKey[0]) return
+    const id = (event.query.state.data as User | null | undefined)?.id ?? null
+    // A visitor signing in brings nothing to forget (and keeps the draft they typed first).
+    if (shownId !== null && id !== shownId) forgetThePerson(queryClient)
+    shownId = id
+  })
 }
 
 const forgetters = new Set<() => void>()
 
 /**
  * What this browser holds of the person outside the query cache (the composer's text, the file
- * chosen for the next message) is forgotten with it when their session ends here: on a shared
- * computer the next visitor must not find it, nor send it from their own account.
+ * chosen for the next message, the thread chosen) is forgotten with it when their session ends
+ * here or someone else's begins: on a shared computer the next visitor must not find it, nor
+ * send it from their own account.
  */
 export function forgetOnSessionEnd(forget: () => void) {
   forgetters.add(forget)

@@ -4,6 +4,7 @@
 // The address says which (use-thread-url.ts), and a tab keeps it so a reload stays put.
 import { useEffect, useSyncExternalStore } from 'react'
 import { navigate } from 'wouter/use-browser-location'
+import { forgetOnSessionEnd } from '#client/features/auth/api/get-user.ts'
 import type { Thread } from '#contract/threads.ts'
 import { setChatModel } from './use-chat-mode.ts'
 
@@ -69,6 +70,9 @@ export function startNewThread() {
 export function clearSelection() {
   set({ kind: 'auto' })
 }
+
+// The next person on this browser starts from their own Default, not the last one's thread.
+forgetOnSessionEnd(clearSelection)
 
 function subscribe(l: () => void) {
   listeners.add(l)

@@ -1,0 +1,64 @@
+// One browser, several people (a shared computer): what one person had in a tab never shows to
+// the next one signed in there, whether the change happened in this tab or in another.
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ThreadList } from '../pages/thread-list.ts'
+import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+
+let h: ChatHarness
+const password = 'a strong password'
+let n = 0
+// Unique per attempt, so a retry never meets the account its first run created.
+const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${++n}@example.com`
+
+beforeAll(async () => {
+  h = await startChatHarness({ emailPrefix: 'shared' })
+})
+afterAll(() => h?.close())
+
+/** The person comes back to the tab a minute later: who is signed in is loaded again (30 s). */
+async function comeBackLater(page: Page) {
+  await page.clock.setSystemTime(Date.now() + 60_000)
+  await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')))
+}
+
+/** What another tab of the same browser does through the API: the page's cookies change too. */
+async function elsewhere(page: Page, path: string, data?: object) {
+  const res = await page.request.post(`${h.server.url}${path}`, { headers: { origin: h.server.url }, data })
+  expect(res.ok(), `${path} answered ${res.status()}`).toBe(true)
+}
+
+describe('someone else signs in on the same browser', () => {
+  it("a tab come back to shows the new person's threads, not the last one's", async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat()
+    const threads = new ThreadList(page)
+    await threads.newThread()
+    await chat.send('Plans for my surprise party')
+    await chat.waitForReply('Plans for my surprise party')
+    await threads.selected().filter({ hasText: 'Plans for my surprise party' }).waitFor()
+    await chat.composer().fill('a note half written')
+
+    // Another tab: A signs out, B signs up.
+    await elsewhere(page, '/api/logout')
+    const emailB = uniqueEmail('shared-b')
+    await elsewhere(page, '/api/register', { email: emailB, password })
+    const listOfB = (await (await page.request.get(`${h.server.url}/api/threads`)).json()) as {
+      id: string
+      isDefault: boolean
+    }[]
+    const defaultOfB = listOfB.find((t) => t.isDefault)
+    expect(defaultOfB).toBeTruthy()
+
+    await comeBackLater(page)
+    await chat.userMenuButton().click()
+    await page.getByRole('menu').getByText(emailB).waitFor()
+    await page.keyboard.press('Escape')
+    // B's own Default is shown, and nothing of A's is left on screen.
+    await page.waitForURL(`${h.server.url}/chat/${defaultOfB?.id}`)
+    await threads.selected().filter({ hasText: 'Default' }).waitFor()
+    expect(await threads.thread('Plans for my surprise party').count()).toBe(0)
+    expect(await chat.exchange('Plans for my surprise party').count()).toBe(0)
+    expect(await chat.composer().inputValue()).toBe('')
+    expect(unexpectedErrors()).toEqual([])
+  })
+})
