@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ThreadList } from '../pages/thread-list.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { holdNextRequest } from './support/held-request.ts'
 
 let h: ChatHarness
 const password = 'a strong password'
@@ -59,6 +60,30 @@ describe('someone else signs in on the same browser', () => {
     expect(await threads.thread('Plans for my surprise party').count()).toBe(0)
     expect(await chat.exchange('Plans for my surprise party').count()).toBe(0)
     expect(await chat.composer().inputValue()).toBe('')
+    expect(unexpectedErrors()).toEqual([])
+  })
+})
+
+describe('the person signs out', () => {
+  it('a download of their data still on its way is dropped, not saved to Downloads', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat()
+    await page.goto(`${h.server.url}/account?tab=actions`)
+    const exported = await holdNextRequest(page, (url) => url.pathname === '/api/export')
+    await page.getByRole('button', { name: 'Download my data' }).click()
+    const asked = await exported.request
+    const saved = page.waitForEvent('download', { timeout: 20_000 }).then(() => 'saved' as const)
+    const dropped = page
+      .waitForEvent('requestfailed', { predicate: (r) => r === asked, timeout: 20_000 })
+      .then(() => 'dropped' as const)
+    saved.catch(() => undefined)
+    dropped.catch(() => undefined)
+
+    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await chat.signInButton().waitFor()
+    await exported.release()
+    // Either the page gave the request up, or the zip arrived and was saved.
+    expect(await Promise.race([saved, dropped])).toBe('dropped')
+    expect(await chat.toast('Error').count()).toBe(0)
     expect(unexpectedErrors()).toEqual([])
   })
 })

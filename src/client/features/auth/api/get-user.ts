@@ -80,6 +80,7 @@ const forgetters = new Set<() => void>()
  * here or someone else's begins: on a shared computer the next visitor must not find it, nor
  * send it from their own account.
  */
-export function forgetOnSessionEnd(forget: () => void) {
+export function forgetOnSessionEnd(forget: () => void): () => void {
   forgetters.add(forget)
+  return () => forgetters.delete(forget)
 }

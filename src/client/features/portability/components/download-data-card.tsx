@@ -1,9 +1,10 @@
 // Settings > Actions > Download my data (issue 14, GDPR article 20): the whole account as a zip.
 import { Download } from 'lucide-react'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
+import { forgetOnSessionEnd } from '#client/features/auth/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { errorText } from '#client/lib/api.ts'
 import { downloadExport, formatBytes } from '../lib/download-export.ts'
@@ -15,13 +16,31 @@ type State =
 
 export function DownloadDataCard() {
   const [state, setState] = useState<State>({ kind: 'idle' })
+  const running = useRef<AbortController | null>(null)
+  // The download stops with the page or with the person's session here (Sign Out): on a shared
+  // computer, the zip of their whole account must not land in Downloads after they have left.
+  useEffect(() => {
+    const stop = () => running.current?.abort()
+    const unlisten = forgetOnSessionEnd(stop)
+    return () => {
+      unlisten()
+      stop()
+    }
+  }, [])
   const start = async () => {
+    const controller = new AbortController()
+    running.current = controller
     setState({ kind: 'working', bytes: 0 })
     try {
-      const { bytes, name } = await downloadExport((b) => setState({ kind: 'working', bytes: b }))
+      const { bytes, name } = await downloadExport(
+        (b) => setState({ kind: 'working', bytes: b }),
+        controller.signal,
+      )
       setState({ kind: 'done', bytes, name })
     } catch (err) {
       setState({ kind: 'idle' })
+      // Stopped on purpose (signed out, page left): nothing went wrong to tell anyone about.
+      if (controller.signal.aborted) return
       toast({
         title: 'Error',
         description: errorText(err, 'Your data could not be exported'),

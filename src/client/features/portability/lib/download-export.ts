@@ -2,7 +2,8 @@ import { throwIfNotOk } from '#client/lib/api.ts'
 
 /**
  * Fetches GET /api/export, reporting the bytes received as the server writes the zip, then
- * hands the file to the browser's downloads.
+ * hands the file to the browser's downloads, unless `signal` was aborted by then (the person
+ * signed out or left the page): then it throws the abort and saves nothing.
  */
 export async function downloadExport(onProgress: (bytes: number) => void, signal?: AbortSignal) {
   const res = await fetch('/api/export', { credentials: 'include', signal })
@@ -20,6 +21,8 @@ export async function downloadExport(onProgress: (bytes: number) => void, signal
   }
   const name =
     /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'loris-data.zip'
+  // Aborted after the last byte came: the zip must still not reach a shared computer's Downloads.
+  signal?.throwIfAborted()
   const url = URL.createObjectURL(new Blob(chunks, { type: 'application/zip' }))
   const a = document.createElement('a')
   a.href = url
