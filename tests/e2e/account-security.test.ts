@@ -53,6 +53,24 @@ describe('e-mail confirmation', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
+  it('a link resent for one person does not show as sent for the next one on the page', async () => {
+    const { page, unexpectedErrors } = await browser.newPage()
+    const chat = new ChatPage(page, server.url)
+    await chat.open()
+    await chat.signUp(uniqueEmail('resend-a'), password)
+    await banner(chat).getByRole('button', { name: 'Resend link' }).click()
+    await banner(chat).getByRole('button', { name: 'Link sent' }).waitFor()
+    await chat.signOut()
+
+    const emailB = uniqueEmail('resend-b')
+    await chat.signUp(emailB, password)
+    await banner(chat).getByText(emailB).waitFor()
+    // B has asked for nothing yet: theirs is still to send.
+    expect(await banner(chat).getByRole('button', { name: 'Resend link' }).isEnabled()).toBe(true)
+    expect(await banner(chat).getByRole('button', { name: 'Link sent' }).count()).toBe(0)
+    expect(unexpectedErrors()).toEqual([])
+  })
+
   it('an old or broken link says so', async () => {
     const { page, unexpectedErrors } = await browser.newPage()
     await page.goto(`${server.url}/verify-email?token=${'x'.repeat(43)}`)

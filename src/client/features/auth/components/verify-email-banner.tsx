@@ -9,8 +9,14 @@ import { useUser } from '../api/get-user.ts'
  */
 export function VerifyEmailBanner() {
   const { user } = useUser()
-  const resend = useResendVerification()
   if (!user || user.emailVerified) return null
+  // One per person: the chat stays mounted across a sign-out, and a 'Link sent' is the last
+  // person's, not the next one's signing in on this page.
+  return <UnconfirmedAddress key={user.id} email={user.email} />
+}
+
+function UnconfirmedAddress({ email }: { email: string }) {
+  const resend = useResendVerification()
   return (
     <section
       aria-label="Confirm your e-mail address"
@@ -21,8 +27,8 @@ export function VerifyEmailBanner() {
       <span className="min-w-0 truncate">
         <span className="hidden sm:inline">Please confirm your e-mail address: we sent a link to </span>
         <span className="sm:hidden">Confirm the link we sent to </span>
-        <strong className="font-medium" title={user.email}>
-          {user.email}
+        <strong className="font-medium" title={email}>
+          {email}
         </strong>
         .
       </span>
