@@ -188,6 +188,30 @@ describe('accounts', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
+  it('/account offers a retry, not the 404, when who is signed in could not be checked', async () => {
+    const { page, unexpectedErrors, explain } = await browser.newPage()
+    reportOnFailure({ explain }, server)
+    const chat = new ChatPage(page, server.url)
+    await chat.open()
+    await chat.signIn(await existingAccount(), password)
+    // Back from Stripe's portal to a server that cannot answer for a moment.
+    let failed = false
+    await page.route(
+      (url) => url.pathname === '/api/session',
+      (route) => {
+        if (failed) return route.continue()
+        failed = true
+        return route.fulfill({ status: 503, json: { code: 'unavailable', message: 'Try again' } })
+      },
+    )
+    await page.goto(`${server.url}/account`)
+    await page.getByRole('button', { name: 'Retry' }).waitFor()
+    expect(await page.getByRole('heading', { name: '404 Page Not Found' }).count()).toBe(0)
+    await page.getByRole('button', { name: 'Retry' }).click()
+    await page.getByRole('heading', { name: 'Settings' }).waitFor()
+    expect(unexpectedErrors([/status of 503/])).toEqual([])
+  })
+
   it('shows the Login failed toast with the server message for a wrong password', async () => {
     const email = await existingAccount()
     const { page } = await browser.newPage()

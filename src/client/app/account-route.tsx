@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react'
+import { Button } from '#client/components/ui/button.tsx'
 import { PageSpinner } from '#client/components/ui/spinner.tsx'
 import { useUser } from '#client/features/auth/api/get-user.ts'
 
@@ -9,7 +10,21 @@ const NotFoundPage = lazy(() =>
 
 /** Spec section 2: /account is registered only for a signed-in user; a visitor gets the 404 screen. */
 export default function AccountRoute() {
-  const { user, isLoading } = useUser()
+  const { user, isLoading, error, isFetching, refetch } = useUser()
   if (isLoading) return <PageSpinner />
+  // Who is signed in could not be told (a 503 on coming back from Stripe's portal): that is no
+  // visitor, and a 404 would tell a signed-in person their settings are gone.
+  if (!user && error) return <SessionCheckFailed retrying={isFetching} onRetry={() => void refetch()} />
   return <Suspense fallback={<PageSpinner />}>{user ? <AccountPage /> : <NotFoundPage />}</Suspense>
+}
+
+function SessionCheckFailed({ retrying, onRetry }: { retrying: boolean; onRetry: () => void }) {
+  return (
+    <main className="flex min-h-dvh flex-col items-center justify-center gap-4 px-4 text-center">
+      <p role="alert">We could not check that you are signed in. Please try again.</p>
+      <Button onClick={onRetry} disabled={retrying}>
+        {retrying ? 'Retrying…' : 'Retry'}
+      </Button>
+    </main>
+  )
 }

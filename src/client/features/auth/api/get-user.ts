@@ -20,7 +20,13 @@ export const userQueryOptions = queryOptions({
 
 export function useUser() {
   const query = useQuery(userQueryOptions)
-  return { user: query.data ?? null, isLoading: query.isLoading, error: query.error }
+  return {
+    user: query.data ?? null,
+    isLoading: query.isLoading,
+    error: query.error,
+    isFetching: query.isFetching,
+    refetch: query.refetch,
+  }
 }
 
 /**
