@@ -1,6 +1,10 @@
-import { readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
-import { withHead } from './serve-client.ts'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { Hono } from 'hono'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { AppEnv } from './context.ts'
+import { serveClient, withHead } from './serve-client.ts'
 
 const shell = readFileSync('src/client/index.html', 'utf8')
 
@@ -48,5 +52,28 @@ describe('withHead', () => {
     expect(withHead(shell, null)).toBe(
       shell.split('</head>').join('    <meta name="robots" content="noindex" />\n  </head>'),
     )
+  })
+})
+
+describe('serveClient', () => {
+  const clientDir = mkdtempSync(path.join(tmpdir(), 'loris-serve-client-'))
+  const app = new Hono<AppEnv>()
+  beforeAll(() => {
+    mkdirSync(path.join(clientDir, 'assets'))
+    writeFileSync(path.join(clientDir, 'index.html'), shell)
+    writeFileSync(path.join(clientDir, 'assets', 'present-A1.js'), 'export {}')
+    serveClient(app, clientDir, 'http://localhost:5000')
+  })
+  afterAll(() => rmSync(clientDir, { recursive: true, force: true }))
+
+  it("answers a chunk the build does not have (an older deploy's) with 404, not the shell", async () => {
+    const missing = await app.request('/assets/missing.js')
+    expect(missing.status).toBe(404)
+    expect(await missing.text()).not.toContain('<div id="root">')
+    expect((await app.request('/assets/present-A1.js')).status).toBe(200)
+    // A client route still gets the shell.
+    const route = await app.request('/account')
+    expect(route.status).toBe(200)
+    expect(await route.text()).toContain('<div id="root">')
   })
 })

@@ -46,8 +46,8 @@ export function withHead(indexHtml: string, meta: HeadMeta | null): string {
 const CHAT_PATH = /^\/chat(\/[^/]+)?\/?$/i
 
 /**
- * Serves the built SPA: hashed assets cached for a year, everything else revalidated, and
- * index.html for any client route (the router shows the 404 screen itself).
+ * Serves the built SPA: hashed assets cached for a year (a missing one is a 404), everything
+ * else revalidated, and index.html for any client route (the router shows the 404 screen itself).
  */
 export function serveClient(
   app: Hono<AppEnv>,
@@ -113,6 +113,13 @@ export function serveClient(
       },
     }),
   )
+  // A chunk this build does not have (a tab still running an older deploy's code asks for it) is
+  // a 404, not the shell: as HTML it failed only as a script of the wrong type, and the client
+  // must see a missing file to know to load the new version.
+  app.get('/assets/*', (c) => {
+    c.header('Cache-Control', 'no-cache')
+    return c.notFound()
+  })
   app.use(
     '*',
     serveStatic({
