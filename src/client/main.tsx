@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { AppProviders } from './app/providers.tsx'
+import { reloadForNewCode } from './app/reload-for-new-code.ts'
 import { AppRouter } from './app/router.tsx'
 import './styles.css'
 
@@ -9,6 +10,10 @@ import './styles.css'
 // global zod reads its config from, so zod itself stays out of the landing page's bundle.
 const zodGlobal = globalThis as { __zod_globalConfig?: { jitless?: boolean } }
 zodGlobal.__zod_globalConfig = { ...zodGlobal.__zod_globalConfig, jitless: true }
+
+// Code Vite loads ahead of a page (its chunks' imports, its CSS) failing is the same stale tab
+// after a deploy, also where no error boundary sees it (a chunk fetched before it is needed).
+window.addEventListener('vite:preloadError', () => reloadForNewCode())
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')

@@ -212,6 +212,32 @@ describe('accounts', () => {
     expect(unexpectedErrors([/status of 503/])).toEqual([])
   })
 
+  it('a page whose code is gone (a deploy since the tab opened) reloads once, then offers Reload', async () => {
+    const { page, unexpectedErrors, explain } = await browser.newPage()
+    reportOnFailure({ explain }, server)
+    const chat = new ChatPage(page, server.url)
+    await chat.open()
+    await chat.signIn(await existingAccount(), password)
+    // The settings' chunk of the build this tab started with is gone; a server that answers
+    // with its HTML shell makes it load as a script of the wrong type.
+    const gone = (url: URL) => /^\/assets\/account-page-[\w-]+\.js$/.test(url.pathname)
+    let asked = 0
+    await page.route(gone, (route) => {
+      asked += 1
+      return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html>' })
+    })
+    const reloaded = page.waitForEvent('load')
+    await chat.openUserMenuItem('Account')
+    await reloaded
+    // Reloaded once for the new version; failing again, it asks rather than reloading for ever.
+    await page.getByRole('alert').filter({ hasText: 'Loris was updated.' }).waitFor()
+    expect(asked).toBe(2)
+    await page.unroute(gone)
+    await page.getByRole('button', { name: 'Reload' }).click()
+    await page.getByRole('heading', { name: 'Settings' }).waitFor()
+    expect(unexpectedErrors([/MIME type/, /dynamically imported module/])).toEqual([])
+  })
+
   it('shows the Login failed toast with the server message for a wrong password', async () => {
     const email = await existingAccount()
     const { page } = await browser.newPage()

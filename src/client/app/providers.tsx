@@ -1,6 +1,7 @@
 import { lazy, type ReactNode, Suspense, useState } from 'react'
 import { useToasts } from '#client/hooks/use-toast.ts'
 import { createOpenStore, useOpenStore } from '#client/lib/open-store.ts'
+import { LoadFailureBoundary } from './load-failure-boundary.tsx'
 
 // App-wide pieces every route needs, the landing page included. React Query and the tooltip
 // provider live in page-shell.tsx, which the landing page does not load (issue #8).
@@ -19,10 +20,13 @@ function DeferredToaster() {
   const wanted = useOpenStore(toasterWanted)
   const [needed, setNeeded] = useState(false)
   if (!needed && (wanted || toasts.length > 0)) setNeeded(true)
+  // Its code failing to load takes the toasts away, not the page around them.
   return needed ? (
-    <Suspense fallback={null}>
-      <Toaster />
-    </Suspense>
+    <LoadFailureBoundary quiet>
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
+    </LoadFailureBoundary>
   ) : null
 }
 

@@ -1,9 +1,18 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { Loader2 } from 'lucide-react'
-import { type ComponentType, lazy, Suspense, startTransition, useEffect, useState } from 'react'
+import {
+  type ComponentType,
+  lazy,
+  type ReactNode,
+  Suspense,
+  startTransition,
+  useEffect,
+  useState,
+} from 'react'
 import { parse } from 'regexparam'
 import { Route, Router, Switch, useLocation } from 'wouter'
 import { type ModuleLoader, moduleLoader } from '#client/lib/module-loader.ts'
+import { LoadFailureBoundary } from './load-failure-boundary.tsx'
 import { paths } from './paths.ts'
 
 type PageModule = {
@@ -53,7 +62,7 @@ function SlicedShellPage({ page }: { page: ModuleLoader<ComponentType> }) {
     }
   }, [page, shown])
   if (!shown) return <RouteSpinner />
-  // A chunk that failed to load fails the route as React.lazy does.
+  // A chunk that failed to load fails the route as React.lazy does (RoutesBoundary catches it).
   if ('error' in shown) throw shown.error
   return <shown.Page />
 }
@@ -115,25 +124,33 @@ function DocumentTitle() {
   return null
 }
 
+/** A page that fails to load or render never blanks the app; another address tries again. */
+function RoutesBoundary({ children }: { children: ReactNode }) {
+  const [location] = useLocation()
+  return <LoadFailureBoundary resetKey={location}>{children}</LoadFailureBoundary>
+}
+
 export function AppRouter({ base }: { base?: string }) {
   return (
     <Router parser={caseInsensitiveParser} base={base}>
       <DocumentTitle />
-      <Suspense fallback={<RouteSpinner />}>
-        <Switch>
-          <Route path={paths.landing} component={LandingPage} />
-          {/* One route for /chat and /chat/:threadId: moving between threads keeps the page. */}
-          <Route path={paths.chatThread} component={ChatPage} />
-          <Route path={paths.howItWorks} component={HowItWorksPage} />
-          <Route path={paths.account} component={AccountRoute} />
-          <Route path={paths.privacyPolicy} component={PrivacyPolicyPage} />
-          <Route path={paths.termsOfService} component={TermsOfServicePage} />
-          <Route path={paths.share} component={SharePage} />
-          <Route path={paths.verifyEmail} component={VerifyEmailPage} />
-          <Route path={paths.resetPassword} component={ResetPasswordPage} />
-          <Route component={NotFoundPage} />
-        </Switch>
-      </Suspense>
+      <RoutesBoundary>
+        <Suspense fallback={<RouteSpinner />}>
+          <Switch>
+            <Route path={paths.landing} component={LandingPage} />
+            {/* One route for /chat and /chat/:threadId: moving between threads keeps the page. */}
+            <Route path={paths.chatThread} component={ChatPage} />
+            <Route path={paths.howItWorks} component={HowItWorksPage} />
+            <Route path={paths.account} component={AccountRoute} />
+            <Route path={paths.privacyPolicy} component={PrivacyPolicyPage} />
+            <Route path={paths.termsOfService} component={TermsOfServicePage} />
+            <Route path={paths.share} component={SharePage} />
+            <Route path={paths.verifyEmail} component={VerifyEmailPage} />
+            <Route path={paths.resetPassword} component={ResetPasswordPage} />
+            <Route component={NotFoundPage} />
+          </Switch>
+        </Suspense>
+      </RoutesBoundary>
     </Router>
   )
 }
