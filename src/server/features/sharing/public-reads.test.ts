@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { errorBodySchema } from '#contract/errors.ts'
 import { replyModelName } from '#contract/model-names.ts'
 import { createShareResponse, type SharedExchange } from '#contract/sharing.ts'
-import { messages, shares, threads, uploads } from '#server/db/schema/index.ts'
+import { shares, uploads } from '#server/db/schema/index.ts'
 import { createDiskStorage } from '#server/lib/storage.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { shareHeadFor } from './routes.ts'
+import { ownerWithThread } from './share-test-kit.ts'
 import { type StoredExchange, shareFileUrl, storedSnapshotSchema } from './snapshot.ts'
 
 type QueryResult = { rows: unknown[] }
@@ -18,37 +19,6 @@ beforeAll(async () => {
   t = await createTestApp()
 })
 afterAll(() => t.close())
-
-/** A signed-up owner with one thread; `add` appends an exchange to its chain. */
-async function ownerWithThread(title = 'Slow lorises') {
-  const { cookie, user } = await t.signUp()
-  const userId = user.id as string
-  const db = t.deps.database.db
-  const [thread] = await db.insert(threads).values({ userId, title, chatModel: 'loris' }).returning()
-  let last: string | null = null
-  const add = async (
-    content: string,
-    response: string,
-    extra: Partial<typeof messages.$inferInsert> = {},
-  ) => {
-    const [row] = await db
-      .insert(messages)
-      .values({
-        userId,
-        threadId: thread!.id,
-        content,
-        response,
-        chatModel: 'loris',
-        status: 'complete',
-        parentId: last,
-        ...extra,
-      })
-      .returning()
-    last = row!.id
-    return row!
-  }
-  return { cookie, userId, thread: thread!, add }
-}
 
 const shareOf = (cookie: string, threadId: string) =>
   t.request(`/api/threads/${threadId}/share`, { method: 'POST', cookie, json: {} })
@@ -67,7 +37,7 @@ function asParsedBefore(token: string, e: StoredExchange): SharedExchange {
 describe('the size of a share', () => {
   it('refuses a thread too long to share with a message saying what to do, and stores nothing', async () => {
     // An accented letter takes two bytes: under the cap counted in characters, over it in bytes.
-    const accented = await ownerWithThread()
+    const accented = await ownerWithThread(t)
     for (let i = 0; i < 3; i++) await accented.add(`Question ${i}`, 'é'.repeat(800_000))
     const res = await shareOf(accented.cookie, accented.thread.id)
     expect(res.status).toBe(422)
@@ -77,13 +47,13 @@ describe('the size of a share', () => {
     expect(body.message).toMatch(/Export as Markdown/)
     expect(await (await t.request('/api/shares', { cookie: accented.cookie })).json()).toEqual([])
 
-    const plain = await ownerWithThread()
+    const plain = await ownerWithThread(t)
     for (let i = 0; i < 3; i++) await plain.add(`Question ${i}`, 'a'.repeat(1_500_000))
     expect((await shareOf(plain.cookie, plain.thread.id)).status).toBe(422)
   })
 
   it('shares a long thread under the cap', async () => {
-    const owner = await ownerWithThread()
+    const owner = await ownerWithThread(t)
     for (let i = 0; i < 3; i++) await owner.add(`Question ${i}`, 'a'.repeat(1_000_000))
     expect((await shareOf(owner.cookie, owner.thread.id)).status).toBe(201)
   })
@@ -92,7 +62,7 @@ describe('the size of a share', () => {
 describe('reading a share', () => {
   it('answers the conversation, its card and its files without parsing the snapshot', async () => {
     const marker = 'marker-6f1c2d'
-    const { cookie, userId, thread, add } = await ownerWithThread()
+    const { cookie, userId, thread, add } = await ownerWithThread(t)
     const bytes = new Uint8Array([1, 2, 3])
     const storageKey = await createDiskStorage(`${t.deps.env.DATA_DIR}/uploads`).put(bytes)
     const [upload] = await t.deps.database.db
@@ -149,7 +119,7 @@ describe('reading a share', () => {
 
   it("gives the card the first exchange's opening words, or its reply's when it has no text", async () => {
     const cardOf = async (content: string, response: string) => {
-      const { cookie, thread, add } = await ownerWithThread()
+      const { cookie, thread, add } = await ownerWithThread(t)
       await add(content, response)
       await add('Second', 'Not this one')
       const { token } = createShareResponse.parse(await (await shareOf(cookie, thread.id)).json())
@@ -160,7 +130,7 @@ describe('reading a share', () => {
   })
 
   it('answers the same body as the snapshot read through its schema, old snapshots included', async () => {
-    const { cookie, userId, thread, add } = await ownerWithThread('Lorises $& co')
+    const { cookie, userId, thread, add } = await ownerWithThread(t, 'Lorises $& co')
     const [upload] = await t.deps.database.db
       .insert(uploads)
       .values({ userId, storageKey: 'k', mimeType: 'image/png', kind: 'image', fileName: 'a.png', size: 1 })

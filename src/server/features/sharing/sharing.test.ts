@@ -8,6 +8,7 @@ import { messages, threads, uploads } from '#server/db/schema/index.ts'
 import { withHead } from '#server/lib/serve-client.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { shareHeadFor } from './routes.ts'
+import { ownerWithThread } from './share-test-kit.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -16,40 +17,6 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 const PNG = new Uint8Array(readFileSync('tests/fixtures/image.png'))
-
-async function ownerWithThread() {
-  const { cookie, user } = await t.signUp()
-  const userId = user.id as string
-  const db = t.deps.database.db
-  const [thread] = await db
-    .insert(threads)
-    .values({ userId, title: 'Slow lorises', chatModel: 'loris' })
-    .returning()
-  // Each added exchange follows the one before (decision 012), unless told otherwise.
-  let last: string | null = null
-  const add = async (
-    content: string,
-    response: string,
-    extra: Partial<typeof messages.$inferInsert> = {},
-  ) => {
-    const [row] = await db
-      .insert(messages)
-      .values({
-        userId,
-        threadId: thread!.id,
-        content,
-        response,
-        chatModel: 'loris',
-        status: 'complete',
-        parentId: last,
-        ...extra,
-      })
-      .returning()
-    last = row!.id
-    return row!
-  }
-  return { cookie, userId, thread: thread!, add }
-}
 
 async function share(cookie: string, threadId: string, json: unknown = {}) {
   const res = await t.request(`/api/threads/${threadId}/share`, { method: 'POST', cookie, json })
@@ -61,7 +28,7 @@ const read = (token: string) => t.request(`/api/shares/${token}`)
 
 describe('sharing a thread', () => {
   it('creates an unguessable link to a snapshot fixed at sharing time', async () => {
-    const { cookie, thread, add } = await ownerWithThread()
+    const { cookie, thread, add } = await ownerWithThread(t)
     await add('Where do lorises live?', 'In **Borneo** and Java.', { createdAt: new Date('2025-01-01') })
     const { url, token } = await share(cookie, thread.id)
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/) // 256 bits
@@ -86,7 +53,7 @@ describe('sharing a thread', () => {
   })
 
   it('answers 404 to anyone but the owner, and for unknown or malformed tokens', async () => {
-    const { thread, add } = await ownerWithThread()
+    const { thread, add } = await ownerWithThread(t)
     await add('private', 'stuff')
     const other = await t.signUp()
     const res = await t.request(`/api/threads/${thread.id}/share`, {
@@ -104,7 +71,7 @@ describe('sharing a thread', () => {
   })
 
   it('lists links, revokes them (owner only), and a revoked or deleted link answers 404', async () => {
-    const { cookie, thread, add } = await ownerWithThread()
+    const { cookie, thread, add } = await ownerWithThread(t)
     await add('hello', 'world')
     const a = await share(cookie, thread.id)
     const list = shareLinkListSchema.parse(await (await t.request('/api/shares', { cookie })).json())
@@ -128,7 +95,7 @@ describe('sharing a thread', () => {
   })
 
   it("serves the snapshot's files only through its token", async () => {
-    const { cookie, userId, thread, add } = await ownerWithThread()
+    const { cookie, userId, thread, add } = await ownerWithThread(t)
     const key = await putFile(PNG)
     const [upload] = await t.deps.database.db
       .insert(uploads)
@@ -175,7 +142,7 @@ describe('sharing a thread', () => {
   })
 
   it('lets a signed-in visitor continue the conversation in a thread of their own', async () => {
-    const { cookie, thread, add } = await ownerWithThread()
+    const { cookie, thread, add } = await ownerWithThread(t)
     await add('First question', 'First answer', { createdAt: new Date('2025-02-01T10:00:00Z') })
     await add('Second question', 'Second answer', { createdAt: new Date('2025-02-01T10:05:00Z') })
     const { token } = await share(cookie, thread.id)
@@ -196,7 +163,7 @@ describe('sharing a thread', () => {
   })
 
   it('shares the branch the thread shows, with each reply model and time; a copy is one chain', async () => {
-    const { cookie, thread, add } = await ownerWithThread()
+    const { cookie, thread, add } = await ownerWithThread(t)
     const first = await add('Question', 'Answer', {
       modelId: 'SmolLM2-360M-Instruct-Q8_0.gguf',
       createdAt: new Date('2025-02-01T10:00:00Z'),
@@ -231,7 +198,7 @@ describe('sharing a thread', () => {
   })
 
   it('refuses to share an empty thread', async () => {
-    const { cookie, thread } = await ownerWithThread()
+    const { cookie, thread } = await ownerWithThread(t)
     const res = await t.request(`/api/threads/${thread.id}/share`, { method: 'POST', cookie, json: {} })
     expect(res.status).toBe(422)
   })
@@ -242,7 +209,7 @@ describe('the shared page shell', () => {
     '<html><head><title>Loris</title><meta name="description" content="d" /><meta property="og:type" content="website" /><meta property="og:title" content="Loris" /><meta property="og:description" content="x" /></head><body></body></html>'
 
   it('carries the Open Graph card and noindex unless the owner allowed indexing', async () => {
-    const { cookie, thread, add } = await ownerWithThread()
+    const { cookie, thread, add } = await ownerWithThread(t)
     await add('What is a <script>loris</script> "really"?', 'An animal.')
     const { token } = await share(cookie, thread.id)
     const meta = await shareHeadFor(t.deps)(token)
@@ -258,7 +225,7 @@ describe('the shared page shell', () => {
   })
 
   it("writes a title and first message holding '$' as they are", async () => {
-    const { cookie, thread, add } = await ownerWithThread()
+    const { cookie, thread, add } = await ownerWithThread(t)
     const tricky = "Should I pay $10? $& $` $'"
     await t.deps.database.db.update(threads).set({ title: tricky }).where(eq(threads.id, thread.id))
     await add(`   ${tricky}\n\n  and more`, 'Maybe.')
