@@ -4,8 +4,10 @@ import { spawn } from 'node:child_process'
 import { mediaTools } from '#server/lib/media-tools.ts'
 
 // ffmpeg runs in its own process (off the server's thread); one frame takes well under a second,
-// so a GIF still being decoded after a few seconds is killed and the model gets the GIF itself.
-const TIMEOUT_MS = 5_000
+// so a GIF still being decoded after 15 s is killed and the model gets the GIF itself, which
+// Gemini refuses. 5 s was not enough on a loaded machine: a full test run once saw ffmpeg killed
+// there, and the send would have failed for the person; waiting longer costs only that send.
+const TIMEOUT_MS = 15_000
 
 /** The first frame as PNG bytes, or null when ffmpeg is missing or cannot read the file. */
 export async function firstFrameAsPng(gif: Uint8Array, ffmpeg = 'ffmpeg'): Promise<Uint8Array | null> {
