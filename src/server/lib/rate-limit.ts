@@ -3,16 +3,10 @@ import type { Db } from '#server/db/client.ts'
 import { AppError } from './app-error.ts'
 
 /**
- * Fixed-window counter kept in the database, so every app node shares the same limits.
- * Throws 429 with Retry-After when the key is over its limit.
+ * Counts one more use of `key` in its fixed window, kept in the database so every app node shares
+ * it: the count so far, and when the window ends.
  */
-/** Counts one more use of `key` in its fixed window; answers the count so far in that window. */
-export async function countInWindow(db: Db, key: string, windowSeconds: number): Promise<number> {
-  const { count } = await countUse(db, key, windowSeconds)
-  return count
-}
-
-async function countUse(db: Db, key: string, windowSeconds: number) {
+export async function countInWindow(db: Db, key: string, windowSeconds: number) {
   const result = (await db.execute(sql`
     insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
     on conflict (key) do update set
@@ -27,6 +21,7 @@ async function countUse(db: Db, key: string, windowSeconds: number) {
   return { count: Number(row?.count ?? 0), retryAfter: Math.max(1, Number(row?.retry_after ?? 1)) }
 }
 
+/** A fixed-window limit on `key`: 429 with Retry-After once the key is over it. */
 export async function enforceRateLimit(
   db: Db,
   key: string,
@@ -37,7 +32,7 @@ export async function enforceRateLimit(
     message?: string | ((retryAfterSeconds: number) => string)
   },
 ): Promise<void> {
-  const { count, retryAfter } = await countUse(db, key, opts.windowSeconds)
+  const { count, retryAfter } = await countInWindow(db, key, opts.windowSeconds)
   if (count > opts.limit) {
     const message =
       typeof opts.message === 'function'

@@ -134,8 +134,8 @@ const mailers = new WeakMap<object, Mailer>()
 function recipientBudget(db: Db): RecipientBudget {
   return async (to) => {
     const address = to.trim().toLowerCase()
-    const hour = await countInWindow(db, `mail:to:hour:${address}`, 60 * 60)
-    const day = await countInWindow(db, `mail:to:day:${address}`, 24 * 60 * 60)
+    const { count: hour } = await countInWindow(db, `mail:to:hour:${address}`, 60 * 60)
+    const { count: day } = await countInWindow(db, `mail:to:day:${address}`, 24 * 60 * 60)
     return hour <= MAIL_PER_ADDRESS.hour && day <= MAIL_PER_ADDRESS.day
   }
 }
