@@ -32,7 +32,7 @@ import { compression } from './lib/compression.ts'
 import type { AppDeps, AppEnv } from './lib/context.ts'
 import { errorBody, toErrorResponse } from './lib/on-error.ts'
 import { sameOrigin } from './lib/same-origin.ts'
-import { securityHeaders } from './lib/security-headers.ts'
+import { noStoreUnlessChosen, securityHeaders } from './lib/security-headers.ts'
 import { serveClient } from './lib/serve-client.ts'
 
 const JSON_LIMIT = 1024 * 1024
@@ -110,6 +110,7 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
   app.use('/api/shares/:token/files/*', sandboxUploads)
   app.use(securityHeaders())
   app.use(compression())
+  app.use('/api/*', noStoreUnlessChosen)
   app.use('/api/*', async (c, next) => {
     const multipart = c.req.header('content-type')?.startsWith('multipart/form-data')
     // An import file may be larger than any upload (issue 14); the form adds little.

@@ -1,4 +1,15 @@
+import type { MiddlewareHandler } from 'hono'
 import { secureHeaders } from 'hono/secure-headers'
+
+/**
+ * An API answer is someone's own data (their threads, their account): kept by no cache, neither a
+ * shared proxy nor the browser's back-forward one, unless its route chose a policy (the public
+ * impact catalogue, a file by its content's address, a stream's no-transform).
+ */
+export const noStoreUnlessChosen: MiddlewareHandler = async (c, next) => {
+  await next()
+  if (!c.res.headers.has('cache-control')) c.header('Cache-Control', 'no-store')
+}
 
 // The CSP the built app passes: no inline scripts, styles inline only as attributes/tags
 // (Radix positions popovers with style attributes). Images only from the app itself: a remote image

@@ -11,9 +11,22 @@ import type { AppDeps, AppEnv, SessionRow, UserRow } from './context.ts'
 
 export const SESSION_COOKIE = 'loris_session'
 const SESSION_DAYS = 30
+// However often it is used, a session ends this long after its sign-in: a stolen cookie, or a
+// device left signed in, does not stay good for ever (decision 041).
+export const SESSION_MAX_DAYS = 90
 const DAY_MS = 86_400_000
 // Extend a sliding session at most once a day, so reads stay reads.
 const REFRESH_AFTER_MS = DAY_MS
+
+/** When a session used at `now` should end: 30 days on, but never past its absolute lifetime. */
+function slidingExpiry(session: Pick<SessionRow, 'createdAt'>, now: number): number {
+  return Math.min(now + SESSION_DAYS * DAY_MS, session.createdAt.getTime() + SESSION_MAX_DAYS * DAY_MS)
+}
+
+/** True when extending the session would move its end by more than the once-a-day step. */
+function refreshDue(session: Pick<SessionRow, 'createdAt' | 'expiresAt'>, now: number): boolean {
+  return slidingExpiry(session, now) - session.expiresAt.getTime() > REFRESH_AFTER_MS
+}
 
 export function hashToken(secret: string, token: string): string {
   return createHmac('sha256', secret).update(token).digest('hex')
@@ -106,9 +119,8 @@ export async function readSession(
     seenOn(db).delete(id)
     return null
   }
-  const fullExpiry = now.getTime() + SESSION_DAYS * DAY_MS
-  if (fullExpiry - row.session.expiresAt.getTime() > REFRESH_AFTER_MS) {
-    const expiresAt = new Date(fullExpiry)
+  if (refreshDue(row.session, now.getTime())) {
+    const expiresAt = new Date(slidingExpiry(row.session, now.getTime()))
     await deps.database.db.update(sessions).set({ expiresAt }).where(eq(sessions.id, id))
     writeCookie(c, deps, token, expiresAt)
     row.session.expiresAt = expiresAt
@@ -165,7 +177,7 @@ export function sessionGuess(c: Context, deps: AppDeps): RememberedSession | nul
   if (!seen) return null
   const now = (deps.now?.() ?? new Date()).getTime()
   const expiresAt = seen.session.expiresAt.getTime()
-  if (expiresAt <= now || now + SESSION_DAYS * DAY_MS - expiresAt > REFRESH_AFTER_MS) return null
+  if (expiresAt <= now || refreshDue(seen.session, now)) return null
   return { sessionId: id, ...seen }
 }
 

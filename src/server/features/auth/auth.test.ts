@@ -191,4 +191,27 @@ describe('protections', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
     expect(res.headers.get('x-request-id')).toBeTruthy()
   })
+
+  it("lets no cache keep a person's API answers, and leaves a policy a route chose", async () => {
+    const { cookie } = await t.signUp()
+    for (const [path, who] of [
+      ['/api/user', cookie],
+      ['/api/threads', cookie],
+      ['/api/user', undefined],
+      ['/api/nope', cookie],
+    ] as const) {
+      const res = await t.request(path, { cookie: who })
+      expect(res.headers.get('cache-control'), `${path} ${res.status}`).toBe('no-store')
+    }
+    const bad = await t.request('/api/login', {
+      method: 'POST',
+      body: '{',
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(bad.status).toBe(400)
+    expect(bad.headers.get('cache-control')).toBe('no-store')
+    const catalogue = await t.request('/api/impact/models')
+    expect(catalogue.status).toBe(200)
+    expect(catalogue.headers.get('cache-control')).toBe('public, max-age=3600')
+  })
 })

@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { subscriptionStatusSchema } from '#contract/billing.ts'
+import { users } from '#server/db/schema/index.ts'
 import { createTestApp, TEST_ORIGIN } from '../../../../tests/helpers/test-app.ts'
 import {
   type BillingKit,
@@ -173,6 +175,28 @@ describe('GET /api/subscription/status', () => {
       subscription_end_date: new Date((periodEnd ?? 0) * 1000).toISOString(),
     })
     expect(userId).toBe(me.id)
+  })
+
+  it('reports Pro granted outside Stripe while it lasts, and not after its end date', async () => {
+    const { cookie, user } = await kit.t.signUp()
+    const grant = (subscriptionEndDate: Date) =>
+      kit.t.deps.database.db
+        .update(users)
+        .set({ isPremium: true, subscriptionEndDate })
+        .where(eq(users.id, user.id as string))
+    const status = async () =>
+      subscriptionStatusSchema.parse(
+        await (await kit.t.request('/api/subscription/status', { cookie })).json(),
+      )
+
+    await grant(new Date(Date.now() + 86_400_000))
+    expect((await status()).isSubscribed).toBe(true)
+    expect((await post('/api/subscribe', cookie)).status).toBe(409)
+
+    // Ended: no longer Pro, and free to subscribe, though the stored flag was never cleared.
+    await grant(new Date(Date.now() - 1000))
+    expect((await status()).isSubscribed).toBe(false)
+    expect((await post('/api/subscribe', cookie)).status).toBe(200)
   })
 })
 

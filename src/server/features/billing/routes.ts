@@ -1,6 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono'
 import type { SubscriptionStatus } from '#contract/billing.ts'
 import { publicOrigin } from '#server/env.ts'
+import { planOf } from '#server/features/chat/usage.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
@@ -54,8 +55,8 @@ export function billingRoutes(deps: AppDeps) {
       if (!env.STRIPE_PRICE_ID) throw unavailable('Subscriptions are not configured on this server')
       const user = c.get('user')
       await enforceRateLimit(db, `subscribe:${user.id}`, { limit: 20, windowSeconds: 15 * 60 })
-      // Pro without a customer was granted outside Stripe: nothing to sell.
-      if (user.isPremium && !user.stripeCustomerId) {
+      // Pro without a customer was granted outside Stripe: nothing to sell until it ends.
+      if (planOf(user, now()) === 'premium' && !user.stripeCustomerId) {
         throw new AppError('conflict:subscription', ALREADY_SUBSCRIBED)
       }
 
@@ -105,7 +106,8 @@ export function billingRoutes(deps: AppDeps) {
       const user = c.get('user')
       const end = user.subscriptionEndDate
       const body: SubscriptionStatus = {
-        isSubscribed: user.isPremium,
+        // A paid period that has ended is not a subscription, even before Stripe's webhook says so.
+        isSubscribed: planOf(user, now()) === 'premium',
         subscription: {
           current_period_end: end ? Math.floor(end.getTime() / 1000) : null,
           status: user.subscriptionStatus,
