@@ -121,6 +121,7 @@ function buildStart(shape: StartShape): SQL {
   let threadIdOf: SQL
   let shown: SQL = sql`true`
   let afterPlaced: SQL = sql``
+  let replaced: SQL = sql``
   if (shape.kind === 'new-thread') {
     lead = sql`placed as (select null::uuid as thread_id, null::uuid as parent_id, 0 as depth where ${signed}),
       found as (select 1)`
@@ -149,12 +150,14 @@ function buildStart(shape: StartShape): SQL {
         select ${p('threadId')}::uuid as thread_id, ${p('parentId')}::uuid as parent_id,
           ${p('depth')}::int as depth, ${parentShown} as visible
         where exists (select 1 from found) and ${signed}
-      ),
-      -- The new version replaces its turn and what followed it on the shown branch.
-      unshown as (
+      )`
+    // The new version replaces its turn and what followed it on the shown branch, only once the
+    // send is admitted: every step of the statement runs, and a refused edit (429) must leave the
+    // thread as it was, not hide its end and let the next send land on the hidden branch.
+    replaced = sql`, unshown as (
         update messages set shown = false
         where thread_id = ${p('threadId')} and shown and depth >= ${p('depth')}
-          and (select visible from placed)
+          and (select visible from placed) and exists (select 1 from admitted)
         returning id
       )`
     threadIdOf = sql`placed.thread_id`
@@ -205,7 +208,7 @@ function buildStart(shape: StartShape): SQL {
         and (ai_reserved_chars = 0 or ${used} + ai_reserved_chars + ${p('chars')} <= ${p('limit')})
         and ai_generating < ${p('maxGenerating')}
       returning id
-    ) ${created},
+    ) ${created} ${replaced},
     inserted as (
       insert into messages (user_id, thread_id, content, client_message_id, parent_id, depth, shown,
         origin, selected_at, chat_model, provider, model_id, media_url, media_type, upload_id,

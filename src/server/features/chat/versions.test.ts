@@ -311,6 +311,29 @@ describe('refusals', () => {
   })
 })
 
+describe('an edit refused by a limit', () => {
+  it('leaves the thread as it was, and the next send follows its last turn', async () => {
+    const { cookie, userId, defaultId, plain, b, c } = await threeTurns()
+    const before = await list(cookie, defaultId)
+    // As if three replies were being written elsewhere: the edit is refused (429).
+    await db().update(users).set({ aiGenerating: 3 }).where(eq(users.id, userId))
+    for (const revise of [{ editOf: b.id }, { regenerateOf: b.id }]) {
+      const refused = await app.t.request('/api/messages', {
+        method: 'POST',
+        cookie,
+        json: { ...plain, content: 'second, edited', ...revise },
+      })
+      expect(refused.status).toBe(429)
+      expect(await list(cookie, defaultId)).toEqual(before)
+    }
+    await db().update(users).set({ aiGenerating: 0 }).where(eq(users.id, userId))
+    const next = await send(cookie, { ...plain, content: 'fourth' })
+    const after = await list(cookie, defaultId)
+    expect(after.map((m) => m.content)).toEqual(['first', 'second', 'third', 'fourth'])
+    expect(after[3]).toMatchObject({ id: next.id, parentId: c.id })
+  })
+})
+
 describe('sends racing in one thread', () => {
   it('chains sends made at once in one thread (two tabs, two nodes): one branch, one row per turn', async () => {
     const { cookie, defaultId } = await signedIn()
