@@ -1,8 +1,8 @@
 // Single-use links mailed to a person: verify an address, reset a password. The link carries a
 // random token; the table holds only its HMAC, an expiry and when it was used (decision 010).
 import { randomBytes } from 'node:crypto'
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm'
-import type { Db } from '#server/db/client.ts'
+import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm'
+import type { Db, Tx } from '#server/db/client.ts'
 import { accountTokens } from '#server/db/schema/index.ts'
 import { hashToken } from './session.ts'
 
@@ -56,11 +56,33 @@ export async function issueToken(
 }
 
 /**
+ * Whether `token` is an unused, unexpired link for one of `purposes`, without using it: a cheap
+ * refusal before costly work (a password's hash) that the link's use then waits on.
+ */
+export async function tokenIsLive(
+  db: Db,
+  secret: string,
+  purposes: TokenPurpose[],
+  token: string,
+  now: Date,
+): Promise<boolean> {
+  const ids = purposes.map((purpose) => hashToken(secret, `${purpose}:${token}`))
+  const [row] = await db
+    .select({ id: accountTokens.id })
+    .from(accountTokens)
+    .where(
+      and(inArray(accountTokens.id, ids), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, now)),
+    )
+    .limit(1)
+  return Boolean(row)
+}
+
+/**
  * Marks the token used and returns what it was issued for, or null when it is unknown, expired
  * or already used. One UPDATE ... RETURNING: two clicks at once cannot both succeed.
  */
 export async function consumeToken(
-  db: Db,
+  db: Db | Tx,
   secret: string,
   purpose: TokenPurpose,
   token: string,
@@ -87,7 +109,7 @@ export async function consumeToken(
  * through the current address (perhaps by whoever changed it) must not take them away.
  */
 export async function revokeTokens(
-  db: Db,
+  db: Db | Tx,
   userId: string,
   now: Date,
   { recoveries = false }: { recoveries?: boolean } = {},

@@ -4,7 +4,7 @@ import { createHmac, randomBytes } from 'node:crypto'
 import { and, eq, gt, lt, ne, type SQL, sql } from 'drizzle-orm'
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import type { Db } from '#server/db/client.ts'
+import type { Db, Tx } from '#server/db/client.ts'
 import { sessions, users } from '#server/db/schema/index.ts'
 import { AppError } from './app-error.ts'
 import type { AppDeps, AppEnv, SessionRow, UserRow } from './context.ts'
@@ -46,13 +46,22 @@ function writeCookie(c: Context, deps: AppDeps, token: string, expires: Date) {
   })
 }
 
-export async function startSession(c: Context, deps: AppDeps, userId: string): Promise<void> {
+/**
+ * Signs `user` in on this browser. `user` is the row as read when its credential was checked: its
+ * session epoch goes into the session, so a password changed since then has already ended it.
+ */
+export async function startSession(
+  c: Context,
+  deps: AppDeps,
+  user: Pick<UserRow, 'id' | 'sessionEpoch'>,
+): Promise<void> {
   const token = randomBytes(32).toString('base64url')
   const now = deps.now?.() ?? new Date()
   const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY_MS)
   await deps.database.db.insert(sessions).values({
     id: hashToken(deps.secret, token),
-    userId,
+    userId: user.id,
+    epoch: user.sessionEpoch,
     expiresAt,
     userAgent: c.req.header('user-agent')?.slice(0, 300) ?? null,
   })
@@ -73,8 +82,8 @@ export async function endSession(c: Context, deps: AppDeps): Promise<void> {
  * Signs the user out everywhere except, optionally, the session `keepId` (the request's own):
  * after a password reset or when Google takes over an unverified account (decision 010).
  */
-export async function endOtherSessions(deps: AppDeps, userId: string, keepId?: string): Promise<void> {
-  await deps.database.db
+export async function endOtherSessions(db: Db | Tx, userId: string, keepId?: string): Promise<void> {
+  await db
     .delete(sessions)
     .where(keepId ? and(eq(sessions.userId, userId), ne(sessions.id, keepId)) : eq(sessions.userId, userId))
 }
@@ -88,7 +97,7 @@ function prepareLookup(db: Db) {
   return db
     .select({ session: sessions, user: users })
     .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.sessionEpoch, sessions.epoch)))
     .where(and(eq(sessions.id, sql.placeholder('id')), gt(sessions.expiresAt, sql.placeholder('now'))))
     .prepare('session_lookup')
 }
@@ -209,8 +218,9 @@ export interface GuessedSession {
  * guess checks. Each is a value or a shaped statement's placeholder.
  */
 export function sessionLive(userId: unknown, sessionId: unknown, now: unknown): SQL {
-  return sql`exists (select 1 from sessions s where s.id = ${sessionId}::text
-    and s.user_id = ${userId}::uuid and s.expires_at > ${now}::timestamptz)`
+  return sql`exists (select 1 from sessions s join users s_user on s_user.id = s.user_id
+    where s.id = ${sessionId}::text and s.user_id = ${userId}::uuid and s.expires_at > ${now}::timestamptz
+    and s.epoch = s_user.session_epoch)`
 }
 
 /** The values `sessionLive` takes for a guess: both null when there is none (the session was read). */

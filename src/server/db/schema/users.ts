@@ -38,6 +38,10 @@ export const users = pgTable('users', {
   aiUsageStartDate: timestamp('ai_usage_start_date', { withTimezone: true }).notNull().defaultNow(),
   lastAiUsageReset: timestamp('last_ai_usage_reset', { withTimezone: true }).notNull().defaultNow(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  // Raised with the password (a reset, an account recovered, Google taking over the account): a
+  // session holds the value its sign-in read with the credential it checked, and is good only
+  // while the two agree. A sign-in racing a reset cannot keep a session the reset ended (041).
+  sessionEpoch: integer('session_epoch').notNull().default(0),
 })
 
 export const sessions = pgTable(
@@ -51,6 +55,8 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     userAgent: text('user_agent'),
+    // The user's session_epoch when the credential was checked (users.sessionEpoch).
+    epoch: integer('epoch').notNull().default(0),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 )

@@ -3,9 +3,15 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { forgotPasswordBody, resetPasswordBody, verifyEmailBody } from '#contract/auth.ts'
-import type { Db } from '#server/db/client.ts'
+import type { Tx } from '#server/db/client.ts'
 import { users } from '#server/db/schema/index.ts'
-import { consumeToken, issueToken, revokeTokens, TOKEN_TTL_MINUTES } from '#server/lib/account-tokens.ts'
+import {
+  consumeToken,
+  issueToken,
+  revokeTokens,
+  TOKEN_TTL_MINUTES,
+  tokenIsLive,
+} from '#server/lib/account-tokens.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { clientIp, networkOf } from '#server/lib/client-ip.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
@@ -28,14 +34,24 @@ const BAD_LINK =
  * another account took that address meanwhile, the password is still reset (every device out)
  * and the account keeps its current address, which the notice of the change named.
  */
-async function recoverAccount(db: Db, userId: string, email: string, passwordHash: string) {
-  const values = { passwordHash, email, emailVerifiedAt: sql`now()` }
+async function recoverAccount(tx: Tx, userId: string, email: string, passwordHash: string) {
+  const password = { passwordHash, sessionEpoch: sql`${users.sessionEpoch} + 1` }
   try {
-    return (await db.update(users).set(values).where(eq(users.id, userId)).returning())[0]
+    // A savepoint: the address taken by another account fails this step, not the reset.
+    return await tx.transaction(
+      async (sp) =>
+        (
+          await sp
+            .update(users)
+            .set({ ...password, email, emailVerifiedAt: sql`now()` })
+            .where(eq(users.id, userId))
+            .returning()
+        )[0],
+    )
   } catch (err) {
     const e = err as { code?: string; cause?: { code?: string } }
     if ((e.code ?? e.cause?.code) !== '23505') throw err
-    return (await db.update(users).set({ passwordHash }).where(eq(users.id, userId)).returning())[0]
+    return (await tx.update(users).set(password).where(eq(users.id, userId)).returning())[0]
   }
 }
 
@@ -103,28 +119,44 @@ export function emailRoutes(deps: AppDeps) {
         limit: 30,
         windowSeconds: WINDOW,
       })
-      const reset = await consumeToken(db, deps.secret, 'reset_password', token, now())
-      // The same page serves the link mailed to an address the account had before a change.
-      const recovery = reset ? null : await consumeToken(db, deps.secret, 'recover_account', token, now())
-      const used = reset ?? recovery
-      if (!used) throw new AppError('bad_request:token', BAD_LINK)
+      if (!(await tokenIsLive(db, deps.secret, ['reset_password', 'recover_account'], token, now()))) {
+        throw new AppError('bad_request:token', BAD_LINK)
+      }
+      // Hashed before the link is used: a crash while hashing leaves the link good for a retry.
       const passwordHash = await hashPassword(password)
-      const user = reset
-        ? // Opening the mailed link proves the address, so it counts as verified too.
-          (
-            await db
-              .update(users)
-              .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
-              .where(and(eq(users.id, used.userId), eq(users.email, used.email)))
-              .returning()
-          )[0]
-        : await recoverAccount(db, used.userId, used.email, passwordHash)
-      if (!user) throw new AppError('bad_request:token', BAD_LINK)
-      // Whoever had the old password, or a session, is out; the owner signs in afresh. A recovery
-      // also ends the other recovery links: the account is its owner's again.
-      await endOtherSessions(deps, user.id)
-      await revokeTokens(db, user.id, now(), { recoveries: Boolean(recovery) })
-      await db.execute(sql`delete from rate_limits where key = ${loginAccountKey(user.email)}`)
+      // One transaction: the link is used, the password set, every session and other link ended,
+      // or none of it. The epoch's rise also ends a sign-in with the old password still being
+      // checked, whose session is written after this (decision 041).
+      const done = await db.transaction(async (tx) => {
+        const reset = await consumeToken(tx, deps.secret, 'reset_password', token, now())
+        // The same page serves the link mailed to an address the account had before a change.
+        const recovery = reset ? null : await consumeToken(tx, deps.secret, 'recover_account', token, now())
+        const used = reset ?? recovery
+        if (!used) return null
+        const user = reset
+          ? // Opening the mailed link proves the address, so it counts as verified too.
+            (
+              await tx
+                .update(users)
+                .set({
+                  passwordHash,
+                  emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`,
+                  sessionEpoch: sql`${users.sessionEpoch} + 1`,
+                })
+                .where(and(eq(users.id, used.userId), eq(users.email, used.email)))
+                .returning()
+            )[0]
+          : await recoverAccount(tx, used.userId, used.email, passwordHash)
+        if (!user) return null
+        // Whoever had the old password, or a session, is out; the owner signs in afresh. A
+        // recovery also ends the other recovery links: the account is its owner's again.
+        await endOtherSessions(tx, user.id)
+        await revokeTokens(tx, user.id, now(), { recoveries: Boolean(recovery) })
+        await tx.execute(sql`delete from rate_limits where key = ${loginAccountKey(user.email)}`)
+        return { user, recovery }
+      })
+      if (!done) throw new AppError('bad_request:token', BAD_LINK)
+      const { user, recovery } = done
       mailerFor(deps).send(passwordChangedNotice(user.email))
       c.get('log').info(
         { userId: user.id, recovered: Boolean(recovery) },

@@ -55,7 +55,7 @@ export function authRoutes(deps: AppDeps) {
         }
         const user = await createAccount(db, { email, passwordHash: await hashPassword(password) })
         if (!user) throw new AppError('conflict:account', TAKEN)
-        await startSession(c, deps, user.id)
+        await startSession(c, deps, user)
         trustDevice(c, deps, user.id)
         await sendVerification(deps, user)
         c.get('log').info({ userId: user.id }, 'account created')
@@ -68,7 +68,7 @@ export function authRoutes(deps: AppDeps) {
         const ok = await verifyPassword(user?.passwordHash ?? null, password)
         if (!user || !ok) throw new AppError('unauthorized:login', INVALID_LOGIN)
         await attempt.succeeded()
-        await startSession(c, deps, user.id)
+        await startSession(c, deps, user)
         trustDevice(c, deps, user.id)
         return c.json(toUserJson(user), 200)
       })

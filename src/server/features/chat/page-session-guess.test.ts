@@ -17,7 +17,7 @@ const db = () => t.deps.database.db
 /** The lookup every signed-in request makes (session.ts), as the statement log shows it. */
 const isLookup = (q: string) => /from "sessions" inner join "users"/i.test(q)
 /** A page statement checking a guessed session (session.ts sessionLive). */
-const isChecked = (q: string) => /exists \(select 1 from sessions s where s\.id = /i.test(q)
+const isChecked = (q: string) => /exists \(select 1 from sessions s join users s_user/i.test(q)
 
 /** A person with a thread of three exchanges, whose session this node has read. */
 async function readBefore() {
@@ -89,6 +89,12 @@ describe('a list page on a session read before', () => {
         .set({ expiresAt: sql`now() - interval '1 second'` })
         .where(eq(sessions.userId, userId)),
     'account deleted': (userId: string) => db().delete(users).where(eq(users.id, userId)),
+    // A reset on another node raised the epoch; its sessions' rows may not be deleted yet.
+    'ended by a password reset': (userId: string) =>
+      db()
+        .update(users)
+        .set({ sessionEpoch: sql`${users.sessionEpoch} + 1` })
+        .where(eq(users.id, userId)),
   }
   for (const [ending, end] of Object.entries(endings))
     it.each(['threads', 'messages'] as const)(

@@ -88,6 +88,18 @@ describe('a send on a session read before', () => {
     expect(await writtenFor(userId)).toEqual(before)
   })
 
+  it('answers 401 and writes nothing once a password reset elsewhere ended the session', async () => {
+    const { cookie, userId } = await readBefore()
+    const before = await writtenFor(userId)
+    // The reset raised the epoch; the session's row is still there (decision 041).
+    await db()
+      .update(users)
+      .set({ sessionEpoch: sql`${users.sessionEpoch} + 1` })
+      .where(eq(users.id, userId))
+    await expectSignedOut(await send(cookie, { content: 'after the reset' }))
+    expect(await writtenFor(userId)).toEqual(before)
+  })
+
   it('answers 401 once the account was deleted', async () => {
     const { cookie, userId } = await readBefore()
     await db().delete(users).where(eq(users.id, userId))

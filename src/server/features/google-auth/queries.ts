@@ -42,7 +42,17 @@ export async function linkGoogleId(
     db.transaction(async (tx) => {
       const [linked] = await tx
         .update(users)
-        .set(takeOver ? { googleId, passwordHash: null, emailVerifiedAt: sql`now()` } : { googleId })
+        .set(
+          takeOver
+            ? {
+                googleId,
+                passwordHash: null,
+                emailVerifiedAt: sql`now()`,
+                // Every session is ended, including one whose sign-in is still being checked.
+                sessionEpoch: sql`${users.sessionEpoch} + 1`,
+              }
+            : { googleId },
+        )
         .where(
           and(
             eq(users.id, user.id),

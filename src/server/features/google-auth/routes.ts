@@ -113,7 +113,7 @@ export function googleAuthRoutes(deps: AppDeps) {
       }
       // A new identity gets a new session; whoever was signed in here before is signed out.
       await dropPreviousSession(c, deps)
-      await startSession(c, deps, result.user.id)
+      await startSession(c, deps, result.user)
       log.info({ userId: result.user.id, outcome: result.outcome }, 'signed in with Google')
       return c.redirect(signedIn(returnTo), 302)
     })
