@@ -1,7 +1,10 @@
 // Voice input through the built app: Chromium's fake microphone plays tests/fixtures/goforward.wav
 // and the server transcribes it offline (pocketsphinx), so the words are real recognition.
+
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ComposerControls, fixturePath } from '../pages/composer.ts'
+import { ThreadList } from '../pages/thread-list.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 
 let h: ChatHarness
@@ -31,6 +34,39 @@ async function record(composer: ComposerControls, until: string) {
   await composer.waitForPlaceholder(new RegExp(`^Recording\\.\\.\\. ${until}$`))
 }
 
+/** Keeps every microphone stream the page opens, to tell later whether any is still on. */
+async function watchMicrophones(page: Page) {
+  await page.evaluate(() => {
+    const devices = navigator.mediaDevices
+    const ask = devices.getUserMedia.bind(devices)
+    const given: MediaStream[] = []
+    Object.assign(window, { givenStreams: given })
+    devices.getUserMedia = async (constraints) => {
+      const stream = await ask(constraints)
+      given.push(stream)
+      return stream
+    }
+  })
+}
+
+/** How many microphones the page opened, and how many of their tracks are still live. */
+function microphones(page: Page) {
+  return page.evaluate(() => {
+    const given = (window as unknown as { givenStreams: MediaStream[] }).givenStreams
+    return {
+      opened: given.length,
+      live: given.flatMap((s) => s.getTracks()).filter((t) => t.readyState === 'live').length,
+    }
+  })
+}
+
+async function waitForWords(page: Page) {
+  await page.waitForFunction(() => {
+    const el = document.querySelector('textarea[aria-label="Message"]')
+    return el instanceof HTMLTextAreaElement && el.value.length > 0
+  })
+}
+
 describe('voice input', () => {
   it('records, transcribes offline, and puts the words in the input with focus back', async () => {
     const { chat, composer, page, unexpectedErrors } = await signedInChat()
@@ -49,6 +85,44 @@ describe('voice input', () => {
     })
     expect(await chat.composer().inputValue()).toMatch(/^go forward ten meters/)
     await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message')
+    expect(await composer.placeholder()).not.toMatch(/^Recording/)
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('a recording goes on through a change of layout, then stops and transcribes as before', async () => {
+    const { chat, composer, page, unexpectedErrors } = await signedInChat()
+    await watchMicrophones(page)
+    const threads = new ThreadList(page)
+    await threads.root().waitFor()
+    await record(composer, '0:01')
+    // A tablet turned: below 1024 px the panels give way to the phone's column, and back.
+    await page.setViewportSize({ width: 900, height: 800 })
+    await threads.root().waitFor({ state: 'detached' })
+    expect(await composer.placeholder()).toMatch(/^Recording\.\.\. 0:0\d$/)
+    await composer.stopRecordingButton().waitFor()
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await threads.root().waitFor()
+    expect(await composer.placeholder()).toMatch(/^Recording\.\.\. 0:0\d$/)
+    await composer.waitForPlaceholder(/^Recording\.\.\. 0:04$/)
+    await composer.stopRecordingButton().click()
+
+    await waitForWords(page)
+    expect(await chat.composer().inputValue()).toMatch(/^go forward ten meters/)
+    expect(await microphones(page)).toEqual({ opened: 1, live: 0 })
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('signing out while recording turns the microphone off', async () => {
+    const { chat, composer, page, unexpectedErrors } = await signedInChat()
+    await watchMicrophones(page)
+    await record(composer, '0:01')
+    await chat.signOut()
+    await page.waitForFunction(() =>
+      (window as unknown as { givenStreams: MediaStream[] }).givenStreams
+        .flatMap((s) => s.getTracks())
+        .every((t) => t.readyState === 'ended'),
+    )
+    expect(await microphones(page)).toEqual({ opened: 1, live: 0 })
     expect(await composer.placeholder()).not.toMatch(/^Recording/)
     expect(unexpectedErrors()).toEqual([])
   })

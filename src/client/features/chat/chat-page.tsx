@@ -10,6 +10,7 @@ import { UpgradeDialog } from '#client/features/billing/components/upgrade-dialo
 import { useSubscriptionSuccess } from '#client/features/billing/hooks/use-subscription-success.ts'
 import { configQueryOptions } from '#client/features/config/api/get-config.ts'
 import { threadsQueryOptions, useThreads } from '#client/features/threads/api/get-threads.ts'
+import { VoiceRecorderProvider } from '#client/features/voice/components/voice-recorder-provider.tsx'
 import { useLoadedModule } from '#client/lib/module-loader.ts'
 import { messagesQueryOptions } from './api/get-messages.ts'
 import { ChatHeader } from './components/chat-header.tsx'
@@ -69,20 +70,24 @@ export default function ChatPage() {
   useSubscriptionSuccess()
 
   if (isLoading) return <PageSpinner />
+  // The recording is held here, above the layout switch: crossing 1024 px mounts the chat column
+  // again, and a recording in progress goes on through it.
   return (
-    <div className="flex h-dvh flex-col overflow-hidden">
-      <ChatHeader start={user ? desktop ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined} />
-      <VerifyEmailBanner />
-      {user && desktop ? (
-        <desktop.DesktopLayout threads={<desktop.ThreadsPanel />} chat={<ChatView />} />
-      ) : (
-        <main className="flex min-h-0 flex-1 flex-col">
-          <ChatView />
-        </main>
-      )}
-      {user && <ShortcutsDialog open={shortcuts.sheetOpen} onOpenChange={shortcuts.setSheetOpen} />}
-      <SignInDialog />
-      <UpgradeDialog />
-    </div>
+    <VoiceRecorderProvider>
+      <div className="flex h-dvh flex-col overflow-hidden">
+        <ChatHeader start={user ? desktop ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined} />
+        <VerifyEmailBanner />
+        {user && desktop ? (
+          <desktop.DesktopLayout threads={<desktop.ThreadsPanel />} chat={<ChatView />} />
+        ) : (
+          <main className="flex min-h-0 flex-1 flex-col">
+            <ChatView />
+          </main>
+        )}
+        {user && <ShortcutsDialog open={shortcuts.sheetOpen} onOpenChange={shortcuts.setSheetOpen} />}
+        <SignInDialog />
+        <UpgradeDialog />
+      </div>
+    </VoiceRecorderProvider>
   )
 }

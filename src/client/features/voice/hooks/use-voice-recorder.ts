@@ -1,147 +1,18 @@
-// Voice input (spec section 4): idle → recording → transcribing. The microphone records webm
-// with a timer ticking every second; Cancel discards, Stop transcribes. The words go to
-// `onText`; if transcription fails the recording stays attached to be sent as it is.
-import { useCallback, useEffect, useRef, useState } from 'react'
-import { setDraftFile } from '#client/features/attachments/hooks/use-attachment-draft.ts'
-import { toast } from '#client/hooks/use-toast.ts'
-import { errorText } from '#client/lib/api.ts'
-import { MAX_RECORDING_SECONDS } from '#contract/transcription.ts'
-import { transcribeAudio } from '../api/transcribe.ts'
+// The composer's handle on the recorder, which VoiceRecorderProvider owns above the layout switch.
+import { createContext, useContext, useEffect } from 'react'
+import type { RecorderSession } from './use-recorder-session.ts'
 
-export type VoiceState = 'idle' | 'recording' | 'transcribing'
+export const VoiceRecorderContext = createContext<RecorderSession | null>(null)
 
-export const MICROPHONE_DENIED =
-  'Could not access microphone. Please ensure microphone permissions are granted.'
-const MIME = 'audio/webm'
-
-interface Session {
-  recorder: MediaRecorder
-  stream: MediaStream
-  chunks: Blob[]
-  startedAt: number
-  timer: ReturnType<typeof setInterval>
-}
-
+/** The recorder; the recognised words go to `onText` of the composer mounted last. */
 export function useVoiceRecorder({ onText }: { onText: (text: string) => void }) {
-  const [state, setState] = useState<VoiceState>('idle')
-  const [seconds, setSeconds] = useState(0)
-  const session = useRef<Session | null>(null)
-  // Between the click and the microphone's answer (a permission prompt can take seconds): a
-  // second click must not open a second microphone, which nothing would ever turn off.
-  const starting = useRef(false)
-  const mounted = useRef(false)
-  const onTextRef = useRef(onText)
-  onTextRef.current = onText
-
-  const release = useCallback(() => {
-    const s = session.current
-    session.current = null
-    if (!s) return
-    clearInterval(s.timer)
-    for (const track of s.stream.getTracks()) track.stop()
-  }, [])
-  // Leaving the page turns the microphone off.
+  const recorder = useContext(VoiceRecorderContext)
+  if (!recorder) throw new Error('useVoiceRecorder needs a VoiceRecorderProvider above it')
+  const { listen } = recorder
   useEffect(() => {
-    mounted.current = true
-    return () => {
-      mounted.current = false
-      const s = session.current
-      if (s && s.recorder.state !== 'inactive') s.recorder.stop()
-      release()
-    }
-  }, [release])
-
-  const transcribe = useCallback(async (file: File, recordedSeconds: number) => {
-    setState('transcribing')
-    try {
-      onTextRef.current(await transcribeAudio(file))
-    } catch (err) {
-      setDraftFile({ file, recordedSeconds })
-      // The server's reason when it says more than the title (e.g. no speech was heard).
-      const reason = errorText(err, '')
-      toast({
-        title: 'Transcription failed',
-        description:
-          reason && !reason.startsWith('Transcription failed')
-            ? reason
-            : 'The recording is kept: press Enter to send it as it is.',
-        variant: 'destructive',
-      })
-    } finally {
-      setState('idle')
-    }
-  }, [])
-
-  const start = useCallback(async () => {
-    if (session.current || starting.current) return
-    starting.current = true
-    let stream: MediaStream
-    try {
-      // Call processing (echo cancelling, noise suppression, gain control) is made for people
-      // listening; it distorts words for speech recognisers (offline, 'ten meters' became
-      // 'ten years'), which normalise the sound themselves.
-      stream = await navigator.mediaDevices.getUserMedia({
-        audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
-      })
-    } catch {
-      starting.current = false
-      if (mounted.current) window.alert(MICROPHONE_DENIED)
-      return
-    }
-    starting.current = false
-    // The page was left while the microphone was being asked for: it goes off at once.
-    if (!mounted.current) {
-      for (const track of stream.getTracks()) track.stop()
-      return
-    }
-    const recorder = new MediaRecorder(stream, MediaRecorder.isTypeSupported(MIME) ? { mimeType: MIME } : {})
-    const startedAt = Date.now()
-    const s: Session = {
-      recorder,
-      stream,
-      chunks: [],
-      startedAt,
-      timer: setInterval(() => setSeconds(Math.floor((Date.now() - startedAt) / 1000)), 1000),
-    }
-    recorder.ondataavailable = (e) => {
-      if (e.data.size > 0) s.chunks.push(e.data)
-    }
-    session.current = s
-    setSeconds(0)
-    setState('recording')
-    recorder.start()
-  }, [])
-
-  const cancel = useCallback(() => {
-    const s = session.current
-    if (!s) return
-    s.recorder.ondataavailable = null
-    s.recorder.onstop = null
-    if (s.recorder.state !== 'inactive') s.recorder.stop()
-    release()
-    setState('idle')
-  }, [release])
-
-  const stop = useCallback(() => {
-    const s = session.current
-    if (!s) return
-    const recordedSeconds = Math.floor((Date.now() - s.startedAt) / 1000)
-    s.recorder.onstop = () => {
-      // Browsers without webm recording (Safari) record mp4; the server reads the bytes either way.
-      const file = new File(s.chunks, `recording-${Date.now()}.webm`, { type: s.recorder.mimeType || MIME })
-      void transcribe(file, recordedSeconds)
-    }
-    setState('transcribing')
-    s.recorder.stop()
-    release()
-  }, [release, transcribe])
-
-  // The server transcribes at most 2 minutes: the recording stops itself there.
-  useEffect(() => {
-    if (state === 'recording' && seconds >= MAX_RECORDING_SECONDS) stop()
-  }, [state, seconds, stop])
-
-  return { state, seconds, start, stop, cancel }
+    listen(onText)
+  })
+  return recorder
 }
 
-export type VoiceRecorder = ReturnType<typeof useVoiceRecorder>
+export type VoiceRecorder = RecorderSession
