@@ -9,6 +9,7 @@ import { ConsumptionTab, ImpactCalculator, ImpactChat } from '../pages/impact-pa
 import type { AppServer } from './support/app-server.ts'
 import type { TestBrowser } from './support/browser.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { holdNextRequest } from './support/held-request.ts'
 
 let h: ChatHarness
 let server: AppServer
@@ -169,6 +170,67 @@ describe('impact', () => {
     expect(await page.getByText('0.24 Wh and 0.03 gCO2e').count()).toBe(1)
     // The calculator asks the eco engine's GET /api/impact/local-eco, which lands with the eco engine
     // issue; until this build has it, Chromium logs its 404 (the page copes: "not measured yet").
+    const localEco = await page.request.get(`${server.url}/api/impact/local-eco`)
+    expect(unexpectedErrors(localEco.status() === 404 ? [/status of 404/] : [])).toEqual([])
+  })
+
+  it('keeps the figures in the calculator while new ones load, instead of emptying every cell', async () => {
+    const { page, unexpectedErrors } = await browser.newPage()
+    const calculator = new ImpactCalculator(page, server.url)
+    await calculator.open()
+    // From the first figures on, any cell that ever reads '…' is noted.
+    await page.evaluate(() => {
+      const table = document.querySelector('[data-testid="estimates-table"]')
+      if (!table) throw new Error('no table')
+      const seen: string[] = []
+      Object.assign(window, { emptiedCells: seen })
+      const look = () => {
+        for (const cell of table.querySelectorAll<HTMLElement>('td[data-testid]'))
+          if (cell.textContent === '…')
+            seen.push(`${cell.closest('tr')?.dataset.model} ${cell.dataset.testid}`)
+      }
+      look()
+      new MutationObserver(look).observe(table, { subtree: true, childList: true, characterData: true })
+    })
+    const emptied = () => page.evaluate(() => (window as unknown as { emptiedCells: string[] }).emptiedCells)
+    const before = await calculator.emissions('gpt-4o').textContent()
+
+    // gpt-4o's next answer is held, as on a slow connection: its row shows the last figures, marked busy.
+    const held = await holdNextRequest(
+      page,
+      (url) =>
+        url.pathname === '/api/impact/estimate' &&
+        url.searchParams.get('model') === 'gpt-4o' &&
+        url.searchParams.get('outputTokens') === '2000',
+    )
+    await calculator.tokens().fill('2000')
+    await held.request
+    expect(await emptied()).toEqual([])
+    expect(await calculator.emissions('gpt-4o').textContent()).toBe(before)
+    await calculator.row('gpt-4o').and(page.locator('[aria-busy="true"]')).waitFor()
+    await held.release()
+    const gpt2000 = (await (
+      await page.request.get(`${server.url}/api/impact/estimate?model=gpt-4o&outputTokens=2000`)
+    ).json()) as ImpactEstimateResponse
+    await calculator
+      .emissions('gpt-4o')
+      .filter({ hasText: formatRange(gpt2000.actual.gco2eq, 'gCO2e') })
+      .waitFor()
+    await calculator.row('gpt-4o').and(page.locator('[aria-busy="false"]')).waitFor()
+
+    // A change of zone the same way.
+    await calculator.zone().selectOption('FRA')
+    const pro2000France = (await (
+      await page.request.get(
+        `${server.url}/api/impact/estimate?model=gemini-2.5-pro&outputTokens=2000&zone=FRA`,
+      )
+    ).json()) as ImpactEstimateResponse
+    await calculator
+      .emissions('gemini-2.5-pro')
+      .filter({ hasText: formatRange(pro2000France.actual.gco2eq, 'gCO2e') })
+      .waitFor()
+    expect(await emptied()).toEqual([])
+    expect(held.taken()).toBe(true)
     const localEco = await page.request.get(`${server.url}/api/impact/local-eco`)
     expect(unexpectedErrors(localEco.status() === 404 ? [/status of 404/] : [])).toEqual([])
   })

@@ -7,6 +7,7 @@ import {
   formatWater,
 } from '#client/features/impact/lib/format.ts'
 import { errorText } from '#client/lib/api.ts'
+import { cn } from '#client/lib/cn.ts'
 import type { LocalEcoFigures } from '#contract/eco-engine.ts'
 import { type CatalogueModel, MODEL_WARNING_TEXT, type ModelWarning } from '#contract/impact.ts'
 
@@ -115,8 +116,18 @@ export function EstimatesTable({
               const data = results[i]?.data
               const g = data?.actual.gco2eq
               const warnings = data?.actual.warnings ?? warningsOf.get(model) ?? []
+              // The last figures stand while the new ones load, faded once the wait is noticeable.
+              const figure = cn(
+                'py-2 pr-3 align-top tabular-nums transition-opacity',
+                results[i]?.isPlaceholderData && 'opacity-50 delay-200',
+              )
               return (
-                <tr key={model} className="border-b last:border-0" data-model={model}>
+                <tr
+                  key={model}
+                  className="border-b last:border-0"
+                  data-model={model}
+                  aria-busy={results[i]?.isPlaceholderData}
+                >
                   <th scope="row" className="py-2 pr-3 align-top font-medium">
                     {model}
                     {model === standardModel ? (
@@ -126,13 +137,13 @@ export function EstimatesTable({
                     ) : null}
                     <Warnings warnings={warnings} />
                   </th>
-                  <td className="py-2 pr-3 align-top tabular-nums" data-testid="energy">
+                  <td className={figure} data-testid="energy">
                     {data ? formatRange(data.actual.energyWh, 'Wh') : '…'}
                   </td>
-                  <td className="py-2 pr-3 align-top tabular-nums" data-testid="water">
+                  <td className={figure} data-testid="water">
                     {data ? formatRangeWith(data.actual.waterL, formatWater) : '…'}
                   </td>
-                  <td className="py-2 pr-3 align-top tabular-nums" data-testid="emissions">
+                  <td className={figure} data-testid="emissions">
                     {g ? formatRange(g, 'gCO2e') : '…'}
                   </td>
                   <td className="hidden py-2 align-top md:table-cell" aria-hidden="true">
