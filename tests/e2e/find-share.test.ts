@@ -4,6 +4,7 @@
 // export, Download my data, and Import conversations.
 import { readFileSync } from 'node:fs'
 import { strFromU8, unzipSync } from 'fflate'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccountPage } from '../pages/account-page.ts'
 import { ChatPage } from '../pages/chat-page.ts'
@@ -173,8 +174,17 @@ describe('share page loads', () => {
   })
 })
 
-describe('share and Google sign-in', () => {
-  it('brings a visitor who signs in with Google back to the shared conversation, which they can then continue', async () => {
+/** Counts the page's requests to continue a share (the copy must be made once). */
+function countContinues(page: Page) {
+  let count = 0
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && /\/api\/shares\/[^/]+\/continue$/.test(request.url())) count += 1
+  })
+  return () => count
+}
+
+describe('share and sign-in', () => {
+  it('brings a visitor who signs in with Google back to the shared conversation and continues it without a second click', async () => {
     const url = await sharedThroughApi('Where do lorises sleep')
     google.setNextUser({
       sub: `sub-share-${Date.now()}`,
@@ -183,23 +193,49 @@ describe('share and Google sign-in', () => {
     })
     const visitor = await h.browser.newPage()
     const chat = new ChatPage(visitor.page, h.server.url)
+    const continues = countContinues(visitor.page)
+    const returned = visitor.page.waitForResponse(
+      (res) => new URL(res.url()).pathname === '/auth/google/callback',
+    )
     await visitor.page.goto(url)
     await visitor.page.getByRole('button', { name: 'Continue this conversation' }).click()
     await chat.dialog().getByRole('button', { name: 'Continue with Google' }).click()
 
-    // The same share, signed in, with auth=google stripped once back.
-    await visitor.page.waitForURL(url)
-    await visitor.page.getByTestId('user-message').filter({ hasText: 'Where do lorises sleep' }).waitFor()
-    expect(await visitor.page.evaluate(async () => (await fetch('/api/user')).status)).toBe(200)
-
-    await visitor.page.getByRole('button', { name: 'Continue this conversation' }).click()
+    // Back on the same share, signed in (decision 005), which goes on to the copy by itself.
+    expect((await returned).headers().location).toBe(`${new URL(url).pathname}?auth=google`)
     await visitor.page.waitForURL(new RegExp(`^${h.server.url}/chat/[0-9a-f-]{36}$`))
     await chat.exchange('Where do lorises sleep').waitFor()
     expect(await chat.dialog().count()).toBe(0)
+    expect(continues()).toBe(1)
+    // Carried out once: nothing is left to continue the conversation again.
+    expect(await visitor.page.evaluate(() => sessionStorage.getItem('pending-share-continue'))).toBeNull()
     expect(visitor.unexpectedErrors()).toEqual([])
   })
 
-  it('brings them back to it with the reason and the sign-in dialog when Google sign-in fails', async () => {
+  it('continues the shared conversation without a second click after a password sign-in too', async () => {
+    const url = await sharedThroughApi('Do lorises eat fruit')
+    const email = `findshare-password-${crypto.randomUUID()}@example.com`
+    const registered = await fetch(`${h.server.url}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: h.server.url },
+      body: JSON.stringify({ email, password: 'a strong password' }),
+    })
+    expect(registered.status).toBe(201)
+    const visitor = await h.browser.newPage()
+    const chat = new ChatPage(visitor.page, h.server.url)
+    const continues = countContinues(visitor.page)
+    await visitor.page.goto(url)
+    await visitor.page.getByRole('button', { name: 'Continue this conversation' }).click()
+    await chat.fillCredentials('Sign in', email, 'a strong password')
+
+    await visitor.page.waitForURL(new RegExp(`^${h.server.url}/chat/[0-9a-f-]{36}$`))
+    await chat.exchange('Do lorises eat fruit').waitFor()
+    expect(await chat.dialog().count()).toBe(0)
+    expect(continues()).toBe(1)
+    expect(visitor.unexpectedErrors()).toEqual([])
+  })
+
+  it('brings them back to it with the reason and the sign-in dialog when Google sign-in fails, and continues after signing up instead', async () => {
     const url = await sharedThroughApi('Do lorises hibernate')
     const visitor = await h.browser.newPage()
     const chat = new ChatPage(visitor.page, h.server.url)
@@ -211,6 +247,15 @@ describe('share and Google sign-in', () => {
     await chat.dialog().waitFor()
     expect(visitor.page.url()).toBe(url)
     await visitor.page.getByTestId('user-message').filter({ hasText: 'Do lorises hibernate' }).waitFor()
+
+    // The click to continue still stands for the other way of signing in.
+    await chat.fillCredentials(
+      'Sign up',
+      `findshare-after-google-${Date.now()}@example.com`,
+      'a strong password',
+    )
+    await visitor.page.waitForURL(new RegExp(`^${h.server.url}/chat/[0-9a-f-]{36}$`))
+    await chat.exchange('Do lorises hibernate').waitFor()
     expect(visitor.unexpectedErrors()).toEqual([])
   })
 })

@@ -19,6 +19,8 @@ import { errorText } from '#client/lib/api.ts'
 import { sharePath } from '#contract/sharing.ts'
 import { useContinueShare, useSharedConversation } from './api/shares.ts'
 import { ShareLoadFailed } from './components/share-load-failed.tsx'
+import { useContinueAfterSignIn } from './hooks/use-continue-after-sign-in.ts'
+import { savePendingContinue } from './lib/pending-continue.ts'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' })
 
@@ -30,8 +32,8 @@ export default function SharePage() {
   const queryClient = useQueryClient()
   const continueShare = useContinueShare()
   const title = shared.data?.title
-  // Google sign-in comes back here (not to /chat), signed in: the person carries on reading or
-  // continues the conversation, as after signing in with a password.
+  // Google sign-in comes back here (not to /chat), signed in: the conversation is continued as
+  // after signing in with a password (useContinueAfterSignIn below).
   useStripAuthParam()
   useEffect(() => {
     document.title = title ? `${title} | Shared on Loris` : 'Shared conversation | Loris'
@@ -39,6 +41,7 @@ export default function SharePage() {
 
   const onContinue = () => {
     if (!user) {
+      savePendingContinue(token)
       setSignInDialogOpen(true)
       return
     }
@@ -56,6 +59,8 @@ export default function SharePage() {
         }),
     })
   }
+
+  useContinueAfterSignIn(token, Boolean(user), onContinue)
 
   if (shared.isLoading)
     return <Spinner className="mx-auto mt-24 block size-6" label="Loading the shared conversation" />
