@@ -260,6 +260,19 @@ describe('refusals store nothing', () => {
     expect(err.message).toMatch(/^No text could be read from this PDF/)
   })
 
+  it('a form that asks to edit and regenerate at once is 400 and stores its file nowhere', async () => {
+    const { cookie } = await signUp()
+    const before = await storedObjects()
+    const id = crypto.randomUUID()
+    const res = await post(
+      cookie,
+      form('image', 'image.png', await fixture('image.png'), { editOf: id, regenerateOf: id }),
+    )
+    expect(await errorOf(res)).toEqual({ status: 400, message: 'Edit or regenerate, not both at once' })
+    expect(await db().select().from(uploads)).toHaveLength(0)
+    expect(await storedObjects()).toEqual(before)
+  })
+
   it('a send refused after the file was taken in (unknown thread) drops the file again', async () => {
     const body = form('image', 'image.png', await fixture('image.png'), {
       threadId: '00000000-0000-4000-8000-000000000000',

@@ -66,28 +66,27 @@ function fromFields(raw: unknown): SendInput {
   }
 }
 
-export async function readSendInput(c: Context, readAttachment?: AttachmentReader): Promise<SendInput> {
-  const type = c.req.header('content-type') ?? ''
-  let input: SendInput
-  if (type.startsWith('application/json')) {
-    input = fromFields(await readJsonBody(c))
-  } else if (type.startsWith('multipart/form-data')) {
-    const form = await readFormBody(c)
-    // The fields are checked first: a bad form never stores its file.
-    input = fromFields(form)
-    const file = FILE_FIELDS.map((f) => form[f]).find((v) => v instanceof File)
-    if (file instanceof File) {
-      if (!readAttachment)
-        throw new AppError('unsupported_media_type:attachment', 'Attachments are not supported')
-      input = { ...input, ...(await readAttachment(c.get('user'), file, input.content, c.req.raw.signal)) }
-    }
-  } else {
-    throw new AppError('unsupported_media_type:body', 'Send JSON or a multipart form')
-  }
+/** What makes a send wrong whatever its file: checked before a file is stored. */
+function checkFields(input: SendInput, withFile: boolean): SendInput {
   if (input.editOf && input.regenerateOf)
     throw new AppError('bad_request:input', 'Edit or regenerate, not both at once')
   // A regenerated reply answers the stored text: the send carries none.
-  if (!input.content.trim() && !input.attachment && !input.regenerateOf)
+  if (!input.content.trim() && !withFile && !input.regenerateOf)
     throw new AppError('bad_request:input', 'Please write a message or attach a file')
   return input
+}
+
+export async function readSendInput(c: Context, readAttachment?: AttachmentReader): Promise<SendInput> {
+  const type = c.req.header('content-type') ?? ''
+  if (type.startsWith('application/json')) return checkFields(fromFields(await readJsonBody(c)), false)
+  if (!type.startsWith('multipart/form-data'))
+    throw new AppError('unsupported_media_type:body', 'Send JSON or a multipart form')
+  const form = await readFormBody(c)
+  const file = FILE_FIELDS.map((f) => form[f]).find((v) => v instanceof File)
+  // The fields are checked first: a bad form never stores its file (nothing would release it).
+  const input = checkFields(fromFields(form), file instanceof File)
+  if (!(file instanceof File)) return input
+  if (!readAttachment)
+    throw new AppError('unsupported_media_type:attachment', 'Attachments are not supported')
+  return { ...input, ...(await readAttachment(c.get('user'), file, input.content, c.req.raw.signal)) }
 }
