@@ -31,6 +31,12 @@ function emitThread(thread) {
 
 // ---- ChatGPT -------------------------------------------------------------------------------
 
+// An export is a person's file, and may have been edited or damaged: every value is checked for
+// its shape before it is read, so one odd entry costs that entry (or its conversation), never
+// the file (decision 040).
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
+const NOT_CHATGPT = 'not in the form of a ChatGPT export (the file may have been edited or damaged)'
+
 // A time past what a Date holds is no time (toISOString would throw and fail the whole file); one
 // a Date holds but the database does not is refused by the main thread's schema, for that thread.
 function seconds(v) {
@@ -38,36 +44,60 @@ function seconds(v) {
   return at && Number.isFinite(at.getTime()) ? at.toISOString() : null
 }
 
-function textOf(message) {
-  const content = message?.content
-  if (!content) return { text: '', dropped: 0 }
+/**
+ * A message's text. Parts that are objects are ChatGPT's pictures and other attachments (left
+ * out, said in a note); a part that is neither (a number, null), parts that are not a list or a
+ * text that is not a string are not ChatGPT's, counted as unreadable.
+ */
+function textOf(content) {
   if (Array.isArray(content.parts)) {
     const texts = content.parts.filter((p) => typeof p === 'string')
-    const dropped = content.parts.length - texts.length
-    return { text: texts.join('\n\n').trim(), dropped }
+    const dropped = content.parts.filter(isObject).length
+    const unreadable = content.parts.length - texts.length - dropped
+    return { text: texts.join('\n\n').trim(), dropped, unreadable }
   }
-  if (typeof content.text === 'string') return { text: content.text.trim(), dropped: 0 }
-  return { text: '', dropped: 1 }
+  if (typeof content.text === 'string') return { text: content.text.trim(), dropped: 0, unreadable: 0 }
+  if (content.parts !== undefined || content.text !== undefined)
+    return { text: '', dropped: 0, unreadable: 1 }
+  // Another kind of content (code output, a browsing result): not text a person wrote or read.
+  return { text: '', dropped: 1, unreadable: 0 }
 }
 
-/** The current branch, root first: from current_node up through the parents. */
+/**
+ * The current branch, root first: from current_node up through the parents. A node that is not
+ * an object ends the walk and is counted as unreadable; with no readable current node, the
+ * branch ends at the last leaf by time.
+ */
 function currentBranch(conv) {
-  const mapping = conv.mapping && typeof conv.mapping === 'object' ? conv.mapping : {}
+  const mapping = isObject(conv.mapping) ? conv.mapping : {}
+  const nodeAt = (id) => (typeof id === 'string' && Object.hasOwn(mapping, id) ? mapping[id] : undefined)
+  // No mapping is a conversation without messages; one that is not an object holds none we can read.
+  let unreadable = conv.mapping === undefined || conv.mapping === null || isObject(conv.mapping) ? 0 : 1
   let id = conv.current_node
-  if (!id || !mapping[id]) {
-    // No current node: the last leaf by time.
-    const leaves = Object.values(mapping).filter((n) => !n.children?.length && n.message)
-    leaves.sort((a, b) => (a.message?.create_time ?? 0) - (b.message?.create_time ?? 0))
-    id = leaves.at(-1)?.id
+  if (nodeAt(id) !== undefined && !isObject(nodeAt(id))) unreadable++
+  if (!isObject(nodeAt(id))) {
+    const readable = (n) => isObject(n) && isObject(n.message)
+    const time = (n) => (typeof n.message.create_time === 'number' ? n.message.create_time : 0)
+    const leaves = Object.entries(mapping)
+      .filter(
+        ([, n]) => readable(n) && !(Array.isArray(n.children) && n.children.some((c) => readable(nodeAt(c)))),
+      )
+      .sort(([, a], [, b]) => time(a) - time(b))
+    id = leaves.at(-1)?.[0]
   }
   const path = []
   const seen = new Set()
-  while (id && mapping[id] && !seen.has(id)) {
+  while (nodeAt(id) !== undefined && !seen.has(id)) {
     seen.add(id)
-    path.push(mapping[id])
-    id = mapping[id].parent
+    const node = nodeAt(id)
+    if (!isObject(node)) {
+      unreadable++
+      break
+    }
+    path.push(node)
+    id = node.parent
   }
-  return path.reverse()
+  return { nodes: path.reverse(), unreadable }
 }
 
 function chatgptThread(conv) {
@@ -80,16 +110,30 @@ function chatgptThread(conv) {
   const branch = currentBranch(conv)
   const exchanges = []
   let dropped = 0
+  let unreadable = branch.unreadable
   let otherBranches = 0
-  for (const node of Object.values(conv.mapping ?? {}))
-    if ((node.children?.length ?? 0) > 1) otherBranches += node.children.length - 1
-  for (const node of branch) {
+  for (const node of Object.values(isObject(conv.mapping) ? conv.mapping : {}))
+    if (Array.isArray(node?.children) && node.children.length > 1) otherBranches += node.children.length - 1
+  for (const node of branch.nodes) {
     const m = node.message
-    const role = m?.author?.role
+    // No message is ChatGPT's own root node; anything else that is not an object is not its.
+    if (m === null || m === undefined) continue
+    if (!isObject(m) || !isObject(m.author) || typeof m.author.role !== 'string') {
+      unreadable++
+      continue
+    }
+    const role = m.author.role
+    // The system's and tools' messages are not part of the conversation a person sees.
     if (role !== 'user' && role !== 'assistant') continue
-    if (m.metadata?.is_visually_hidden_from_conversation) continue
-    const { text, dropped: d } = textOf(m)
+    if (!isObject(m.content)) {
+      unreadable++
+      continue
+    }
+    const metadata = isObject(m.metadata) ? m.metadata : {}
+    if (metadata.is_visually_hidden_from_conversation) continue
+    const { text, dropped: d, unreadable: u } = textOf(m.content)
     dropped += d
+    unreadable += u
     if (!text) continue
     const at = seconds(m.create_time) ?? seconds(conv.create_time) ?? new Date(0).toISOString()
     if (role === 'user') {
@@ -103,10 +147,12 @@ function chatgptThread(conv) {
         exchanges.push(last)
       }
       last.response = last.response ? `${last.response}\n\n${text}` : text
-      last.modelId = typeof m.metadata?.model_slug === 'string' ? m.metadata.model_slug : last.modelId
+      last.modelId = typeof metadata.model_slug === 'string' ? metadata.model_slug : last.modelId
       last.completedAt = at
     }
   }
+  if (exchanges.length === 0 && unreadable > 0)
+    return skip(title, `none of its messages could be read: they are ${NOT_CHATGPT}`)
   if (exchanges.length === 0) return skip(title, 'no text messages')
   if (exchanges.length > limits.maxMessagesPerThread)
     return skip(title, `more than ${limits.maxMessagesPerThread} messages`)
@@ -118,7 +164,7 @@ function chatgptThread(conv) {
     isDefault: false,
     createdAt: seconds(conv.create_time) ?? exchanges[0].createdAt,
     lastMessageAt: seconds(conv.update_time) ?? exchanges.at(-1).createdAt,
-    notes: { droppedParts: dropped, otherBranches },
+    notes: { droppedParts: dropped, otherBranches, unreadable },
     messages: exchanges.map((e) => ({
       // Written by the person, but sent to ChatGPT, not here: it plants no tree (decision 012).
       origin: 'import',
@@ -140,10 +186,26 @@ function chatgptThread(conv) {
   })
 }
 
+/**
+ * Reads one conversation or thread with `read`. An error it did not foresee (a shape no check
+ * above caught) skips that one with `reason`: thrown, it would end the whole file with a message
+ * that blames the file's format. A limit of the file (Refused) still ends it.
+ */
+function oneDocument(read, doc, reason) {
+  try {
+    read(doc)
+  } catch (err) {
+    if (err instanceof Refused) throw err
+    if (process.env.LORIS_IMPORT_DEBUG) console.error(err)
+    const title = isObject(doc) ? (doc.title ?? doc.thread?.title) : undefined
+    skip(typeof title === 'string' && title.trim() ? title.trim().slice(0, 120) : '(unknown)', reason)
+  }
+}
+
 function conversationsParser() {
   const parser = new JSONParser({ paths: ['$.*'], keepStack: false, stringBufferSize: 0 })
   parser.onValue = ({ value }) => {
-    if (value && typeof value === 'object' && !Array.isArray(value)) chatgptThread(value)
+    if (isObject(value)) oneDocument(chatgptThread, value, `it could not be read: it is ${NOT_CHATGPT}`)
     else skip('(unknown)', 'not a conversation')
   }
   return parser
@@ -166,7 +228,7 @@ function lorisThread(doc) {
     isDefault: t.isDefault === true,
     createdAt: t.createdAt,
     lastMessageAt: t.lastMessageAt,
-    notes: { droppedParts: 0, otherBranches: 0 },
+    notes: { droppedParts: 0, otherBranches: 0, unreadable: 0 },
     messages: doc.messages.map((m) => ({
       // Versions (export format 2); a format 1 export has none and reads as one chain.
       key: typeof m.id === 'string' ? m.id : null,
@@ -191,9 +253,9 @@ function lorisThread(doc) {
   })
 }
 
-function wholeJsonParser(onDoc) {
+function lorisParser() {
   const parser = new JSONParser({ paths: ['$'], keepStack: false })
-  parser.onValue = ({ value }) => onDoc(value)
+  parser.onValue = ({ value }) => oneDocument(lorisThread, value, 'not a Loris thread export')
   return parser
 }
 
@@ -220,7 +282,7 @@ function parseJson(bytesIn) {
     return 'chatgpt'
   }
   if (first === 0x7b /* { */) {
-    const parser = wholeJsonParser(lorisThread)
+    const parser = lorisParser()
     feed(bytesIn, (chunk) => parser.write(chunk))
     finish(parser)
     return 'loris'
@@ -287,7 +349,7 @@ function parseZip(bytesIn) {
     const isLorisThread = /^threads\/[^/]+\.json$/.test(name)
     if (!isConversations && !isLorisThread) return
     kind = isConversations ? 'chatgpt' : 'loris'
-    const parser = isConversations ? conversationsParser() : wholeJsonParser(lorisThread)
+    const parser = isConversations ? conversationsParser() : lorisParser()
     let entryBytes = 0
     file.ondata = (err, chunk, final) => {
       if (err) throw new Refused(`The zip is damaged (${name})`)

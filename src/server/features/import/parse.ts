@@ -75,7 +75,8 @@ const threadShape = z.object({
   isDefault: z.boolean(),
   createdAt: iso,
   lastMessageAt: iso,
-  notes: z.object({ droppedParts: int4, otherBranches: int4 }),
+  /** Left out of the thread: non-text parts, other branches, entries not in the export's form. */
+  notes: z.object({ droppedParts: int4, otherBranches: int4, unreadable: int4 }),
   messages: z.array(
     z.object({
       /**

@@ -41,6 +41,7 @@ export async function storeImport(
   const files = { bytes: parsed.files, overBudget: parsed.filesOverBudget, storage }
   let droppedParts = 0
   let otherBranches = 0
+  let unreadable = 0
   let filesLeftOut = 0
   let filesOverBudget = 0
   for (const thread of parsed.threads) {
@@ -61,6 +62,7 @@ export async function storeImport(
     report.messagesImported += stored.messages
     droppedParts += thread.notes.droppedParts
     otherBranches += thread.notes.otherBranches
+    unreadable += thread.notes.unreadable
     filesLeftOut += stored.filesLeftOut
     filesOverBudget += stored.filesOverBudget
   }
@@ -73,6 +75,10 @@ export async function storeImport(
   if (otherBranches)
     report.notes.push(
       `${plural(otherBranches, 'edited or regenerated alternative')} left out: Loris keeps each conversation's current branch`,
+    )
+  if (unreadable)
+    report.notes.push(
+      `${plural(unreadable, 'message or part of one', 'messages or parts of messages')} left out: they are not in the form of a ChatGPT export (the file may have been edited or damaged)`,
     )
   if (filesLeftOut)
     report.notes.push(
