@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { messages, threads, uploads } from '#server/db/schema/index.ts'
 import { reshowThread, shownLeaf } from '#server/features/chat/shown-branch.ts'
-import type { ObjectStorage } from '#server/lib/storage.ts'
 import type { ImportedThread } from './parse.ts'
 
 // Files a Loris export may bring back: the types an upload may have (contract/attachments.ts).
@@ -24,7 +23,8 @@ export interface ImportFiles {
   bytes: Map<string, Uint8Array>
   /** Files the export carried but the import left out, past the files' budget (parse-worker.mjs). */
   overBudget: Set<string>
-  storage: ObjectStorage
+  /** Writes a file to storage and returns its key (written-files.ts, which removes it on failure). */
+  put(bytes: Uint8Array): Promise<string>
 }
 
 const BATCH = 500
@@ -123,7 +123,7 @@ export async function storeImportedThread(
         leftOut++
         continue
       }
-      const storageKey = await files.storage.put(bytes)
+      const storageKey = await files.put(bytes)
       const [upload] = await tx
         .insert(uploads)
         .values({
@@ -185,4 +185,13 @@ export async function storeImportedThread(
       filesOverBudget: overBudget,
     }
   })
+}
+
+/** The keys among `keys` that an uploads row uses (its file must stay). */
+export async function storageKeysInUse(db: Db, keys: string[]): Promise<Set<string>> {
+  const rows = await db
+    .selectDistinct({ key: uploads.storageKey })
+    .from(uploads)
+    .where(inArray(uploads.storageKey, keys))
+  return new Set(rows.map((r) => r.key))
 }

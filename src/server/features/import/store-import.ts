@@ -8,6 +8,7 @@ import { analyzeAfterLoad } from '#server/db/pglite-upkeep.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
 import type { ParsedImport } from './parse.ts'
 import { storeImportedThread } from './queries.ts'
+import { writtenFiles } from './written-files.ts'
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
@@ -38,7 +39,6 @@ export async function storeImport(
     skipped: [...parsed.skipped],
     notes: [],
   }
-  const files = { bytes: parsed.files, overBudget: parsed.filesOverBudget, storage }
   let droppedParts = 0
   let otherBranches = 0
   let unreadable = 0
@@ -46,9 +46,16 @@ export async function storeImport(
   let filesOverBudget = 0
   for (const thread of parsed.threads) {
     let stored: Awaited<ReturnType<typeof storeImportedThread>>
+    const written = writtenFiles(storage, log)
     try {
-      stored = await storeImportedThread(db, userId, thread, files)
+      stored = await storeImportedThread(db, userId, thread, {
+        bytes: parsed.files,
+        overBudget: parsed.filesOverBudget,
+        put: written.put,
+      })
     } catch (err) {
+      // Rolled back: the files it wrote go too, whether the thread is skipped or the import fails.
+      await written.discard(db, { userId, source: thread.source })
       const code = sqlState(err)
       if (!code || !REFUSED_VALUE.test(code)) throw err
       log.warn({ err, userId, source: thread.source, code }, 'imported thread refused by the database')

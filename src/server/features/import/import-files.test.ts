@@ -1,0 +1,130 @@
+// The files an import unpacks are written before its thread's transaction commits: a thread that
+// then fails must take its files away again, or they stay on disk with nothing to find them.
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import { strToU8, zipSync } from 'fflate'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { contentKey, createDiskStorage } from '#server/lib/storage.ts'
+import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { type ImportedThread, parseImportFile } from './parse.ts'
+import { storeImport } from './store-import.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(() => t.close())
+
+const json = (value: unknown) => strToU8(JSON.stringify(value))
+
+/** A Loris export of one thread whose one message carries the file at `file`. */
+function lorisThread(title: string, file: string) {
+  const at = new Date().toISOString()
+  return {
+    format: 'loris-export',
+    version: 2,
+    exportedAt: at,
+    thread: {
+      id: crypto.randomUUID(),
+      title,
+      chatModel: 'gemini',
+      isFavorite: false,
+      isDefault: false,
+      createdAt: at,
+      lastMessageAt: at,
+    },
+    messages: [
+      {
+        content: 'q',
+        response: 'a',
+        status: 'complete',
+        errorMessage: null,
+        chatModel: 'gemini',
+        provider: null,
+        modelId: null,
+        inputTokens: null,
+        outputTokens: null,
+        latencyMs: null,
+        co2Impact: null,
+        attachment: { fileName: 'p.png', mimeType: 'image/png', kind: 'image', size: 1, path: file },
+        createdAt: at,
+        completedAt: at,
+      },
+    ],
+  }
+}
+
+/** A storage of its own in the app's data directory (removed with it): only this test's files. */
+const storageDir = () => mkdtempSync(path.join(t.deps.env.DATA_DIR, 'uploads-'))
+
+/** Every file under `dir`, by name (the storage keys, and any temp file a write left). */
+function filesIn(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name)
+    .sort()
+}
+
+/** An import of threads 'Kept' (file a), 'Lost' (file b) and 'Shared' (file a again). */
+async function parsedImport() {
+  const a = randomBytes(64)
+  const b = randomBytes(64)
+  const parsed = await parseImportFile(
+    zipSync({
+      'files/a.png': a,
+      'files/b.png': b,
+      'threads/0001-kept.json': json(lorisThread('Kept', 'files/a.png')),
+      'threads/0002-lost.json': json(lorisThread('Lost', 'files/b.png')),
+      'threads/0003-shared.json': json(lorisThread('Shared', 'files/a.png')),
+    }),
+  )
+  const [kept, lost, shared] = parsed.threads as [ImportedThread, ImportedThread, ImportedThread]
+  return { parsed, a, b, kept, lost, shared }
+}
+
+/** The thread with its messages changed past the schema (as if it had missed something). */
+const broken = (thread: ImportedThread, change: Partial<ImportedThread['messages'][number]>) => ({
+  ...thread,
+  messages: thread.messages.map((m) => ({ ...m, ...change })),
+})
+
+describe('files of an import whose thread fails', () => {
+  it('removes those of a thread the database refuses, and keeps the ones a stored thread uses', async () => {
+    const { user } = await t.signUp()
+    const dir = storageDir()
+    const { parsed, a, kept, lost, shared } = await parsedImport()
+    // A NUL fails the messages' insert, after the thread's file was written.
+    const threads = [kept, broken(lost, { content: 'a\u0000b' }), broken(shared, { content: 'a\u0000b' })]
+    const report = await storeImport(
+      t.deps.database.db,
+      user.id as string,
+      { ...parsed, threads },
+      createDiskStorage(dir),
+      t.deps.log,
+    )
+    expect(report).toMatchObject({ threadsImported: 1 })
+    expect(report.skipped.map((s) => s.title)).toEqual(['Lost', 'Shared'])
+    // b is gone; a stays, for 'Kept' holds it (and 'Shared' wrote the same object).
+    expect(filesIn(dir)).toEqual([contentKey(a)])
+  })
+
+  it('removes them when the failure fails the whole import', async () => {
+    const { user } = await t.signUp()
+    const dir = storageDir()
+    const { parsed, lost } = await parsedImport()
+    // A date no Date holds fails in our own code, not as a value the database refused: the import
+    // fails (a server error), after the file was written.
+    const threads = [broken(lost, { createdAt: 'not a date' })]
+    await expect(
+      storeImport(
+        t.deps.database.db,
+        user.id as string,
+        { ...parsed, threads },
+        createDiskStorage(dir),
+        t.deps.log,
+      ),
+    ).rejects.toThrow()
+    expect(filesIn(dir)).toEqual([])
+  })
+})
