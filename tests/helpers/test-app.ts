@@ -14,9 +14,18 @@ import { mailerFor } from '#server/lib/mail/mailer.ts'
 
 export const TEST_ORIGIN = 'http://localhost:5000'
 
-async function openTestDatabase(onQuery: (sql: string) => void): Promise<Database> {
+export interface TestAppOptions {
+  /**
+   * PGlite in a worker thread, as the shipped server runs it (decision 017), instead of on the
+   * test's own thread: for tests that measure how long the main thread is held. No effect on
+   * PostgreSQL.
+   */
+  pgliteThread?: boolean
+}
+
+async function openTestDatabase(onQuery: (sql: string) => void, opts: TestAppOptions): Promise<Database> {
   const adminUrl = process.env.TEST_DATABASE_URL
-  if (!adminUrl) return openDatabase({ onQuery })
+  if (!adminUrl) return openDatabase({ onQuery, pgliteThread: opts.pgliteThread ?? false })
   const name = `loris_test_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
@@ -54,9 +63,10 @@ let counter = 0
 export async function createTestApp(
   env: Record<string, string> = {},
   extra: Partial<AppDeps> = {},
+  opts: TestAppOptions = {},
 ): Promise<TestApp> {
   const queries: string[] = []
-  const database = await openTestDatabase((sql) => queries.push(sql))
+  const database = await openTestDatabase((sql) => queries.push(sql), opts)
   // Each app its own data directory (uploads, the mail outbox), removed on close.
   const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'loris-test-'))
   const deps: AppDeps = {
