@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MATCH_START, searchResponseSchema } from '#contract/search.ts'
-import { messages, threads, uploads } from '#server/db/schema/index.ts'
+import { uploads } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { ownerWithThread } from '../../../../tests/helpers/thread-kit.ts'
 import { searchTerms } from './tsquery.ts'
 
 let t: TestApp
@@ -10,35 +11,8 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-async function seed() {
-  const { cookie, user } = await t.signUp()
-  const userId = user.id as string
-  const db = t.deps.database.db
-  const [thread] = await db
-    .insert(threads)
-    .values({ userId, title: 'Primates', chatModel: 'loris' })
-    .returning()
-  const add = async (
-    content: string,
-    response: string,
-    extra: Partial<typeof messages.$inferInsert> = {},
-  ) => {
-    const [row] = await db
-      .insert(messages)
-      .values({
-        userId,
-        threadId: thread!.id,
-        content,
-        response,
-        chatModel: 'loris',
-        status: 'complete',
-        ...extra,
-      })
-      .returning()
-    return row!
-  }
-  return { cookie, userId, thread: thread!, add }
-}
+/** A person with a thread titled 'Primates'; `add` appends an exchange to it. */
+const seed = () => ownerWithThread(t, 'Primates')
 
 const search = async (cookie: string, q: string, extra = '') => {
   const res = await t.request(`/api/search?q=${encodeURIComponent(q)}${extra}`, { cookie })

@@ -8,8 +8,8 @@ import { createShareResponse, type SharedExchange } from '#contract/sharing.ts'
 import { shares, uploads } from '#server/db/schema/index.ts'
 import { createDiskStorage } from '#server/lib/storage.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { ownerWithThread } from '../../../../tests/helpers/thread-kit.ts'
 import { shareHeadFor } from './routes.ts'
-import { ownerWithThread } from './share-test-kit.ts'
 import { type StoredExchange, shareFileUrl, storedSnapshotSchema } from './snapshot.ts'
 
 type QueryResult = { rows: unknown[] }

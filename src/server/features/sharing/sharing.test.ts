@@ -7,8 +7,8 @@ import { threadSchema } from '#contract/threads.ts'
 import { messages, threads, uploads } from '#server/db/schema/index.ts'
 import { withHead } from '#server/lib/serve-client.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { ownerWithThread } from '../../../../tests/helpers/thread-kit.ts'
 import { shareHeadFor } from './routes.ts'
-import { ownerWithThread } from './share-test-kit.ts'
 
 let t: TestApp
 beforeAll(async () => {

@@ -1,6 +1,7 @@
-// What the sharing tests start from: a signed-up owner with one thread.
+// What API tests about a thread's messages start from (sharing, search): a signed-up person with
+// one thread, written straight to the database, and a way to add exchanges to it.
 import { messages, threads } from '#server/db/schema/index.ts'
-import type { TestApp } from '../../../../tests/helpers/test-app.ts'
+import type { TestApp } from './test-app.ts'
 
 /** A signed-up owner with one thread; `add` appends an exchange to its chain (decision 012). */
 export async function ownerWithThread(t: TestApp, title = 'Slow lorises') {
