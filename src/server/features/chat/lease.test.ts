@@ -334,3 +334,48 @@ describe('a node that stalled past its lease while a retry restarted its reply',
     })
   })
 })
+
+describe('a reply deleted while it is being written', () => {
+  const usageOf = async (userId: string) =>
+    (
+      await db()
+        .select({
+          input: users.aiInputChars,
+          output: users.aiOutputChars,
+          reserved: users.aiReservedChars,
+          generating: users.aiGenerating,
+        })
+        .from(users)
+        .where(eq(users.id, userId))
+    )[0]
+
+  it.each([
+    [
+      'its thread deleted',
+      (cookie: string, threadId: string) =>
+        app.t.request(`/api/threads/${threadId}`, { method: 'DELETE', cookie }),
+    ],
+    ['the history cleared', (cookie: string) => app.t.request('/api/messages', { method: 'DELETE', cookie })],
+  ])('is charged for its input and the text saved so far when %s', async (_how, remove) => {
+    const { cookie, user } = await app.t.signUp()
+    const userId = user.id as string
+    const content = 'a long story, deleted before its end'
+    app.ai.setScenario('slow')
+    app.ai.setChunkDelayMs(200)
+    // A new thread, so that deleting the thread is possible (the Default one stays).
+    const events = readEvents(await send(cookie, { content, threadId: null }))
+    const saved = await waitFor(async () => {
+      const [row] = await db()
+        .select()
+        .from(messages)
+        .where(sql`${messages.userId} = ${userId} and ${messages.response} <> ''`)
+      return row
+    })
+    expect((await remove(cookie, saved.threadId ?? '')).status).toBe(200)
+    await events
+    const after = await usageOf(userId)
+    expect(after).toMatchObject({ input: content.length, reserved: 0, generating: 0 })
+    expect(after?.output).toBeGreaterThanOrEqual(saved.response.length)
+    expect(after?.output).toBeGreaterThan(0)
+  })
+})

@@ -13,6 +13,7 @@ import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/c
 import { type GuessedSession, guessValues, sessionLive, Unconfirmed } from '#server/lib/session.ts'
 import { admit, type UsageClaim } from './admission.ts'
 import { ancestorsOf, type BranchEntry } from './branch.ts'
+import { chargeUnfinishedReplies } from './charge-unfinished.ts'
 import type { HistoryExchange } from './history.ts'
 import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
 import { MESSAGE_JSON_FIELDS, type MessageJsonText } from './message-json.ts'
@@ -368,6 +369,7 @@ export async function markStopped(db: Db, userId: string, id: string) {
 /** Clears all history: the Default thread survives, emptied; every other thread goes. */
 export async function clearHistory(db: Db, userId: string): Promise<string[]> {
   return db.transaction(async (tx) => {
+    await chargeUnfinishedReplies(tx, userId, sql`true`)
     const gone = await tx
       .delete(messages)
       .where(eq(messages.userId, userId))

@@ -5,6 +5,7 @@ import type { Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
 import { executeNamed, placeholders, shapedStatement } from '#server/db/named-statement.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
+import { chargeUnfinishedReplies } from '#server/features/chat/charge-unfinished.ts'
 import {
   badCursor,
   cursorTimestamp,
@@ -147,13 +148,22 @@ export async function updateThread(
   return row
 }
 
-/** Deletes the thread; its messages go with it (foreign key on delete cascade). */
+/**
+ * Deletes the thread; its messages go with it (foreign key on delete cascade), a reply still
+ * being written charged for what it cost so far.
+ */
 export async function deleteThread(db: Db, userId: string, id: string): Promise<boolean> {
-  const rows = await db
-    .delete(threads)
-    .where(and(owned(userId, id), eq(threads.isDefault, false)))
-    .returning({ id: threads.id })
-  return rows.length > 0
+  return db.transaction(async (tx) => {
+    const [thread] = await tx
+      .select({ id: threads.id })
+      .from(threads)
+      .where(and(owned(userId, id), eq(threads.isDefault, false)))
+      .for('update')
+    if (!thread) return false
+    await chargeUnfinishedReplies(tx, userId, sql`thread_id = ${id}`)
+    await tx.delete(threads).where(eq(threads.id, id))
+    return true
+  })
 }
 
 /**
