@@ -182,6 +182,27 @@ describe('taking the account back after someone changed its address', () => {
     expect(again.status).toBe(400)
   })
 
+  it("reaches the owner even when strangers spent the address's mail budget", async () => {
+    const owner = unique('owner')
+    const { cookie } = await t.signUp(owner)
+    await t.request('/api/verify-email', {
+      method: 'POST',
+      json: { token: tokenOf(linkIn(await mailTo(owner, /Confirm/), '/verify-email')) },
+    })
+    // Anyone can spend it, with "Forgot password?" over a few hours; here at once.
+    const mailer = mailerFor(t.deps)
+    for (let i = 0; i < MAIL_PER_ADDRESS.day; i++)
+      mailer.send({ to: owner, subject: `Filler ${i}`, text: 'x', kind: 'filler' })
+    await mailer.settled()
+    const changed = await t.request('/api/user/update-email', {
+      method: 'POST',
+      cookie,
+      json: { email: unique('thief') },
+    })
+    expect(changed.status).toBe(200)
+    await mailTo(owner, /e-mail address was changed/)
+  })
+
   it('a password reset through the new address does not take the link away', async () => {
     const { owner, thief } = await takenOver()
     const notice = await mailTo(owner, /e-mail address was changed/)

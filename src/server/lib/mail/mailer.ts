@@ -16,6 +16,13 @@ export interface OutgoingMail {
   text: string
   /** What the message is for, in the log and the outbox file name (never the address). */
   kind: string
+  /**
+   * A notice to the account's owner that its address or password changed, sent only to an address
+   * the owner proved (decision 041): never held back by the per-address budget, which anyone can
+   * spend with "Forgot password?", since it may be the one mail that lets the owner take the
+   * account back. It still counts towards that budget.
+   */
+  security?: true
 }
 
 export interface Mailer {
@@ -64,7 +71,7 @@ export function createMailer(env: Env, log: Logger, budget?: RecipientBudget): M
   const pending = new Set<Promise<void>>()
 
   async function deliver(mail: OutgoingMail): Promise<void> {
-    if (budget && !(await budget(mail.to))) {
+    if (budget && !(await budget(mail.to)) && !mail.security) {
       log.warn({ kind: mail.kind }, 'e-mail held back: this address had its share of mail for now')
       return
     }

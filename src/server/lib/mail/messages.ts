@@ -37,6 +37,7 @@ export function emailChangedNotice(
   return {
     to,
     kind: 'email-changed',
+    security: true,
     subject: 'Your Loris e-mail address was changed',
     text:
       `The e-mail address of your Loris account was changed from this address to ${newEmail}.\n\n` +
@@ -64,6 +65,7 @@ export function passwordChangedNotice(to: string): OutgoingMail {
   return {
     to,
     kind: 'password-changed',
+    security: true,
     subject: 'Your Loris password was changed',
     text:
       `The password of your Loris account was just changed and every other device was signed out.\n\n` +
