@@ -1,7 +1,13 @@
 import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import type { User } from '#contract/user.ts'
-import { forgetOnSessionEnd, forgetThePersonWhenChanged, setUser, userQueryKey } from './get-user.ts'
+import {
+  endSessionHere,
+  forgetOnSessionEnd,
+  forgetThePersonWhenChanged,
+  setUser,
+  userQueryKey,
+} from './get-user.ts'
 
 const person = (id: string, treesPlanted = 0) => ({ id, email: `${id}@example.com`, treesPlanted }) as User
 
@@ -33,6 +39,16 @@ describe('forgetThePersonWhenChanged', () => {
   it('forgets them when no one is (their session ended elsewhere)', async () => {
     const client = cacheFor(person('a'))
     await client.fetchQuery({ queryKey: userQueryKey, queryFn: () => null, staleTime: 0 })
+    expect(threadsKept(client)).toBe(false)
+    expect(forgotten).toBe(1)
+  })
+
+  it('forgets them once when their session ends here (a sign-out), the page left first', async () => {
+    const client = cacheFor(person('a'))
+    const seenOnLeaving: boolean[] = []
+    await endSessionHere(client, () => seenOnLeaving.push(threadsKept(client)))
+    expect(seenOnLeaving).toEqual([true])
+    expect(client.getQueryData(userQueryKey)).toBeNull()
     expect(threadsKept(client)).toBe(false)
     expect(forgotten).toBe(1)
   })

@@ -43,13 +43,14 @@ export async function setUser(queryClient: QueryClient, user: User | null) {
 /**
  * This browser's half of a session ended (signed out, account deleted, password reset): a
  * visitor, and nothing of the person's left cached. `go` (a navigation) runs in the same tick as
- * the change, so the page left is never drawn for a visitor (/account would flash its 404).
+ * the change, so the page left is never drawn for a visitor (/account would flash its 404). The
+ * forgetting itself is forgetThePersonWhenChanged's, which sees the user become no one: one path
+ * for a sign-out here and a session ended elsewhere.
  */
 export async function endSessionHere(queryClient: QueryClient, go?: () => void) {
   await queryClient.cancelQueries({ queryKey: userQueryKey })
   go?.()
   queryClient.setQueryData(userQueryKey, null)
-  forgetThePerson(queryClient)
 }
 
 /** Every cached query but who is signed in, and what the forget listeners hold, goes. */
