@@ -1,13 +1,15 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ATTACHMENT_NOTICE_HEADER, decodeNoticeHeader } from '#contract/attachments.ts'
 import { messageListSchema } from '#contract/messages.ts'
 import { uploads } from '#server/db/schema/index.ts'
+import { createDiskStorage } from '#server/lib/storage.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, replyText } from '../../../../tests/helpers/chat.ts'
 import { sessionCookie } from '../../../../tests/helpers/test-app.ts'
+import { insertUpload } from './queries.ts'
 
 const app = setUpAiTestApp(() => ({ TRANSCRIBE_ENGINE: 'pocketsphinx' }))
 
@@ -27,11 +29,22 @@ async function signUp() {
 }
 const fixture = async (name: string) => new Uint8Array(await readFile(join('tests/fixtures', name)))
 
+const uploadsDir = () => join(app.t.deps.env.DATA_DIR, 'uploads')
+
 async function storedObjects(): Promise<string[]> {
-  const root = join(app.t.deps.env.DATA_DIR, 'uploads')
+  const root = uploadsDir()
   const dirs = await readdir(root).catch(() => [] as string[])
   const files = await Promise.all(dirs.map((d) => readdir(join(root, d))))
   return files.flat()
+}
+
+/**
+ * As if every stored object had been written hours ago: a deletion spares objects written or
+ * reused within the last hour (decision 042), which the hourly sweep takes later.
+ */
+async function ageStoredObjects() {
+  const past = new Date(Date.now() - 3 * 60 * 60_000)
+  for (const key of await storedObjects()) await utimes(join(uploadsDir(), key.slice(0, 2), key), past, past)
 }
 
 function form(field: string, name: string, bytes: Uint8Array, fields: Record<string, string> = {}) {
@@ -300,6 +313,7 @@ describe('who may see a file, and when it goes', () => {
     const kept = await sendFile(cookie, 'file', 'notes.txt', { content: 'keep me' })
     const gone = await sendFile(cookie, 'file', 'notes.txt')
     const only = await sendFile(cookie, 'image', 'photo.jpg', { threadId: gone.threadId })
+    await ageStoredObjects()
     const objects = await storedObjects()
     const del = await app.t.request(`/api/threads/${gone.threadId}`, { method: 'DELETE', cookie })
     expect(del.status).toBe(200)
@@ -351,9 +365,52 @@ describe('who may see a file, and when it goes', () => {
     const key = row?.storageKey
     expect(key).toMatch(/^[0-9a-f]{64}$/)
     expect(await storedObjects()).toContain(key)
+    await ageStoredObjects()
     const del = await app.t.request('/api/delete-account', { method: 'POST', cookie, json: {} })
     expect(del.status).toBe(200)
     expect(await storedObjects()).not.toContain(key)
+  })
+
+  it('a file sent within the hour stays when its thread goes, for the hourly sweep', async () => {
+    const { cookie } = await signUp()
+    const bytes = new TextEncoder().encode(`sent just now ${Date.now()}`)
+    await readEvents(await post(cookie, form('file', 'now.txt', bytes)))
+    const [row] = await db().select().from(uploads).where(eq(uploads.fileName, 'now.txt'))
+    const res = await app.t.request('/api/messages', { method: 'DELETE', cookie })
+    expect(res.status).toBe(200)
+    expect(await db().select().from(uploads).where(eq(uploads.fileName, 'now.txt'))).toHaveLength(0)
+    expect(await storedObjects()).toContain(row?.storageKey)
+  })
+
+  // Decision 042: storage is shared by content and a row is inserted after its put. A deletion
+  // (here, another person's) that finds no row for the bytes between the two must not take them.
+  it('bytes stored again for someone else while a deletion removes them stay, and are served', async () => {
+    const owner = await signUp()
+    const bytes = new TextEncoder().encode(`stored by two people ${Date.now()}`)
+    const first = await readEvents(await post(owner.cookie, form('file', 'shared.txt', bytes)))
+    await ageStoredObjects()
+    // The second person's send, step by step: the put (the object exists: nothing written) ...
+    const storage = createDiskStorage(uploadsDir())
+    const key = await storage.put(bytes)
+    // ... the owner deletes the thread meanwhile, and no uploads row names the bytes ...
+    const threadId = first[0]?.threadId as string
+    const del = await app.t.request(`/api/threads/${threadId}`, { method: 'DELETE', cookie: owner.cookie })
+    expect(del.status).toBe(200)
+    expect(await db().select().from(uploads).where(eq(uploads.storageKey, key))).toHaveLength(0)
+    // ... then the second person's row is inserted.
+    const other = await signUp()
+    const row = await insertUpload(db(), {
+      userId: other.user.id,
+      storageKey: key,
+      mimeType: 'text/plain',
+      kind: 'document',
+      fileName: 'shared.txt',
+      size: bytes.length,
+    })
+    expect(await storedObjects()).toContain(key)
+    const file = await app.t.request(`/api/uploads/${row.id}`, { cookie: other.cookie })
+    expect(file.status).toBe(200)
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(bytes)
   })
 })
 

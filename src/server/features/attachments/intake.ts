@@ -25,7 +25,10 @@ export interface Intake {
   media: { url: string; type: 'image' | 'document'; uploadId: string; name: string; mimeType: string } | null
   /** Said to the user when the model gets less than the whole file. */
   notice?: string
-  /** Deletes the stored file again unless a message now refers to it (a failed or repeated send). */
+  /**
+   * Deletes the upload again unless a message now refers to it (a failed or repeated send); its
+   * file, fresh from the put, is left to the hourly sweep (decision 042).
+   */
   settle(): Promise<void>
 }
 
@@ -115,6 +118,8 @@ export function createAttachmentIntake(d: IntakeDeps) {
     const model = await forModel(d, user.id, bytes, inspected, fileName, content, signal)
     if (sniffed.kind === 'audio') return { ...model, media: null, settle: async () => {} }
 
+    // The row follows the put: a reused object is marked fresh by it, so a deletion elsewhere
+    // that finds no row for these bytes meanwhile spares it (storage.ts, decision 042).
     const storageKey = await d.storage.put(bytes)
     const row = await insertUpload(d.db, {
       userId: user.id,

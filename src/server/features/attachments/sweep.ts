@@ -1,6 +1,7 @@
 // Deleting a thread, clearing history or deleting the account removes the files that only those
 // messages used. Objects are shared by content (sha256), so one is deleted only when no uploads
-// row uses it any more. docs/decisions/006-uploads-and-transcription.md
+// row uses it any more, and not while it is fresh: a put of the same bytes for someone else may
+// not have inserted its row yet (storage.ts). docs/decisions/006-uploads-and-transcription.md, 042
 import type { Logger } from 'pino'
 import type { Db } from '#server/db/client.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
@@ -14,7 +15,8 @@ export interface UploadsDeps {
 
 /**
  * Drops the user's uploads rows no message refers to (their messages were just deleted), then the
- * objects among those and `keys` that no row uses. Returns how many objects were deleted.
+ * objects among those and `keys` that no row uses. Returns how many objects were deleted; one
+ * written or reused within the grace stays for the hourly sweep (unnamed-objects.ts).
  */
 export async function removeUnreferencedObjects(
   d: UploadsDeps,
@@ -22,9 +24,12 @@ export async function removeUnreferencedObjects(
 ): Promise<number> {
   const candidates = [...(opts.keys ?? [])]
   if (opts.userId) candidates.push(...(await deleteOrphanUploads(d.db, opts.userId)))
-  const gone = await keysWithoutUploads(d.db, candidates)
-  for (const key of gone) await d.storage.remove(key)
-  return gone.length
+  // Rows first, then the file's age (inside removeIfStale): a put that reuses the object after
+  // this read has made it fresh, so it is spared.
+  const unnamed = await keysWithoutUploads(d.db, candidates)
+  let removed = 0
+  for (const key of unnamed) if (await d.storage.removeIfStale(key)) removed++
+  return removed
 }
 
 /** The sweep as an after-delete hook: a failure is logged, never fails the deletion itself. */

@@ -1,5 +1,6 @@
 // The files an import unpacks are written before its thread's transaction commits: a thread that
-// then fails must take its files away again, or they stay on disk with nothing to find them.
+// then fails gives its files up again. Under the storage's grace (decision 042) they are fresh and
+// wait for the hourly sweep; these tests run with no grace, as if the sweep's hour had passed.
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync } from 'node:fs'
 import path from 'node:path'
@@ -57,6 +58,7 @@ function lorisThread(title: string, file: string) {
 
 /** A storage of its own in the app's data directory (removed with it): only this test's files. */
 const storageDir = () => mkdtempSync(path.join(t.deps.env.DATA_DIR, 'uploads-'))
+const graceless = (dir: string) => createDiskStorage(dir, { graceMs: 0 })
 
 /** Every file under `dir`, by name (the storage keys, and any temp file a write left). */
 function filesIn(dir: string): string[] {
@@ -100,7 +102,7 @@ describe('files of an import whose thread fails', () => {
       t.deps.database.db,
       user.id as string,
       { ...parsed, threads },
-      createDiskStorage(dir),
+      graceless(dir),
       t.deps.log,
     )
     expect(report).toMatchObject({ threadsImported: 1 })
@@ -117,14 +119,19 @@ describe('files of an import whose thread fails', () => {
     // fails (a server error), after the file was written.
     const threads = [broken(lost, { createdAt: 'not a date' })]
     await expect(
-      storeImport(
-        t.deps.database.db,
-        user.id as string,
-        { ...parsed, threads },
-        createDiskStorage(dir),
-        t.deps.log,
-      ),
+      storeImport(t.deps.database.db, user.id as string, { ...parsed, threads }, graceless(dir), t.deps.log),
     ).rejects.toThrow()
     expect(filesIn(dir)).toEqual([])
+  })
+
+  it('under the grace, leaves the fresh files for the hourly sweep', async () => {
+    const { user } = await t.signUp()
+    const dir = storageDir()
+    const { parsed, b, lost } = await parsedImport()
+    const threads = [broken(lost, { content: 'a\u0000b' })]
+    const storage = createDiskStorage(dir)
+    await storeImport(t.deps.database.db, user.id as string, { ...parsed, threads }, storage, t.deps.log)
+    // Another upload of the same bytes may be between its put and its row: not taken now.
+    expect(filesIn(dir)).toEqual([contentKey(b)])
   })
 })

@@ -210,12 +210,15 @@ export async function findSharedUpload(db: Db, ownerId: string, uploadId: string
 /**
  * "Continue this conversation": a new thread of the visitor's own holding the shared exchanges.
  * Files become uploads of theirs (the same stored object); tokens and CO2 stay the owner's.
+ * `keep` marks each object as just used (storage.ts): the owner deleting the thread meanwhile
+ * sees no row of the copy's yet, and spares a fresh object. One already gone is not copied.
  */
 export async function copyShareToThread(
   db: Db,
   visitorId: string,
   share: NonNullable<Awaited<ReturnType<typeof findShare>>>,
   now: Date,
+  keep: (storageKey: string) => Promise<boolean>,
 ) {
   return db.transaction(async (tx) => {
     const last = share.exchanges.at(-1)
@@ -238,6 +241,7 @@ export async function copyShareToThread(
       : []
     const copies = new Map<string, string>()
     for (const u of originals) {
+      if (!(await keep(u.storageKey))) continue
       const { id, userId: _owner, createdAt: _at, searchVector: _v, ...rest } = u
       const [copy] = await tx
         .insert(uploads)

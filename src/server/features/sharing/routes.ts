@@ -121,7 +121,10 @@ export function sharingRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
         // Signed in only: a copy needs every exchange, so this one read parses the snapshot.
         const share = await findShare(db, c.req.valid('param').token)
         if (!share) throw gone()
-        const thread = await copyShareToThread(db, c.get('user').id, share, deps.now?.() ?? new Date())
+        const now = deps.now?.() ?? new Date()
+        const thread = await copyShareToThread(db, c.get('user').id, share, now, (key) =>
+          opts.storage.keep(key),
+        )
         return c.json(
           {
             id: thread.id,

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { rm, stat, utimes } from 'node:fs/promises'
+import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { messageListSchema } from '#contract/messages.ts'
@@ -160,6 +162,54 @@ describe('sharing a thread', () => {
       ['Second question', 'Second answer', '2025-02-01T10:05:00.000Z'],
     ])
     expect(msgs.every((m) => m.userId === visitor.user.id)).toBe(true)
+  })
+
+  // Decision 042: the copy's uploads rows are not visible until it commits, so an owner deleting
+  // the thread meanwhile would find no row for the bytes; the copy marks them as just used first.
+  it('a copy marks its files as just used, and leaves out a file no longer stored', async () => {
+    const { cookie, userId, thread, add } = await ownerWithThread(t)
+    const bytes = new TextEncoder().encode(`shared then copied ${Date.now()}`)
+    const key = await putFile(bytes)
+    const path = join(t.deps.env.DATA_DIR, 'uploads', key.slice(0, 2), key)
+    const [upload] = await t.deps.database.db
+      .insert(uploads)
+      .values({
+        userId,
+        storageKey: key,
+        mimeType: 'text/plain',
+        kind: 'document',
+        fileName: 'n.txt',
+        size: 1,
+      })
+      .returning()
+    await add('Read this', 'Read', {
+      uploadId: upload!.id,
+      mediaType: 'document',
+      mediaUrl: `/api/uploads/${upload!.id}`,
+      mediaName: 'n.txt',
+      mediaMime: 'text/plain',
+    })
+    const { token } = await share(cookie, thread.id)
+    const hoursAgo = new Date(Date.now() - 3 * 60 * 60_000)
+    await utimes(path, hoursAgo, hoursAgo)
+    const continueAs = async (visitorCookie: string) => {
+      const res = await t.request(`/api/shares/${token}/continue`, { method: 'POST', cookie: visitorCookie })
+      expect(res.status).toBe(201)
+      const copy = threadSchema.parse(await res.json())
+      return messageListSchema.parse(
+        await (await t.request(`/api/messages?threadId=${copy.id}`, { cookie: visitorCookie })).json(),
+      )
+    }
+    const visitor = await t.signUp()
+    const [copied] = await continueAs(visitor.cookie)
+    expect(copied?.mediaName).toBe('n.txt')
+    expect((await stat(path)).mtimeMs).toBeGreaterThan(Date.now() - 60_000)
+
+    // Gone from storage (removed before the copy could mark it): the exchange comes without it.
+    await rm(path)
+    const late = await t.signUp()
+    const [bare] = await continueAs(late.cookie)
+    expect(bare).toMatchObject({ content: 'Read this', mediaUrl: null, mediaName: null })
   })
 
   it('shares the branch the thread shows, with each reply model and time; a copy is one chain', async () => {
