@@ -10,6 +10,8 @@ import { startCluster } from './cluster.ts'
 import { openDatabase } from './db/client.ts'
 import { startEmbeddedUpkeep } from './db/pglite-upkeep.ts'
 import { parseEnv, publicOrigin } from './env.ts'
+import { uploadsStorage } from './features/attachments/attachments.ts'
+import { startUnnamedObjectSweeper } from './features/attachments/unnamed-objects.ts'
 import { startLeaseSweeper } from './features/chat/lease.ts'
 import { withDirectSse } from './features/chat/sse.ts'
 import { closeEcoEngine } from './features/eco-engine/instance.ts'
@@ -52,6 +54,9 @@ async function main() {
   const leases = startLeaseSweeper(database.db, log)
   // A PostgreSQL server has autovacuum; the embedded database has this (decision 030).
   const upkeep = database.kind === 'pglite' ? startEmbeddedUpkeep(database.db, log) : null
+  // Stored files no upload names (a crash or a failed removal after a deletion) go within hours,
+  // swept by one node an hour (decision 042).
+  const unnamed = startUnnamedObjectSweeper({ db: database.db, storage: uploadsStorage(env), log })
   const background = new BackgroundWork()
   const deps: AppDeps = { env, database, log, secret: loadSecret(env), background }
 
@@ -107,6 +112,7 @@ async function main() {
     const maintained = maintenance.stop()
     const sweeping = leases.stop()
     const upkept = upkeep?.stop()
+    const unnamedSwept = unnamed.stop()
     const force = setTimeout(() => {
       log.warn('in-flight requests did not finish in time; closing anyway')
       if ('closeAllConnections' in server) server.closeAllConnections()
@@ -119,7 +125,7 @@ async function main() {
         if (!(await background.idle(SHUTDOWN_GRACE_MS)))
           log.warn('some replies did not finish before shutdown')
       }
-      await Promise.all([sweeping, upkept, maintained])
+      await Promise.all([sweeping, upkept, maintained, unnamedSwept])
       // Links being mailed (verification, reset) go out before the database closes.
       await Promise.race([mailerFor(deps).settled(), new Promise((r) => setTimeout(r, 5000))])
       await closeEcoEngine(env).catch((err) => log.warn({ err }, 'closing the eco model failed'))

@@ -1,17 +1,21 @@
 // The attachments feature as app.ts composes it: one storage, the intake the chat feature uses,
 // the sweep run after deletions, and the file-serving routes.
 import { join } from 'node:path'
+import type { Env } from '#server/env.ts'
 import type { AppDeps } from '#server/lib/context.ts'
 import { createDiskStorage, type ObjectStorage } from '#server/lib/storage.ts'
 import { createAttachmentIntake, type IntakeDeps } from './intake.ts'
 import { attachmentsRoutes } from './routes.ts'
 import { sweepAfterDelete } from './sweep.ts'
 
+/** Where uploaded files are stored: the app's and the hourly sweep's (main.ts) storage. */
+export const uploadsStorage = (env: Pick<Env, 'DATA_DIR'>) => createDiskStorage(join(env.DATA_DIR, 'uploads'))
+
 export function createAttachments(
   deps: AppDeps,
   opts: { transcribe: IntakeDeps['transcribe']; storage?: ObjectStorage },
 ) {
-  const storage = opts.storage ?? createDiskStorage(join(deps.env.DATA_DIR, 'uploads'))
+  const storage = opts.storage ?? uploadsStorage(deps.env)
   const d = { db: deps.database.db, storage, log: deps.log }
   return {
     storage,
