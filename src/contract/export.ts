@@ -34,7 +34,7 @@ export const exportedMessageSchema = z.object({
   parentId: z.string().nullable().default(null),
   /**
    * How it came to be: sent, an edit, a regenerated reply, a copy made by '@', or brought in
-   * from another service (a ChatGPT import).
+   * by an import (a ChatGPT or Loris import: every imported exchange but a copy).
    */
   origin: messageOriginSchema.default('sent'),
   selectedAt: z.string().nullable().default(null),

@@ -375,6 +375,75 @@ describe('round trip through a Loris export', () => {
   })
 })
 
+describe('what an import counts (decision 040)', () => {
+  // A Loris export says how each exchange came to be; a crafted one said 'sent' for each, and
+  // every two imported exchanges planted a tree.
+  it("a Loris export's exchanges count as no message sent and plant no tree, whatever the file says", async () => {
+    const { cookie, user } = await t.signUp()
+    const userId = user.id as string
+    const db = t.deps.database.db
+    const account = async () => (await db.select().from(users).where(eq(users.id, userId)))[0]
+    const before = await account()
+    const at = (s: number) => new Date(Date.UTC(2025, 6, 1, 9, 0, s)).toISOString()
+    const origins = ['sent', 'sent', 'sent', 'sent', 'sent', 'sent', 'edit', 'edit', 'regenerate', 'copy']
+    const file = {
+      format: 'loris-export',
+      version: 2,
+      exportedAt: at(59),
+      thread: {
+        id: crypto.randomUUID(),
+        title: 'Many trees',
+        chatModel: 'gemini',
+        isFavorite: false,
+        isDefault: false,
+        createdAt: at(0),
+        lastMessageAt: at(origins.length),
+      },
+      messages: origins.map((origin, i) => ({
+        id: `m${i}`,
+        parentId: i === 0 ? null : `m${i - 1}`,
+        origin,
+        selectedAt: at(i),
+        content: `question ${i}`,
+        response: `answer ${i}`,
+        status: 'complete',
+        errorMessage: null,
+        chatModel: 'gemini',
+        provider: null,
+        modelId: null,
+        inputTokens: null,
+        outputTokens: null,
+        latencyMs: null,
+        co2Impact: null,
+        mediaType: null,
+        attachment: null,
+        createdAt: at(i),
+        completedAt: at(i),
+      })),
+    }
+    const report = importReportSchema.parse(
+      await (await importFile(cookie, strToU8(JSON.stringify(file)), 'many.json')).json(),
+    )
+    expect(report).toMatchObject({ threadsImported: 1, messagesImported: origins.length })
+
+    expect((await account())?.sentMessages).toBe(before?.sentMessages)
+    const planted = await t.request('/api/user/plant-tree', { method: 'POST', cookie })
+    expect(planted.status).toBe(200)
+    expect((await planted.json()).treesPlanted).toBe(before?.treesPlanted)
+    const stored = await db
+      .select({ origin: messages.origin })
+      .from(messages)
+      .where(eq(messages.userId, userId))
+    expect(stored.map((m) => m.origin).sort()).toEqual([...Array(9).fill('import'), 'copy'].sort())
+    // Still one chain, shown whole.
+    const [thread] = await db.select().from(threads).where(eq(threads.title, 'Many trees'))
+    const shown = messageListSchema.parse(
+      await (await t.request(`/api/messages?threadId=${thread!.id}`, { cookie })).json(),
+    )
+    expect(shown).toHaveLength(origins.length)
+  })
+})
+
 describe('versions through a Loris export (decision 012)', () => {
   it('exports every version with its parent and origin, and an import shows the same branch', async () => {
     const { cookie, user } = await t.signUp()

@@ -54,6 +54,17 @@ export function importedTree(t: Pick<ImportedThread, 'messages'>, root: string |
 }
 
 /**
+ * Every imported exchange is 'import' (decision 040): the person wrote it, but not here, so it
+ * counts as no message sent (the sent count, trees, the upgrade prompt), whatever the file says;
+ * a crafted export of 'sent' exchanges planted a tree for every two. What is shown does not change:
+ * versions come from the parents and selection times, not from the origin. Only 'copy' is kept,
+ * which counts as no message either and keeps a copy's CO2 out of the history (counted once, at
+ * its source).
+ */
+export const importedOrigin = (origin: string | null | undefined) =>
+  origin === 'copy' ? ('copy' as const) : ('import' as const)
+
+/**
  * Stores one imported thread with its messages, in one transaction. A thread whose source this
  * user already imported is left alone (threads_import_source_idx), so a second import of the
  * same file creates nothing. An exported Default thread fills the account's own Default thread
@@ -149,7 +160,7 @@ export async function storeImportedThread(
           return {
             id: tree.ids[at + j],
             parentId: tree.parents[at + j] ?? null,
-            origin: m.origin ?? 'sent',
+            origin: importedOrigin(m.origin),
             selectedAt: m.selectedAt ? new Date(m.selectedAt) : createdAt,
             userId,
             threadId,
