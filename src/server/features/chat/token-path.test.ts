@@ -42,7 +42,12 @@ function writes(res: Response) {
 }
 
 describe('SSE frames', () => {
+  afterEach(() => vi.useRealTimers())
+
   it('writes a burst of 1,000 tokens in two frames, not 1,000 writes, and ends after its text', async () => {
+    // The frames' clock stands still: a loaded machine pausing this process mid-burst for more
+    // than a frame would otherwise count as tokens arriving a frame apart (real timers still run).
+    vi.useFakeTimers({ toFake: ['performance'] })
     const gen = new Generation()
     const out = writes(followGeneration(gen, { id: 'm-1' }, new AbortController().signal))
     // The stream starts on its first read (sse.ts): the tokens come once it follows.
