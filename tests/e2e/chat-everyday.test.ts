@@ -37,6 +37,39 @@ describe('everyday use', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
+  it('a reader who scrolled up stays there when the reply ends; one at the bottom follows it', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat({ viewport: { width: 1280, height: 600 } })
+    const long = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n\n')
+    h.standIn.setChunkDelayMs(150)
+    await chat.send(`${long}\nread me [[scenario:slow]]`)
+    await chat.reply('read me').filter({ hasText: 'Echo:' }).waitFor()
+    const view = page.getByTestId('conversation')
+    const top = () => view.evaluate((el) => el.scrollTop)
+    const atBottom = () =>
+      view.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 4 && el.scrollTop > 0)
+    // Long enough to read by scrolling.
+    expect(await view.evaluate((el) => el.scrollHeight > 2 * el.clientHeight)).toBe(true)
+    await view.evaluate((el) => {
+      el.scrollTop = 0
+    })
+    await chat.waitForReply('read me', 'history: 1 messages')
+    // The spec's scroll comes 100 ms after the end, then animates: still at the top well after.
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 500)))
+    expect(await top()).toBe(0)
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+    expect(await top()).toBe(0)
+
+    // A send goes to its exchange; its reply, ending with the reader at the bottom, is followed.
+    await chat.send(`${long}\nfollow me`)
+    await chat.waitForReply('follow me', 'history: 3 messages')
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="conversation"]')
+      return el && el.scrollHeight - el.scrollTop - el.clientHeight < 4
+    })
+    expect(await atBottom()).toBe(true)
+    expect(unexpectedErrors()).toEqual([])
+  })
+
   it('keeps what is being written through a change of layout and a visit to another page', async () => {
     const { page, chat, unexpectedErrors } = await h.signedInChat(desktop)
     const threads = new ThreadList(page)

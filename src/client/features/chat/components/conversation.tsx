@@ -107,13 +107,18 @@ export function Conversation({
     if (onReachTop && el.scrollTop < NEAR_TOP_PX && el.scrollHeight > el.clientHeight) onReachTop()
   }
 
-  // A new last exchange (not older ones loaded above) or the loading state: go to the end.
+  // A new last exchange (a send, not older ones loaded above) goes to the end; a change of the
+  // loading state (a reply finished) does so only for a reader still at the bottom: one who
+  // scrolled up to read stays where they are.
   const lastKey = items.at(-1)?.key
+  const seenLastKeyRef = useRef(lastKey)
   // biome-ignore lint/correctness/useExhaustiveDependencies: the last exchange and loading state are the triggers
   useEffect(() => {
-    if (!pendingFocus() && !markedRef.current) stickRef.current = true
+    const newLast = seenLastKeyRef.current !== lastKey
+    seenLastKeyRef.current = lastKey
+    if (newLast && !pendingFocus() && !markedRef.current) stickRef.current = true
     const timer = setTimeout(() => {
-      if (pendingFocus() || markedRef.current) return
+      if (pendingFocus() || markedRef.current || !stickRef.current) return
       const el = scrollRef.current
       el?.scrollTo({ top: el.scrollHeight, behavior: 'smooth' })
     }, scrollDelayMs)
