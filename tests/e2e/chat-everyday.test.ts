@@ -70,6 +70,38 @@ describe('everyday use', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
+  it('a failed refresh keeps the thread list and the exchanges on screen, with a retry', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat(desktop)
+    const threads = new ThreadList(page)
+    await chat.send('kept on screen')
+    await chat.waitForReply('kept on screen', 'Echo: kept on screen')
+    const row = threads.selected()
+    await row.waitFor()
+    // From now on every load fails, among them the refetches after a reply cut short.
+    const unavailable = (route: import('playwright-core').Route) =>
+      route.request().method() === 'GET'
+        ? route.fulfill({ status: 503, body: 'unavailable' })
+        : route.continue()
+    await page.route('**/api/threads*', unavailable)
+    await page.route('**/api/messages*', unavailable)
+    await chat.send('[[scenario:error-mid-stream]] cut short')
+    await chat.toast('Error sending message').waitFor()
+    await page.getByText(/Couldn't refresh|Failed to fetch threads/).waitFor()
+    await page.getByText(/Couldn't load older messages|Failed to fetch messages/).waitFor()
+    expect(await page.getByText('Failed to fetch threads').count()).toBe(0)
+    expect(await page.getByText('Failed to fetch messages').count()).toBe(0)
+    expect(await row.isVisible()).toBe(true)
+    expect(await chat.reply('kept on screen').isVisible()).toBe(true)
+
+    await page.unroute('**/api/threads*')
+    await page.unroute('**/api/messages*')
+    await threads.root().getByRole('button', { name: 'Retry' }).click()
+    await page.getByText("Couldn't refresh").waitFor({ state: 'detached' })
+    await page.getByRole('button', { name: 'Retry' }).click()
+    await page.getByText("Couldn't load older messages").waitFor({ state: 'detached' })
+    expect(unexpectedErrors([/status of 503/])).toEqual([])
+  })
+
   it('keeps what is being written through a change of layout and a visit to another page', async () => {
     const { page, chat, unexpectedErrors } = await h.signedInChat(desktop)
     const threads = new ThreadList(page)

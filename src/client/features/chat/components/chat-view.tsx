@@ -215,7 +215,9 @@ export function ChatView() {
   // Until the threads load nothing is chosen yet: wait rather than flash the empty state.
   // A thread made by this send is shown while its first reply arrives: keep showing that reply.
   else if ((messages.isLoading && !items.length) || selection.kind === 'auto') main = loadingMessages
-  else if (messages.error)
+  // A failed refresh keeps the exchanges on screen (a notice above them offers to retry): only a
+  // thread never loaded gives way to the error.
+  else if (messages.error && !messages.data)
     main = (
       <div className="m-auto text-center text-sm">
         <p role="alert">Failed to fetch messages</p>
@@ -228,6 +230,19 @@ export function ChatView() {
   else
     main = (
       <Suspense fallback={loadingMessages}>
+        {messages.error && (
+          <p role="alert" className="mx-auto w-full max-w-5xl shrink-0 px-4 text-xs text-muted-foreground">
+            Couldn't load older messages —{' '}
+            <Button
+              variant="link"
+              size="sm"
+              className="h-auto p-0 text-xs"
+              onClick={() => void messages.refetch()}
+            >
+              Retry
+            </Button>
+          </p>
+        )}
         <Conversation
           items={items}
           loading={Boolean(pending)}

@@ -87,7 +87,8 @@ export function ThreadList(props: ThreadListProps) {
 
   let body: React.ReactNode
   if (props.isLoading) body = <Spinner className="mx-auto my-8 block size-5" label="Loading threads" />
-  else if (props.error)
+  // A failed refresh keeps the list it had: only a list never loaded gives way to the error.
+  else if (props.error && !threads)
     body = (
       <div className="px-4 py-8 text-center text-sm">
         <p role="alert">Failed to fetch threads</p>
@@ -150,6 +151,14 @@ export function ThreadList(props: ThreadListProps) {
           />
         </div>
       </div>
+      {props.error && threads && (
+        <p role="alert" className="px-4 pb-1 text-xs text-muted-foreground">
+          Couldn't refresh —{' '}
+          <Button variant="link" size="sm" className="h-auto p-0 text-xs" onClick={props.onRetry}>
+            Retry
+          </Button>
+        </p>
+      )}
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto pb-3">
         {body}
         {search.trim() && props.renderSearchExtra?.(search)}
