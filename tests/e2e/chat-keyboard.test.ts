@@ -69,6 +69,52 @@ describe('keyboard', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
+  it('leaves the keys of an input method to it, and Esc in another text field to that field', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat({ viewport: { width: 1440, height: 900 } })
+    await chat.send('typed in kana')
+    await chat.waitForReply('typed in kana', 'Echo: typed in kana')
+    let sends = 0
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/messages') sends += 1
+    })
+    // Safari's Enter or Esc that confirms or drops a candidate: isComposing false, keyCode 229.
+    const imeKey = (key: string) =>
+      page.evaluate((key) => {
+        document.activeElement?.dispatchEvent(
+          new KeyboardEvent('keydown', { key, keyCode: 229, bubbles: true, cancelable: true }),
+        )
+        return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+      }, key)
+    await chat.composer().fill('にほんご')
+    await imeKey('Enter')
+    expect(await chat.composer().inputValue()).toBe('にほんご')
+    await chat.composer().fill('')
+
+    const exchange = chat.exchange('typed in kana')
+    await exchange.getByTestId('user-message').hover()
+    await exchange.getByRole('button', { name: 'Edit message' }).click()
+    const box = page.getByRole('textbox', { name: 'Edit your message' })
+    await box.fill('かな')
+    await imeKey('Enter')
+    await imeKey('Escape')
+    expect(await box.count()).toBe(1)
+    expect(await box.inputValue()).toBe('かな')
+    await box.press('Escape')
+    await box.waitFor({ state: 'detached' })
+    expect(sends).toBe(0)
+
+    // Esc clearing the thread search leaves the reply being written alone.
+    await chat.send('Keep writing [[scenario:slow]]')
+    await chat.reply('Keep writing').filter({ hasText: 'Echo:' }).waitFor()
+    const search = page.getByRole('searchbox', { name: 'Search threads' })
+    await search.fill('kana')
+    await search.press('Escape')
+    expect(await search.inputValue()).toBe('')
+    await chat.waitForReply('Keep writing', 'while it is arriving.')
+    expect(await chat.replyText('Keep writing')).not.toContain('Reply stopped')
+    expect(unexpectedErrors()).toEqual([])
+  })
+
   it('remembers the thread panel width and collapses the list', async () => {
     const { page, unexpectedErrors } = await h.signedInChat({ viewport: { width: 1440, height: 900 } })
     const threads = new ThreadList(page)

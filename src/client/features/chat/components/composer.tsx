@@ -5,6 +5,7 @@ import { ArrowUp, Square } from 'lucide-react'
 import { forwardRef, type ReactNode } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Textarea } from '#client/components/ui/textarea.tsx'
+import { isComposing } from '#client/lib/keyboard.ts'
 import { ModeMenu } from './mode-menu.tsx'
 
 export interface ComposerProps {
@@ -62,7 +63,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
           value={value}
           onChange={(e) => onChange(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return
+            if (e.key !== 'Enter' || e.shiftKey || isComposing(e)) return
             e.preventDefault()
             if (canSend) onSend()
           }}

@@ -7,6 +7,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx'
 import { Textarea } from '#client/components/ui/textarea.tsx'
 import { documentTypeLabel } from '#client/features/attachments/lib/file-kinds.ts'
 import { cn } from '#client/lib/cn.ts'
+import { isComposing } from '#client/lib/keyboard.ts'
 import type { ChatWait } from '#contract/chat-events.ts'
 import type { Message } from '#contract/messages.ts'
 import { borderClassFor } from '../lib/chat-mode.ts'
@@ -160,8 +161,10 @@ function EditBox({
         autoFocus
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
+          // Keys that pick or drop an IME candidate neither close the box nor send the edit.
+          if (isComposing(e)) return
           if (e.key === 'Escape') onCancel()
-          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+          if (e.key === 'Enter' && !e.shiftKey) {
             e.preventDefault()
             if (trimmed) onSave(trimmed)
           }

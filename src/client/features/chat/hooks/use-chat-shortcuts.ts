@@ -2,12 +2,15 @@
 // They act through what is on screen (the composer, the search box, Stop, the last ‹ › pair),
 // so each works exactly when its control would.
 import { useEffect, useState } from 'react'
+import { isComposing } from '#client/lib/keyboard.ts'
 import { isMac } from '../components/shortcuts-dialog.tsx'
 import { matchShortcut, type ShortcutAction } from '../lib/shortcuts.ts'
 import { startNewThread } from './use-thread-selection.ts'
 
 /** Asks the drawer (phones) to open: the search box lives in it there. */
 export const OPEN_THREADS_EVENT = 'loris:open-threads'
+
+const COMPOSER = 'textarea[aria-label="Message"]'
 
 const inTextField = (el: Element | null) =>
   el instanceof HTMLElement &&
@@ -33,10 +36,10 @@ function run(action: ShortcutAction, showSheet: () => void): boolean {
   switch (action) {
     case 'new-chat':
       startNewThread()
-      focusWhenShown('textarea[aria-label="Message"]')
+      focusWhenShown(COMPOSER)
       return true
     case 'focus-composer':
-      focusWhenShown('textarea[aria-label="Message"]')
+      focusWhenShown(COMPOSER)
       return true
     case 'search-threads':
       if (!document.querySelector('input[aria-label="Search threads"]'))
@@ -62,8 +65,9 @@ export function useChatShortcuts(enabled: boolean) {
     const mac = isMac()
     const onKeyDown = (e: KeyboardEvent) => {
       // A dialog or menu handles its own keys (Esc closes it); so does an IME composing text.
-      if (e.defaultPrevented || e.isComposing) return
+      if (e.defaultPrevented || isComposing(e)) return
       if (document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]')) return
+      const active = document.activeElement
       const action = matchShortcut(
         {
           key: e.key,
@@ -71,10 +75,13 @@ export function useChatShortcuts(enabled: boolean) {
           metaKey: e.metaKey,
           shiftKey: e.shiftKey,
           altKey: e.altKey,
-          inTextField: inTextField(document.activeElement),
+          inTextField: inTextField(active),
         },
         mac,
       )
+      // Esc in another text field (clearing the thread search, leaving the edit box) is that
+      // field's own: it stops a reply only from the message box or outside text fields.
+      if (action === 'stop' && inTextField(active) && !active?.matches(COMPOSER)) return
       if (action && run(action, () => setSheetOpen(true))) e.preventDefault()
     }
     window.addEventListener('keydown', onKeyDown)
