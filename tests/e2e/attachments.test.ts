@@ -74,6 +74,17 @@ describe('attachments', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
+  it('text copied from Excel or Word, which carries a picture of itself, is pasted as text', async () => {
+    const { chat, composer, page, unexpectedErrors } = await signedInChat()
+    await chat.composer().fill('Cells: ')
+    // Left to the browser, which puts the text in the box; no picture is attached.
+    expect(await composer.paste('image.png', 'image/png', 'image.png', 'A1\tB1\n2\t3')).toBe(true)
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+    expect(await composer.chip().count()).toBe(0)
+    expect(await chat.composer().inputValue()).toBe('Cells: ')
+    expect(unexpectedErrors()).toEqual([])
+  })
+
   it('a dropped PDF shows the overlay, its card naming the file and type, and a reply that read it', async () => {
     const { chat, composer, page, unexpectedErrors } = await signedInChat()
     await composer.dragOver('document.pdf', 'application/pdf')

@@ -48,20 +48,27 @@ export class ComposerControls {
     await this.dispatchDrag(['dragenter', 'dragover', 'drop'], fileName, type, base64)
   }
 
-  /** Pastes a fixture's bytes into the message box, as a screenshot pasted from the clipboard. */
-  async paste(fixture: string, type: string, fileName = fixture) {
+  /**
+   * Pastes a fixture's bytes into the message box, as a screenshot pasted from the clipboard, with
+   * `text` beside them as Excel or Word put it. True when the page left the paste to the browser
+   * (which would insert the text; a synthetic paste inserts nothing).
+   */
+  async paste(fixture: string, type: string, fileName = fixture, text?: string): Promise<boolean> {
     const base64 = readFileSync(fixturePath(fixture)).toString('base64')
     await this.page.getByRole('textbox', { name: 'Message' }).focus()
-    await this.page.evaluate(
-      ({ name, type, base64 }) => {
+    return this.page.evaluate(
+      ({ name, type, base64, text }) => {
         const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
         const transfer = new DataTransfer()
+        if (text !== undefined) transfer.setData('text/plain', text)
         transfer.items.add(new File([bytes], name, { type }))
-        document.activeElement?.dispatchEvent(
-          new ClipboardEvent('paste', { bubbles: true, cancelable: true, clipboardData: transfer }),
+        return (
+          document.activeElement?.dispatchEvent(
+            new ClipboardEvent('paste', { bubbles: true, cancelable: true, clipboardData: transfer }),
+          ) ?? false
         )
       },
-      { name: fileName, type, base64 },
+      { name: fileName, type, base64, text },
     )
   }
 

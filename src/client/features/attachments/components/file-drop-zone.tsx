@@ -1,7 +1,7 @@
 // Drag-and-drop over the chat (spec sections 2 and 5): an overlay while files are dragged over;
 // the first dropped file is attached if it is of an accepted type, anything else is ignored.
 // A file pasted anywhere in the chat (a screenshot from the clipboard) is attached the same way;
-// a paste of text goes on into the message box as usual.
+// a paste of text (even one carrying a picture of itself) goes on into the message box as usual.
 import { Upload } from 'lucide-react'
 import { useRef, useState } from 'react'
 import { isDroppable } from '#contract/attachments.ts'
@@ -34,6 +34,9 @@ export function FileDropZone({ children, className }: { children: React.ReactNod
         if (depth.current === 0) setDragging(false)
       }}
       onPaste={(e) => {
+        // Cells from Excel, a paragraph from Word or OneNote come with a picture of themselves
+        // too: with text on the clipboard, the text is what was meant.
+        if (e.clipboardData.getData('text/plain').trim()) return
         const file = Array.from(e.clipboardData.files).find(isDroppable)
         if (!file) return
         e.preventDefault()
