@@ -85,6 +85,22 @@ describe('attachments', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
+  it('a file dropped beside the chat column is not opened in place of the app', async () => {
+    const { chat, composer, page, unexpectedErrors } = await signedInChat()
+    await chat.composer().fill('keep me')
+    await composer.upload('Upload file', 'notes.txt')
+    await composer.chip().filter({ hasText: 'notes.txt' }).waitFor()
+    for (const beside of ['nav[aria-label="Threads"]', 'header', '[role="separator"]'])
+      expect(await composer.dropOn(beside, 'document.pdf', 'application/pdf'), beside).toBe(false)
+    expect(new URL(page.url()).pathname).toMatch(/^\/chat/)
+    expect(await chat.composer().inputValue()).toBe('keep me')
+    expect(await composer.chip().filter({ hasText: 'notes.txt' }).count()).toBe(1)
+    // The drop zone itself still takes a drop.
+    await composer.drop('document.pdf', 'application/pdf')
+    await composer.chip().filter({ hasText: 'document.pdf' }).waitFor()
+    expect(unexpectedErrors()).toEqual([])
+  })
+
   it('a dropped PDF shows the overlay, its card naming the file and type, and a reply that read it', async () => {
     const { chat, composer, page, unexpectedErrors } = await signedInChat()
     await composer.dragOver('document.pdf', 'application/pdf')

@@ -72,6 +72,29 @@ export class ComposerControls {
     )
   }
 
+  /** A synthetic drag of a file dropped on `selector`: true when the browser would open the file. */
+  async dropOn(selector: string, fixture: string, type: string): Promise<boolean> {
+    const base64 = readFileSync(fixturePath(fixture)).toString('base64')
+    return this.page.evaluate(
+      ({ selector, name, type, base64 }) => {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
+        const transfer = new DataTransfer()
+        transfer.items.add(new File([bytes], name, { type }))
+        const target = document.querySelector(selector)
+        if (!target) throw new Error(`nothing matches ${selector}`)
+        const drag = (kind: string) =>
+          target.dispatchEvent(
+            new DragEvent(kind, { bubbles: true, cancelable: true, dataTransfer: transfer }),
+          )
+        // Each must be cancelled: an allowed dragover lets the drop through, a drop opens the file.
+        const overAllowed = drag('dragover')
+        const dropOpened = drag('drop')
+        return overAllowed || dropOpened
+      },
+      { selector, name: fixture, type, base64 },
+    )
+  }
+
   private async dispatchDrag(events: string[], name: string, type: string, base64 = '') {
     await this.page.evaluate(
       ({ events, name, type, base64 }) => {

@@ -5,6 +5,7 @@
 import { Upload } from 'lucide-react'
 import { useRef, useState } from 'react'
 import { isDroppable } from '#contract/attachments.ts'
+import { useWindowDropGuard } from '../hooks/use-window-drop-guard.ts'
 import { chooseFile } from '../lib/choose-file.ts'
 
 const carriesFiles = (e: React.DragEvent) => Array.from(e.dataTransfer.types).includes('Files')
@@ -13,6 +14,7 @@ export function FileDropZone({ children, className }: { children: React.ReactNod
   const [dragging, setDragging] = useState(false)
   // dragenter/dragleave fire for every child crossed: count them to know when the pointer left.
   const depth = useRef(0)
+  useWindowDropGuard()
   return (
     <section
       aria-label="Chat"
