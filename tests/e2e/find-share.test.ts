@@ -34,8 +34,8 @@ afterAll(async () => {
 
 const NOT_FOUND = /status of 404/
 
-async function signedIn() {
-  const tab = await h.signedInChat()
+async function signedIn(opts?: Parameters<ChatHarness['signedInChat']>[0]) {
+  const tab = await h.signedInChat(opts)
   return { ...tab, threads: new ThreadList(tab.page), account: new AccountPage(tab.page, h.server.url) }
 }
 
@@ -86,6 +86,69 @@ describe('search', () => {
     await focused.filter({ hasText: 'Planting a kumquat orchard' }).waitFor()
     expect(await focused.isVisible()).toBe(true)
     expect(unexpectedErrors()).toEqual([])
+  })
+
+  it('forgets the matches of a deleted thread; one deleted elsewhere says so and lets the view go on', async () => {
+    const { page, chat, threads, unexpectedErrors } = await signedIn({
+      viewport: { width: 1280, height: 600 },
+    })
+    await threads.newThread()
+    const long = Array.from({ length: 30 }, (_, i) => `row ${i + 1}`).join('\n\n')
+    await exchange(chat, `${long}\nA long read`)
+    const longTitle = (await threads.selected().textContent()) ?? ''
+    const longId = new URL(page.url()).pathname.split('/').at(-1)
+    await threads.newThread()
+    await exchange(chat, 'A persimmon tree by the gate')
+    const persimmon = (await threads.selected().textContent()) ?? ''
+    await threads.newThread()
+    await exchange(chat, 'A quince tree by the wall')
+    const quinceId = new URL(page.url()).pathname.split('/').at(-1)
+    await threads.newThread()
+
+    const matches = page.getByTestId('message-match')
+    await threads.search('persimmon')
+    await matches.filter({ hasText: 'persimmon' }).first().waitFor()
+    await threads.remove(persimmon)
+    await matches.filter({ hasText: 'persimmon' }).first().waitFor({ state: 'detached' })
+
+    // Deleted on another device after the search: the match answers that it is gone.
+    await threads.search('quince')
+    await matches.filter({ hasText: 'quince' }).first().waitFor()
+    await page.evaluate(async (id) => {
+      await fetch(`/api/threads/${id}`, { method: 'DELETE', credentials: 'include' })
+    }, quinceId)
+    await matches.filter({ hasText: 'quince' }).first().click()
+    await chat.toast('That message no longer exists').waitFor()
+
+    // Another thread opens and follows a send as usual, loading its messages once.
+    let loads = 0
+    page.on('request', (r) => {
+      const url = new URL(r.url())
+      if (url.pathname === '/api/messages' && url.searchParams.get('threadId') === longId) loads += 1
+    })
+    await threads.search('')
+    await threads.open(longTitle)
+    await chat.waitForReply('A long read')
+    const view = page.getByTestId('conversation')
+    expect(await view.evaluate((el) => el.scrollHeight > 2 * el.clientHeight)).toBe(true)
+    await view.evaluate((el) => {
+      el.scrollTop = 0
+    })
+    await chat.send('A new question')
+    await chat.waitForReply('A new question', 'Echo: A new question')
+    await page.waitForFunction(
+      () => {
+        const view = document.querySelector('[data-testid="conversation"]')?.getBoundingClientRect()
+        const sent = [...document.querySelectorAll('[data-testid="user-message"]')]
+          .find((el) => el.textContent?.includes('A new question'))
+          ?.getBoundingClientRect()
+        return view && sent && sent.top >= view.top && sent.bottom <= view.bottom
+      },
+      undefined,
+      { timeout: 5000 },
+    )
+    expect(loads).toBeLessThanOrEqual(2)
+    expect(unexpectedErrors([NOT_FOUND])).toEqual([])
   })
 })
 

@@ -1,6 +1,6 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '#client/hooks/use-toast.ts'
-import { apiJson, errorText } from '#client/lib/api.ts'
+import { ApiError, apiJson, errorText } from '#client/lib/api.ts'
 import type { Message } from '#contract/messages.ts'
 import { setShownBranch } from './get-messages.ts'
 
@@ -25,14 +25,21 @@ export function useSelectVersion() {
 
 /**
  * Before a search match's thread opens: selects the match's branch (the server selects its
- * ancestors with it), so a match in a version not shown is shown. A failure leaves the thread as
- * it was: the match is still found when it is on the shown branch.
+ * ancestors with it), so a match in a version not shown is shown. Another failure leaves the
+ * thread as it was: the match is still found when it is on the shown branch. 'gone': the message
+ * no longer exists (its thread deleted or history cleared since the search).
  */
-export async function showBranchOf(queryClient: QueryClient, messageId: string, threadId: string) {
+export async function showBranchOf(
+  queryClient: QueryClient,
+  messageId: string,
+  threadId: string,
+): Promise<'shown' | 'gone'> {
   try {
     const list = await apiJson<Message[]>('POST', `/api/messages/${messageId}/select`)
     await setShownBranch(queryClient, threadId, list)
   } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return 'gone'
     console.warn('Could not show the branch of a search match', err)
   }
+  return 'shown'
 }

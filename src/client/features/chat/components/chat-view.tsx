@@ -249,6 +249,7 @@ export function ChatView() {
           scrollDelayMs={scrollDelayMs}
           resetKey={viewKey}
           onReachTop={loadOlder}
+          complete={!hasNextPage}
         />
       </Suspense>
     )

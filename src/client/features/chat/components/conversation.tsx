@@ -23,6 +23,7 @@ export function Conversation({
   scrollDelayMs,
   resetKey,
   onReachTop,
+  complete,
 }: {
   items: ConversationItem[]
   loading: boolean
@@ -32,6 +33,8 @@ export function Conversation({
   resetKey: string
   /** Loads older exchanges; absent when there are none or a page is on its way. */
   onReachTop?: () => void
+  /** Every exchange of the thread is loaded: a search match not among them is not there. */
+  complete: boolean
 }) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
@@ -65,20 +68,23 @@ export function Conversation({
   markedRef.current = marked
   // biome-ignore lint/correctness/useExhaustiveDependencies: the virtualizer is stable
   useEffect(() => {
-    if (!focused) return
-    const index = items.findIndex((item) => item.exchange.id === focused)
-    // Not among the loaded exchanges yet: load older ones until it is (or none are left).
+    // Its thread is not shown yet: this one's exchanges are not searched for it.
+    if (!focused || focused.threadId !== resetKey) return
+    const index = items.findIndex((item) => item.exchange.id === focused.messageId)
+    // Not among the loaded exchanges yet: load older ones until it is; with none left it is not
+    // there (deleted since the search), and the view goes back to its usual ways.
     if (index < 0) {
-      onReachTop?.()
+      if (complete) clearFocusedMessage()
+      else onReachTop?.()
       return
     }
     virtualizer.scrollToIndex(index, { align: 'start' })
     // Stay on the match: neither the list's growth nor the late scroll pulls it to the bottom.
     stickRef.current = false
-    markedRef.current = focused
-    setMarked(focused)
+    markedRef.current = focused.messageId
+    setMarked(focused.messageId)
     clearFocusedMessage()
-  }, [focused, items, onReachTop])
+  }, [focused, items, onReachTop, complete, resetKey])
   useEffect(() => {
     if (!marked) return
     const timer = setTimeout(() => setMarked(null), 2500)

@@ -4,11 +4,12 @@
 
 import { useQueryClient } from '@tanstack/react-query'
 import { MessageMatches } from '#client/features/search/components/message-matches.tsx'
-import { useThreads } from '#client/features/threads/api/get-threads.ts'
+import { threadsQueryKey, useThreads } from '#client/features/threads/api/get-threads.ts'
 import { ThreadList } from '#client/features/threads/components/thread-list.tsx'
+import { toast } from '#client/hooks/use-toast.ts'
 import type { Thread } from '#contract/threads.ts'
 import { showBranchOf } from '../api/select-version.ts'
-import { focusMessage } from '../hooks/use-focus-message.ts'
+import { clearFocusedMessage, focusMessage } from '../hooks/use-focus-message.ts'
 import {
   clearSelection,
   selectThread,
@@ -45,12 +46,19 @@ export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
         <MessageMatches
           search={search}
           onOpen={(match) => {
-            focusMessage(match.messageId)
+            focusMessage(match.messageId, match.threadId)
             onPicked?.()
             // The match may be in a version not shown: its branch is selected, then the thread opens.
-            void showBranchOf(queryClient, match.messageId, match.threadId).then(() => {
+            void showBranchOf(queryClient, match.messageId, match.threadId).then((shown) => {
               const thread = threads.data?.find((t) => t.id === match.threadId)
-              if (thread) selectThread(thread)
+              if (shown === 'gone') {
+                // Deleted since the search (elsewhere, perhaps with its thread): nothing to open or
+                // bring into view; the matches and the list are refreshed.
+                clearFocusedMessage()
+                toast({ title: 'That message no longer exists' })
+                void queryClient.invalidateQueries({ queryKey: ['/api/search'] })
+                void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
+              } else if (thread) selectThread(thread)
               else showThread(match.threadId)
             })
           }}

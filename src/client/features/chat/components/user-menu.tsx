@@ -36,6 +36,7 @@ function useClearHistory() {
       clearSelection()
       await queryClient.invalidateQueries({ queryKey: ['/api/messages'], refetchType: 'none' })
       await queryClient.invalidateQueries({ queryKey: ['/api/threads'] })
+      await queryClient.invalidateQueries({ queryKey: ['/api/search'] })
       toast({ title: 'Chat history cleared', description: 'Your chat history has been cleared successfully' })
     },
     onError: () =>

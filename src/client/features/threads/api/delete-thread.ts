@@ -12,6 +12,8 @@ export function useDeleteThread({ onDeleted }: { onDeleted?: (id: string) => voi
       updateThreadList(queryClient, (list) => list.filter((t) => t.id !== id))
       queryClient.removeQueries({ queryKey: ['/api/messages', id] })
       void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
+      // Matches found in it are gone with it.
+      void queryClient.invalidateQueries({ queryKey: ['/api/search'] })
       onDeleted?.(id)
       toast({ title: 'Thread deleted successfully' })
     },

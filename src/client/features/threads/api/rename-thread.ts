@@ -13,6 +13,8 @@ export function useRenameThread() {
     onSuccess: (thread) => {
       updateThreadList(queryClient, (list) => list.map((t) => (t.id === thread.id ? thread : t)))
       void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
+      // Matches show the thread's title.
+      void queryClient.invalidateQueries({ queryKey: ['/api/search'] })
       toast({ title: 'Thread renamed successfully' })
     },
     onError: () => toast({ title: 'Failed to rename thread', variant: 'destructive' }),
