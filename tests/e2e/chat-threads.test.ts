@@ -209,6 +209,18 @@ describe('threads', () => {
       return (await fetch('/api/import', { method: 'POST', body: form, credentials: 'include' })).status
     }, JSON.stringify(file))
     expect(status).toBe(200)
+    // A favourite among the oldest threads: it is under Favorites from the first page, unscrolled.
+    const starred = await page.evaluate(async () => {
+      const list = (await (await fetch('/api/threads')).json()) as { id: string; title: string }[]
+      const id = list.find((t) => t.title === 'Old talk 68')?.id
+      const put = await fetch(`/api/threads/${id}/favorite`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ isFavorite: true }),
+      })
+      return put.status
+    })
+    expect(starred).toBe(200)
 
     const listRequests: string[] = []
     page.on('request', (req) => {
@@ -218,6 +230,8 @@ describe('threads', () => {
     await page.reload()
     await threads.thread('Long talk').waitFor()
     expect(listRequests.every((url) => url.includes('limit='))).toBe(true)
+    expect((await threads.sections()).slice(0, 2)).toEqual(['Favorites', 'Older'])
+    expect((await threads.titles()).slice(0, 2)).toEqual(['Default', 'Old talk 68'])
     // The oldest thread is on a later page: it comes as the list scrolls to its end.
     const list = threads.root().locator('.overflow-y-auto')
     for (let i = 0; i < 30 && (await threads.thread('Old talk 69').count()) === 0; i++) {

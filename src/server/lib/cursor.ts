@@ -14,8 +14,9 @@ export function encodeCursor(parts: string[]): string {
   return Buffer.from(JSON.stringify(parts)).toString('base64url')
 }
 
-/** The cursor's parts, or a 400 when it is not one this server wrote with `count` parts. */
-export function decodeCursor(cursor: string, count: number): string[] {
+/** The cursor's parts, or a 400 when it is not one this server wrote with `count` parts (or one of them). */
+export function decodeCursor(cursor: string, count: number | number[]): string[] {
+  const counts = typeof count === 'number' ? [count] : count
   let parts: unknown
   try {
     parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
@@ -24,7 +25,7 @@ export function decodeCursor(cursor: string, count: number): string[] {
   }
   if (
     !Array.isArray(parts) ||
-    parts.length !== count ||
+    !counts.includes(parts.length) ||
     !parts.every((p) => typeof p === 'string' && p.length <= 64)
   )
     throw badCursor()

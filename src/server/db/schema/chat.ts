@@ -44,9 +44,9 @@ export const threads = pgTable(
     importSource: text('import_source'),
   },
   (t) => [
-    // The thread list's order (Default, then lastMessageAt, then id): a page is one walk of it
-    // from the cursor (issue 15).
-    index('threads_user_page_idx').on(t.userId, t.isDefault, t.lastMessageAt, t.id),
+    // The thread list's order (Default, favourites, then lastMessageAt, then id): a page is one
+    // walk of it from the cursor (issue 15, decision 014).
+    index('threads_user_page_idx').on(t.userId, t.isDefault, t.isFavorite, t.lastMessageAt, t.id),
     uniqueIndex('threads_one_default_idx').on(t.userId).where(sql`${t.isDefault}`),
     uniqueIndex('threads_import_source_idx')
       .on(t.userId, t.importSource)

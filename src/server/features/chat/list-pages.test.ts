@@ -490,8 +490,8 @@ describe('GET /api/messages pages', () => {
     expect(pagePlan).not.toContain('Seq Scan')
     const threadPlan = await plan(
       sql`select * from threads where user_id = ${userId}
-          and (is_default, last_message_at, id) < (false, timestamptz '2026-01-01T00:10:00Z', ${thread!.id}::uuid)
-          order by is_default desc, last_message_at desc, id desc limit 51`,
+          and (is_default, is_favorite, last_message_at, id) < (false, false, timestamptz '2026-01-01T00:10:00Z', ${thread!.id}::uuid)
+          order by is_default desc, is_favorite desc, last_message_at desc, id desc limit 51`,
     )
     expect(threadPlan).toContain('threads_user_page_idx')
     expect(threadPlan).not.toContain('Sort')
@@ -540,9 +540,9 @@ describe('GET /api/messages pages', () => {
         expect(plan.split('SubPlan')[0]).not.toContain('Sort')
         expect(plan).not.toContain('Seq Scan')
       }
-      const cursor = Buffer.from(JSON.stringify(['f', '2026-01-01T00:10:00.000000Z', thread!.id])).toString(
-        'base64url',
-      )
+      const cursor = Buffer.from(
+        JSON.stringify(['f', 'f', '2026-01-01T00:10:00.000000Z', thread!.id]),
+      ).toString('base64url')
       for (const after of [undefined, cursor]) {
         const plan = await generic(threadPageQuery(userId, after, 50))
         expect(plan).toContain('threads_user_page_idx')

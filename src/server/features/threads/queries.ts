@@ -21,13 +21,17 @@ export type ThreadRow = typeof threads.$inferSelect
 
 const owned = (userId: string, id: string) => and(eq(threads.id, id), eq(threads.userId, userId))
 
-/** Default first, then the most recently active (ties by id, the order pages follow). */
+/**
+ * Default first, then favourites, then the most recently active (ties by id, the order pages
+ * follow): every favourite comes in the first pages, so the Favorites section (spec section 4) is
+ * whole before the reader scrolls.
+ */
 export function listThreads(db: Db, userId: string) {
   return db
     .select()
     .from(threads)
     .where(eq(threads.userId, userId))
-    .orderBy(desc(threads.isDefault), desc(threads.lastMessageAt), desc(threads.id))
+    .orderBy(desc(threads.isDefault), desc(threads.isFavorite), desc(threads.lastMessageAt), desc(threads.id))
 }
 
 const pageColumns = columnsOf(threads, THREAD_JSON_FIELDS)
@@ -39,7 +43,16 @@ interface PageShape {
 }
 
 /** A thread page statement's values, by the names its placeholders have. */
-const PAGE_PLACEHOLDERS = placeholders(['userId', 'isDefault', 'at', 'id', 'limit', 'sessionId', 'now'])
+const PAGE_PLACEHOLDERS = placeholders([
+  'userId',
+  'isDefault',
+  'isFavorite',
+  'at',
+  'id',
+  'limit',
+  'sessionId',
+  'now',
+])
 type PageValues = typeof PAGE_PLACEHOLDERS
 
 const pageQuery = new QueryBuilder()
@@ -52,7 +65,7 @@ const pageQuery = new QueryBuilder()
  */
 function threadPageSql(shape: PageShape, v: PageValues): SQL {
   const after = shape.after
-    ? sql`(${threads.isDefault}, ${threads.lastMessageAt}, ${threads.id}) < (${v.isDefault}::boolean, ${v.at}::timestamptz, ${v.id}::uuid)`
+    ? sql`(${threads.isDefault}, ${threads.isFavorite}, ${threads.lastMessageAt}, ${threads.id}) < (${v.isDefault}::boolean, ${v.isFavorite}::boolean, ${v.at}::timestamptz, ${v.id}::uuid)`
     : undefined
   return pageQuery
     .select({ json: jsonRow({ ...pageColumns, cursorAt: exactTimestamp(threads.lastMessageAt) }).as('json') })
@@ -64,10 +77,12 @@ function threadPageSql(shape: PageShape, v: PageValues): SQL {
         shape.guessed ? sessionLive(v.userId, v.sessionId, v.now) : undefined,
       ),
     )
-    .orderBy(desc(threads.isDefault), desc(threads.lastMessageAt), desc(threads.id))
+    .orderBy(desc(threads.isDefault), desc(threads.isFavorite), desc(threads.lastMessageAt), desc(threads.id))
     .limit(v.limit as number)
     .getSQL()
 }
+
+const isFlag = (part: string | undefined) => part === 't' || part === 'f'
 
 function pageShapeAndValues(
   userId: string,
@@ -75,18 +90,22 @@ function pageShapeAndValues(
   limit: number,
   guessedSession?: GuessedSession | null,
 ) {
-  let key: [boolean, string, string] | null = null
+  let key: [boolean, boolean, string, string] | null = null
   if (cursor) {
-    const [isDefault, at, id] = decodeCursor(cursor, 3)
-    if (isDefault !== 't' && isDefault !== 'f') throw badCursor()
-    key = [isDefault === 't', cursorTimestamp(at), cursorUuid(id)]
+    const parts = decodeCursor(cursor, [3, 4])
+    // A cursor written before favourites led the order (three parts) goes on among the others:
+    // the favourites it has not shown come with the list's next refetch.
+    const [isDefault, isFavorite, at, id] = parts.length === 3 ? [parts[0], 'f', parts[1], parts[2]] : parts
+    if (!isFlag(isDefault) || !isFlag(isFavorite)) throw badCursor()
+    key = [isDefault === 't', isFavorite === 't', cursorTimestamp(at), cursorUuid(id)]
   }
   const shape: PageShape = { after: key !== null, guessed: !!guessedSession }
   const values: PageValues = {
     userId,
     isDefault: key?.[0] ?? null,
-    at: key?.[1] ?? null,
-    id: key?.[2] ?? null,
+    isFavorite: key?.[1] ?? null,
+    at: key?.[2] ?? null,
+    id: key?.[3] ?? null,
     // One more than shown: whether a page comes after this one.
     limit: limit + 1,
     ...guessValues(guessedSession),
@@ -123,7 +142,7 @@ export async function listThreadsPage(
   const last = rows.at(-1)
   const nextCursor =
     found.length > page.limit && last
-      ? encodeCursor([last.isDefault ? 't' : 'f', last.cursorAt, last.id])
+      ? encodeCursor([last.isDefault ? 't' : 'f', last.isFavorite ? 't' : 'f', last.cursorAt, last.id])
       : null
   return { items: rows.map(({ cursorAt: _at, ...thread }) => thread), nextCursor }
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { messageListSchema } from '#contract/messages.ts'
-import { threadListSchema, threadSchema } from '#contract/threads.ts'
+import { threadListSchema, threadPageSchema, threadSchema } from '#contract/threads.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 
@@ -64,6 +64,41 @@ describe('GET /api/threads', () => {
 
   it('requires a session', async () => {
     expect((await t.request('/api/threads')).status).toBe(401)
+  })
+
+  it('pages favourites right after Default, so the oldest starred thread is on the first page', async () => {
+    const { cookie, userId } = await signedIn()
+    const base = Date.parse('2025-01-01T00:00:00Z')
+    const rows = await t.deps.database.db
+      .insert(threads)
+      .values(
+        Array.from({ length: 60 }, (_, i) => ({
+          userId,
+          title: `Thread ${i}`,
+          lastMessageAt: new Date(base + i * 60_000),
+          isFavorite: i === 0,
+        })),
+      )
+      .returning()
+    const first = threadPageSchema.parse(await (await t.request('/api/threads?limit=50', { cookie })).json())
+    expect(first.items[0]?.isDefault).toBe(true)
+    expect(first.items[1]).toMatchObject({ id: rows[0]!.id, isFavorite: true })
+    // The rest follow from the cursor, none twice; a cursor from before (three parts) still reads.
+    const next = threadPageSchema.parse(
+      await (await t.request(`/api/threads?limit=50&cursor=${first.nextCursor}`, { cookie })).json(),
+    )
+    const ids = [...first.items, ...next.items].map((th) => th.id)
+    expect(new Set(ids).size).toBe(61)
+    expect(next.nextCursor).toBeNull()
+    const last = first.items.at(-1)!
+    const old = Buffer.from(JSON.stringify(['f', '2025-01-01T00:09:30.000000Z', last.id])).toString(
+      'base64url',
+    )
+    const res = await t.request(`/api/threads?limit=50&cursor=${old}`, { cookie })
+    expect(res.status).toBe(200)
+    expect(threadPageSchema.parse(await res.json()).items.map((th) => th.title)).toEqual(
+      Array.from({ length: 9 }, (_, i) => `Thread ${9 - i}`),
+    )
   })
 })
 
