@@ -22,13 +22,16 @@ export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
   const threads = useThreads(true)
   const selection = useSelection()
   const queryClient = useQueryClient()
+  // A failed next page leaves the loaded threads shown, with its own Retry: asking again at once
+  // would loop requests while the rows stay few (a search).
   return (
     <ThreadList
       threads={threads.data}
       isLoading={threads.isLoading}
-      error={threads.error}
+      error={threads.data ? null : threads.error}
       onRetry={() => void threads.refetch()}
-      hasMore={threads.hasNextPage && !threads.isFetchingNextPage}
+      hasMore={threads.hasNextPage && !threads.isFetchingNextPage && !threads.isFetchNextPageError}
+      loadMoreFailed={threads.isFetchNextPageError && !threads.isFetchingNextPage}
       onLoadMore={threads.fetchNextPage}
       selectedId={selection.kind === 'thread' ? selection.id : null}
       onSelect={(thread: Thread) => {

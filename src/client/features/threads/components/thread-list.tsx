@@ -40,6 +40,8 @@ export interface ThreadListProps {
   /** Loads the next page of older threads; called as the list nears its end (issue 15). */
   onLoadMore?: () => void
   hasMore?: boolean
+  /** The last next page failed: no more are asked for until the person retries. */
+  loadMoreFailed?: boolean
 }
 
 /** How close to the last row the next page is asked for. */
@@ -161,6 +163,14 @@ export function ThreadList(props: ThreadListProps) {
       )}
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto pb-3">
         {body}
+        {props.loadMoreFailed && (
+          <div className="px-4 py-2 text-center text-sm">
+            <p role="alert">Couldn't load more</p>
+            <Button variant="link" size="sm" onClick={() => props.onLoadMore?.()}>
+              Retry
+            </Button>
+          </div>
+        )}
         {search.trim() && props.renderSearchExtra?.(search)}
       </div>
       <RenameThreadDialog thread={renaming} onClose={() => setRenaming(null)} />
