@@ -148,10 +148,23 @@ describe('Loris Pro from the account page', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
-  it('closes the dialog with "Not now, keep talking for free"', async () => {
-    const { account, dialog, unexpectedErrors } = await signedIn('not-now')
+  it('closes the dialog with "Not now, keep talking for free"; a lapsed Pro is offered Pro again', async () => {
+    const { page, chat, account, dialog, unexpectedErrors } = await signedIn('not-now')
+    // A Pro whose end date has passed (the server serves them as free and lets them subscribe).
+    await page.route(`${server.url}/api/session`, async (route) => {
+      const res = await route.fetch()
+      const { user } = await res.json()
+      const lapsed = { ...user, isPremium: true, subscription_end_date: '2024-01-31T00:00:00.000Z' }
+      await route.fulfill({ response: res, json: { user: lapsed } })
+    })
+    await page.reload()
+    await chat.userMenuButton().waitFor()
+    expect(await chat.title().textContent()).toBe('Loris')
     await account.open()
+    expect(await account.accountType().textContent()).toBe('Free')
+    expect(await account.paymentManagement().count()).toBe(0)
     await account.upgradeCard().getByRole('button', { name: 'See Loris Pro' }).click()
+    await dialog.root().getByRole('heading', { name: 'Upgrade to Loris Pro' }).waitFor()
     await dialog.notNowButton().click()
     await dialog.root().waitFor({ state: 'hidden' })
     expect(unexpectedErrors()).toEqual([])

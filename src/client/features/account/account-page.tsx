@@ -4,6 +4,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/
 import { useUser } from '#client/features/auth/api/get-user.ts'
 import { VerifyEmailBanner } from '#client/features/auth/components/verify-email-banner.tsx'
 import { SharedLinksTab } from '#client/features/sharing/components/shared-links-tab.tsx'
+import { isProNow } from '#client/lib/pro-now.ts'
 import { AccountTab } from './components/account-tab.tsx'
 import { ActionsTab } from './components/actions-tab.tsx'
 import { ConsumptionTab } from './components/consumption-tab.tsx'
@@ -59,7 +60,7 @@ export default function AccountPage() {
               <ConsumptionTab user={user} />
             </TabsContent>
             <TabsContent value="actions" className="mt-0">
-              <ActionsTab isPremium={user.isPremium} />
+              <ActionsTab isPremium={isProNow(user)} />
             </TabsContent>
             <TabsContent value="shared" className="mt-0">
               <SharedLinksTab />

@@ -1,3 +1,4 @@
+import { isProNow } from '#client/lib/pro-now.ts'
 import type { User } from '#contract/user.ts'
 
 /** Spec section 4 'Account type shown'. */
@@ -5,9 +6,8 @@ export function accountTypeLabel(
   user: Pick<User, 'isPremium' | 'subscription_end_date'>,
   now = new Date(),
 ): string {
-  if (!user.isPremium) return 'Free'
+  if (!isProNow(user, now)) return 'Free'
   if (!user.subscription_end_date) return 'Premium'
   const end = new Date(user.subscription_end_date)
-  if (end.getTime() <= now.getTime()) return 'Free'
   return `Premium (Active until ${end.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })})`
 }

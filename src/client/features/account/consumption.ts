@@ -1,5 +1,7 @@
 // Spec section 4 'Displayed current model' and 'Chat engine label', section 9 'Next Reset'.
 // Pure: the Consumption tab passes the user, the stored mode flags and the clock.
+
+import { isProNow } from '#client/lib/pro-now.ts'
 import type { User } from '#contract/user.ts'
 
 // Spec section 3 'Local storage': the chat mode flags the composer menu writes.
@@ -31,12 +33,6 @@ export function resetIsDue(user: Pick<User, 'lastAiUsageReset'>, now: Date): boo
   return now.getTime() >= nextReset(user).getTime()
 }
 
-// A premium whose end date has passed is served as free, as the account tab shows it.
-function isPremiumNow(user: Pick<User, 'isPremium' | 'subscription_end_date'>, now: Date): boolean {
-  if (!user.isPremium) return false
-  return !user.subscription_end_date || new Date(user.subscription_end_date).getTime() > now.getTime()
-}
-
 /** The model the next message is answered with, as the Consumption tab names it. */
 export function displayedCurrentModel(
   user: UsageUser,
@@ -45,7 +41,7 @@ export function displayedCurrentModel(
 ): string {
   if (flags.useOpenAI) return 'GPT-3.5 Turbo'
   const used = usageTotal(user)
-  if (isPremiumNow(user, now)) {
+  if (isProNow(user, now)) {
     if (used < 500_000) return 'Gemini 2.5 Pro'
     if (used < 1_000_000) return 'Gemini 2.0 Flash'
     return 'Premium Usage Limit Exceeded'

@@ -4,6 +4,7 @@ import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { PaymentManagement } from '#client/features/billing/components/payment-management.tsx'
 import { UpgradeCard } from '#client/features/billing/components/upgrade-card.tsx'
+import { isProNow } from '#client/lib/pro-now.ts'
 import type { User } from '#contract/user.ts'
 import { accountTypeLabel } from '../account-type.ts'
 import { UpdateEmailDialog } from './update-email-dialog.tsx'
@@ -17,7 +18,7 @@ export function AccountTab({ user }: { user: User }) {
   })
   return (
     <div className="grid gap-6">
-      {user.isPremium ? null : <UpgradeCard />}
+      {isProNow(user) ? null : <UpgradeCard />}
       <Card>
         <CardHeader>
           <CardTitle>Profile Information</CardTitle>
@@ -56,7 +57,7 @@ export function AccountTab({ user }: { user: User }) {
           </dl>
         </CardContent>
       </Card>
-      {user.isPremium ? <PaymentManagement /> : null}
+      {isProNow(user) ? <PaymentManagement /> : null}
       {user.googleId ? null : (
         <UpdateEmailDialog open={editing} onOpenChange={setEditing} currentEmail={user.email} />
       )}

@@ -9,6 +9,7 @@ import {
   DialogTitle,
 } from '#client/components/ui/dialog.tsx'
 import { useUser } from '#client/features/auth/api/get-user.ts'
+import { isProNow } from '#client/lib/pro-now.ts'
 import { setUpgradeDialogOpen, useUpgradeDialogOpen } from '../hooks/use-upgrade-dialog.ts'
 import { formatDate } from '../lib/format-date.ts'
 import { ManagePaymentsButton } from './manage-payments-button.tsx'
@@ -22,7 +23,7 @@ import { SubscribeButton } from './subscribe-button.tsx'
 export function UpgradeDialog() {
   const open = useUpgradeDialogOpen()
   const { user } = useUser()
-  const subscribed = user?.isPremium ?? false
+  const subscribed = isProNow(user)
   const until = user?.subscription_end_date ? formatDate(user.subscription_end_date) : null
   return (
     <Dialog open={open} onOpenChange={setUpgradeDialogOpen}>

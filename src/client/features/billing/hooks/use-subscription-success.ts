@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react'
 import { useLocation, useSearch } from 'wouter'
 import { userQueryOptions } from '#client/features/auth/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
+import { isProNow } from '#client/lib/pro-now.ts'
 import { subscriptionStatusQueryKey } from '../api/get-subscription-status.ts'
 
 const POLL_MS = 2000
@@ -21,7 +22,7 @@ async function refreshUntilPremium(queryClient: QueryClient): Promise<boolean> {
     const user = await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 }).catch(() => null)
     await queryClient.invalidateQueries({ queryKey: subscriptionStatusQueryKey })
     if (!user) return false
-    if (user.isPremium) return true
+    if (isProNow(user)) return true
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
   }
   return false
@@ -44,7 +45,7 @@ export function useSubscriptionSuccess() {
     handled.current = true
     const confirm = async () => {
       const user = await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 }).catch(() => null)
-      if (user?.isPremium) {
+      if (isProNow(user)) {
         toast(WELCOME)
         void queryClient.invalidateQueries({ queryKey: subscriptionStatusQueryKey })
         return

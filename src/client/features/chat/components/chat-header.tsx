@@ -5,6 +5,7 @@ import { Button } from '#client/components/ui/button.tsx'
 import { useUser } from '#client/features/auth/api/get-user.ts'
 import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
 import { ImpactBadges } from '#client/features/impact/components/impact-badges.tsx'
+import { isProNow } from '#client/lib/pro-now.ts'
 import { UserMenu } from './user-menu.tsx'
 
 /** Title ('Loris' or 'Loris Pro'), then badges and the user menu, or Sign In for visitors. */
@@ -15,7 +16,7 @@ export function ChatHeader({ start, badges }: { start?: ReactNode; badges?: Reac
       {start}
       <Link href="/" className="flex items-center gap-2 font-semibold">
         <Leaf className="size-5 text-primary" aria-hidden="true" />
-        <span data-testid="app-title">{user?.isPremium ? 'Loris Pro' : 'Loris'}</span>
+        <span data-testid="app-title">{isProNow(user) ? 'Loris Pro' : 'Loris'}</span>
       </Link>
       <div className="ml-auto flex items-center gap-2">
         {user ? (

@@ -8,6 +8,7 @@ import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dia
 import { setUpgradeDialogOpen } from '#client/features/billing/hooks/use-upgrade-dialog.ts'
 import { threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
 import { toast } from '#client/hooks/use-toast.ts'
+import { isProNow } from '#client/lib/pro-now.ts'
 import type { Message } from '#contract/messages.ts'
 import { usePlantTree } from '../api/plant-tree.ts'
 import { afterSend } from '../lib/after-send.ts'
@@ -24,7 +25,7 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
   const selectionRef = useRef<Selection>(selection)
   selectionRef.current = selection
   const premiumRef = useRef(false)
-  premiumRef.current = user?.isPremium ?? false
+  premiumRef.current = isProNow(user)
 
   const queryClient = useQueryClient()
   // The send whose new thread was announced (and followed, if the person was still there).
