@@ -153,6 +153,19 @@ describe('everyday use', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
+  it('a send refused as signed out turns the page to a visitor, keeping the text', async () => {
+    const { page, context, chat, unexpectedErrors } = await h.signedInChat(desktop)
+    // Default's messages have loaded (a load refused after the cookie goes would turn the page first).
+    await page.getByRole('heading', { name: 'Loris is ready to help' }).waitFor()
+    // The session ended elsewhere (signed out in another tab) within the 30 s the user is fresh.
+    await context.clearCookies()
+    await chat.send('still here after the session ended')
+    await chat.signInButton().waitFor()
+    expect(await chat.composer().inputValue()).toBe('still here after the session ended')
+    expect(await page.getByRole('button', { name: 'User menu' }).count()).toBe(0)
+    expect(unexpectedErrors([/status of 401/])).toEqual([])
+  })
+
   it('a reply cut off part-way stays as stored, and its text is not offered to send twice', async () => {
     const { chat, unexpectedErrors } = await h.signedInChat(desktop)
     await chat.send('[[scenario:error-mid-stream]] cut short')

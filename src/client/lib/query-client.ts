@@ -1,4 +1,4 @@
-import { QueryClient, type QueryFunction } from '@tanstack/react-query'
+import { MutationCache, QueryCache, QueryClient, type QueryFunction } from '@tanstack/react-query'
 import { throwIfNotOk } from './api.ts'
 
 /** Generic query: GET the path in the query key (spec section 7, first row). */
@@ -13,8 +13,22 @@ export function getQueryFn<T>({ on401 }: { on401: 'returnNull' | 'throw' }): Que
 
 // Spec section 9: never stale, no timers, no focus refetch, no retries, 5-minute GC. Queries
 // that need fresher data (user 30 s, threads 60 s) say so in their own queryOptions.
+/** The person's query (features/auth/api/get-user.ts), named here as lib cannot import features. */
+const USER_QUERY_KEY = ['/api/user']
+
+/**
+ * A 401 means the session ended (signed out in another tab, expired): the person is read again at
+ * once, so the page turns to the visitor's view (and forgets their data) instead of failing.
+ */
+export function noticeSessionEnd(queryClient: QueryClient, error: unknown) {
+  const status = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : 0
+  if (status === 401) void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY })
+}
+
 export function createQueryClient() {
-  return new QueryClient({
+  const queryClient: QueryClient = new QueryClient({
+    queryCache: new QueryCache({ onError: (error) => noticeSessionEnd(queryClient, error) }),
+    mutationCache: new MutationCache({ onError: (error) => noticeSessionEnd(queryClient, error) }),
     defaultOptions: {
       queries: {
         queryFn: getQueryFn({ on401: 'throw' }),
@@ -27,4 +41,5 @@ export function createQueryClient() {
       mutations: { retry: false },
     },
   })
+  return queryClient
 }

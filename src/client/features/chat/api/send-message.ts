@@ -24,6 +24,8 @@ export class SendError extends Error {
     message: string,
     readonly retryable: boolean,
     readonly event?: ChatEvent,
+    /** The HTTP status when the server refused the send before streaming (401: signed out). */
+    readonly status?: number,
   ) {
     super(message)
     this.name = 'SendError'
@@ -63,7 +65,7 @@ async function open({ file, ...fields }: SendRequest, signal: AbortSignal): Prom
   } catch (err) {
     const status = err instanceof ApiError ? err.status : 0
     const text = (err instanceof ApiError && err.serverMessage) || 'Failed to send message'
-    throw new SendError(text, status >= 500 || status === 408)
+    throw new SendError(text, status >= 500 || status === 408, undefined, status)
   }
   return res
 }

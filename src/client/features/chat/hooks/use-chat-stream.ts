@@ -4,6 +4,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { addThreadToList, threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
+import { noticeSessionEnd } from '#client/lib/query-client.ts'
 import type { ChatEvent, ChatWait } from '#contract/chat-events.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message } from '#contract/messages.ts'
@@ -54,7 +55,7 @@ export interface StreamCallbacks {
    * what arrived (nothing to hand back); else the previous messages are back and the text is
    * handed back.
    */
-  onFailed: (message: string, sent: PendingExchange, kept: boolean) => void
+  onFailed: (message: string, sent: PendingExchange, kept: boolean, status?: number) => void
   /** The send made a new thread (its first event): it can be shown before the reply ends. */
   onThreadCreated?: (threadId: string, sent: PendingExchange) => void
 }
@@ -243,6 +244,8 @@ export function useChatStream(callbacks: StreamCallbacks) {
           return
         } catch (err) {
           if (controller.signal.aborted) return
+          // Not a query: a 401 here turns the page to the visitor's view as the caches' do.
+          noticeSessionEnd(queryClient, err)
           const retryable = err instanceof SendError && err.retryable
           if (retryable && attempt < MAX_ATTEMPTS) {
             await sleep(1000 * attempt, controller.signal)
@@ -269,6 +272,7 @@ export function useChatStream(callbacks: StreamCallbacks) {
             err instanceof Error && err.message ? err.message : 'Failed to send message',
             current,
             kept,
+            err instanceof SendError ? err.status : undefined,
           )
           return
         }

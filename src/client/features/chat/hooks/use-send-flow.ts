@@ -3,7 +3,7 @@
 // the new thread shown; on failure the toast and the text back in the composer.
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef } from 'react'
-import { useUser } from '#client/features/auth/api/get-user.ts'
+import { userQueryKey, useUser } from '#client/features/auth/api/get-user.ts'
 import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
 import { setUpgradeDialogOpen } from '#client/features/billing/hooks/use-upgrade-dialog.ts'
 import { threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
@@ -13,6 +13,7 @@ import type { Message } from '#contract/messages.ts'
 import { usePlantTree } from '../api/plant-tree.ts'
 import { afterSend } from '../lib/after-send.ts'
 import type { ModeFlags } from '../lib/chat-mode.ts'
+import { keepTextThrough } from '../lib/composer-text.ts'
 import { savePendingDraft } from '../lib/pending-draft.ts'
 import { useChatStream } from './use-chat-stream.ts'
 import { type Selection, showThread, useSelection } from './use-thread-selection.ts'
@@ -48,7 +49,7 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
       if (after.plantTree) plantTree.mutate()
       if (after.showUpgrade) setUpgradeDialogOpen(true)
     },
-    onFailed: (message, sent, kept) => {
+    onFailed: (message, sent, kept, status) => {
       toast({
         title: sent.revises ? 'The new version failed' : 'Error sending message',
         description: message || 'Failed to send message',
@@ -57,6 +58,10 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
       // A failed edit or regeneration stays in the conversation as a version with Retry, and a
       // reply cut off part-way as it was stored: sending the text again would send it twice.
       if (!sent.revises && !kept) restoreText(sent.content)
+      // Refused as signed out (the session ended elsewhere): the page turns to a visitor's
+      // (lib/query-client.ts) with the text still in the composer.
+      if (status === 401 && !sent.revises)
+        keepTextThrough(queryClient.invalidateQueries({ queryKey: userQueryKey }))
     },
   })
   // Signing out stops listening to a reply: its ending must not act for the next visitor.

@@ -15,7 +15,22 @@ export function setComposerText(next: SetStateAction<string>) {
   for (const l of listeners) l()
 }
 
-forgetOnSessionEnd(() => setComposerText(''))
+/** Text the forgetting leaves in place (a send refused as signed out, keepTextThrough). */
+let kept: string | null = null
+
+forgetOnSessionEnd(() => setComposerText(kept ?? ''))
+
+/**
+ * A send refused as signed out: the page is about to turn to a visitor's, which forgets the
+ * composer's text. What is in it now was just typed by whoever is here, and stays, until `until`
+ * (the reading of who is signed in) settles: a later session end forgets as usual.
+ */
+export function keepTextThrough(until: Promise<unknown>) {
+  kept = text
+  void until.finally(() => {
+    kept = null
+  })
+}
 
 const subscribe = (l: () => void) => {
   listeners.add(l)

@@ -4,6 +4,7 @@ import {
   type QueryClient,
   useInfiniteQuery,
 } from '@tanstack/react-query'
+import { throwIfNotOk } from '#client/lib/api.ts'
 import { THREADS_PAGE_SIZE, type Thread, type ThreadPage } from '#contract/threads.ts'
 
 export const threadsQueryKey = ['/api/threads'] as const
@@ -15,7 +16,8 @@ async function fetchThreadPage(cursor: string | null, signal: AbortSignal): Prom
   const params = new URLSearchParams({ limit: String(THREADS_PAGE_SIZE) })
   if (cursor) params.set('cursor', cursor)
   const res = await fetch(`/api/threads?${params}`, { credentials: 'include', signal })
-  if (!res.ok) throw new Error('Failed to fetch threads')
+  // An ApiError carries the status: a 401 turns the page to the visitor's view (lib/query-client.ts).
+  await throwIfNotOk(res)
   return (await res.json()) as ThreadPage
 }
 
