@@ -101,6 +101,77 @@ describe('threads', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
+  it('a thread deleted in another tab leaves this one quietly, whether deleted or opened here', async () => {
+    const { page, context, chat, threads, unexpectedErrors } = await signedIn()
+    const talk = (title: string, time: number) => ({
+      title,
+      conversation_id: title,
+      create_time: time,
+      update_time: time + 1,
+      current_node: 'a',
+      mapping: {
+        root: { id: 'root', parent: '', children: ['q'], message: null },
+        q: {
+          id: 'q',
+          parent: 'root',
+          children: ['a'],
+          message: {
+            author: { role: 'user' },
+            content: { content_type: 'text', parts: [`${title}?`] },
+            create_time: time,
+          },
+        },
+        a: {
+          id: 'a',
+          parent: 'q',
+          children: [],
+          message: {
+            author: { role: 'assistant' },
+            content: { content_type: 'text', parts: ['Yes'] },
+            create_time: time + 1,
+          },
+        },
+      },
+    })
+    const now = Math.floor(Date.now() / 1000)
+    const ids = await page.evaluate(
+      async (json) => {
+        const form = new FormData()
+        form.set('file', new File([json], 'conversations.json'))
+        await fetch('/api/import', { method: 'POST', body: form })
+        const list = (await (await fetch('/api/threads')).json()) as { id: string; title: string }[]
+        return list.filter((t) => t.title.startsWith('Ghost')).map((t) => t.id)
+      },
+      JSON.stringify([talk('Ghost one', now - 60), talk('Ghost two', now - 120)]),
+    )
+    expect(ids).toHaveLength(2)
+    await page.reload()
+    await threads.thread('Ghost two').waitFor()
+
+    // Another tab of the same browser deletes them, one and then the other.
+    const other = await context.newPage()
+    await other.goto(`${h.server.url}/api/health`)
+    const deleteThere = (id: string) =>
+      other.evaluate(async (path) => (await fetch(path, { method: 'DELETE' })).status, `/api/threads/${id}`)
+
+    // Opening it here: back to Default with a notice, not 'Failed to fetch messages'.
+    expect(await deleteThere(ids[1]!)).toBe(200)
+    await threads.thread('Ghost two').click()
+    await chat.toast('Thread no longer exists').waitFor()
+    await threads.thread('Ghost two').waitFor({ state: 'detached' })
+    await threads.selected().filter({ hasText: 'Default' }).waitFor()
+    expect(await page.getByText('Failed to fetch messages').count()).toBe(0)
+
+    // Deleting it here too: the row goes, with the notice rather than 'Failed to delete thread'.
+    expect(await deleteThere(ids[0]!)).toBe(200)
+    await threads.action('Ghost one', 'Delete')
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
+    await threads.thread('Ghost one').waitFor({ state: 'detached' })
+    await chat.toast('Thread no longer exists').waitFor()
+    expect(await chat.toast('Failed to delete thread').count()).toBe(0)
+    expect(unexpectedErrors([/status of 404/])).toEqual([])
+  })
+
   it('starts a new thread from a reply with the @ button', async () => {
     const { page, chat, threads, unexpectedErrors } = await signedIn()
     await chat.send('Seed message for a branch')

@@ -7,9 +7,18 @@ import {
 import { MESSAGES_PAGE_SIZE, type Message, type MessagePage } from '#contract/messages.ts'
 
 export class FetchMessagesError extends Error {
-  constructor(readonly status: number) {
+  constructor(
+    readonly status: number,
+    /** The server's error code (`not_found:thread`: the thread was deleted elsewhere). */
+    readonly code?: string,
+  ) {
     super('Failed to fetch messages')
   }
+}
+
+async function errorCode(res: Response): Promise<string | undefined> {
+  const body = (await res.json().catch(() => null)) as { code?: unknown } | null
+  return typeof body?.code === 'string' ? body.code : undefined
 }
 
 export const messagesQueryKey = (threadId: string) => ['/api/messages', threadId] as const
@@ -21,7 +30,7 @@ async function fetchMessagePage(threadId: string, cursor: string | null, signal:
   const params = new URLSearchParams({ threadId, limit: String(MESSAGES_PAGE_SIZE) })
   if (cursor) params.set('cursor', cursor)
   const res = await fetch(`/api/messages?${params}`, { credentials: 'include', signal })
-  if (!res.ok) throw new FetchMessagesError(res.status)
+  if (!res.ok) throw new FetchMessagesError(res.status, await errorCode(res))
   return (await res.json()) as MessagePage
 }
 

@@ -26,6 +26,8 @@ export class SendError extends Error {
     readonly event?: ChatEvent,
     /** The HTTP status when the server refused the send before streaming (401: signed out). */
     readonly status?: number,
+    /** The server's error code, before or during the stream (`not_found:thread`). */
+    readonly code: string | undefined = event?.code,
   ) {
     super(message)
     this.name = 'SendError'
@@ -65,7 +67,8 @@ async function open({ file, ...fields }: SendRequest, signal: AbortSignal): Prom
   } catch (err) {
     const status = err instanceof ApiError ? err.status : 0
     const text = (err instanceof ApiError && err.serverMessage) || 'Failed to send message'
-    throw new SendError(text, status >= 500 || status === 408, undefined, status)
+    const code = err instanceof ApiError ? err.code : undefined
+    throw new SendError(text, status >= 500 || status === 408, undefined, status, code)
   }
   return res
 }

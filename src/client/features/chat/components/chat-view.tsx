@@ -1,5 +1,6 @@
 // The chat column: the conversation (or an empty state) above the composer, whose text (kept in
 // composer-text.ts, so it outlives the column) a failed send puts back.
+import { useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
@@ -19,7 +20,7 @@ import { useCreateThreadFromMessage } from '#client/features/threads/api/create-
 import { useThreads } from '#client/features/threads/api/get-threads.ts'
 import { VoiceButton, voicePlaceholder } from '#client/features/voice/components/voice-button.tsx'
 import { useVoiceRecorder } from '#client/features/voice/hooks/use-voice-recorder.ts'
-import { useMessages } from '../api/get-messages.ts'
+import { FetchMessagesError, useMessages } from '../api/get-messages.ts'
 import { useSelectVersion } from '../api/select-version.ts'
 import { useStopMessage } from '../api/stop-message.ts'
 import { getModeFlags, useChatMode } from '../hooks/use-chat-mode.ts'
@@ -35,6 +36,7 @@ import {
   sendBlockedReason,
 } from '../lib/chat-mode.ts'
 import { useComposerText } from '../lib/composer-text.ts'
+import { leaveGoneThread } from '../lib/leave-gone-thread.ts'
 import { Composer } from './composer.tsx'
 import type { ConversationItem } from './conversation.tsx'
 import { type ExchangeActions, ExchangeActionsContext } from './exchange-actions.tsx'
@@ -93,6 +95,11 @@ export function ChatView() {
   const flow = useSendFlow({ restoreText })
   const { pending, handedBack } = flow
   const messages = useMessages(threadId, Boolean(user), pending?.serverId ?? null)
+  const queryClient = useQueryClient()
+  const gone = messages.error instanceof FetchMessagesError && messages.error.code === 'not_found:thread'
+  useEffect(() => {
+    if (gone && threadId) leaveGoneThread(queryClient, threadId)
+  }, [gone, threadId, queryClient])
   const stop = useStopMessage()
   const threads = useThreads(Boolean(user))
   const createThread = useCreateThreadFromMessage({ onCreated: selectThread })
@@ -216,8 +223,8 @@ export function ChatView() {
   // A thread made by this send is shown while its first reply arrives: keep showing that reply.
   else if ((messages.isLoading && !items.length) || selection.kind === 'auto') main = loadingMessages
   // A failed refresh keeps the exchanges on screen (a notice above them offers to retry): only a
-  // thread never loaded gives way to the error.
-  else if (messages.error && !messages.data)
+  // thread never loaded gives way to the error; a thread gone elsewhere is left quietly.
+  else if (messages.error && !messages.data && !gone)
     main = (
       <div className="m-auto text-center text-sm">
         <p role="alert">Failed to fetch messages</p>

@@ -55,7 +55,7 @@ export interface StreamCallbacks {
    * what arrived (nothing to hand back); else the previous messages are back and the text is
    * handed back.
    */
-  onFailed: (message: string, sent: PendingExchange, kept: boolean, status?: number) => void
+  onFailed: (message: string, sent: PendingExchange, kept: boolean, error?: SendError) => void
   /** The send made a new thread (its first event): it can be shown before the reply ends. */
   onThreadCreated?: (threadId: string, sent: PendingExchange) => void
 }
@@ -272,7 +272,7 @@ export function useChatStream(callbacks: StreamCallbacks) {
             err instanceof Error && err.message ? err.message : 'Failed to send message',
             current,
             kept,
-            err instanceof SendError ? err.status : undefined,
+            err instanceof SendError ? err : undefined,
           )
           return
         }

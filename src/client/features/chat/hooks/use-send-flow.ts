@@ -14,6 +14,7 @@ import { usePlantTree } from '../api/plant-tree.ts'
 import { afterSend } from '../lib/after-send.ts'
 import type { ModeFlags } from '../lib/chat-mode.ts'
 import { keepTextThrough } from '../lib/composer-text.ts'
+import { leaveGoneThread } from '../lib/leave-gone-thread.ts'
 import { savePendingDraft } from '../lib/pending-draft.ts'
 import { useChatStream } from './use-chat-stream.ts'
 import { type Selection, showThread, useSelection } from './use-thread-selection.ts'
@@ -49,18 +50,22 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
       if (after.plantTree) plantTree.mutate()
       if (after.showUpgrade) setUpgradeDialogOpen(true)
     },
-    onFailed: (message, sent, kept, status) => {
-      toast({
-        title: sent.revises ? 'The new version failed' : 'Error sending message',
-        description: message || 'Failed to send message',
-        variant: 'destructive',
-      })
+    onFailed: (message, sent, kept, error) => {
+      const gone = error?.code === 'not_found:thread' && sent.threadId
+      // Deleted in another tab: the notice says so, and the text waits in the composer at Default.
+      if (gone) leaveGoneThread(queryClient, gone)
+      else
+        toast({
+          title: sent.revises ? 'The new version failed' : 'Error sending message',
+          description: message || 'Failed to send message',
+          variant: 'destructive',
+        })
       // A failed edit or regeneration stays in the conversation as a version with Retry, and a
       // reply cut off part-way as it was stored: sending the text again would send it twice.
       if (!sent.revises && !kept) restoreText(sent.content)
       // Refused as signed out (the session ended elsewhere): the page turns to a visitor's
       // (lib/query-client.ts) with the text still in the composer.
-      if (status === 401 && !sent.revises)
+      if (error?.status === 401 && !sent.revises)
         keepTextThrough(queryClient.invalidateQueries({ queryKey: userQueryKey }))
     },
   })

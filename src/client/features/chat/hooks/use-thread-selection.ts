@@ -67,6 +67,11 @@ export function startNewThread() {
   set({ kind: 'new' })
 }
 
+/** The selection now, outside React (a failure handler deciding whether to leave the thread). */
+export function getSelection(): Selection {
+  return selection
+}
+
 export function clearSelection() {
   set({ kind: 'auto' })
 }

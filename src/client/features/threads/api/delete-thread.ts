@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson } from '#client/lib/api.ts'
 import type { DeleteThreadResponse } from '#contract/threads.ts'
-import { threadsQueryKey, updateThreadList } from './get-threads.ts'
+import { forgetGoneThread, isThreadGone, threadsQueryKey, updateThreadList } from './get-threads.ts'
 
 export function useDeleteThread({ onDeleted }: { onDeleted?: (id: string) => void } = {}) {
   const queryClient = useQueryClient()
@@ -17,6 +17,12 @@ export function useDeleteThread({ onDeleted }: { onDeleted?: (id: string) => voi
       onDeleted?.(id)
       toast({ title: 'Thread deleted successfully' })
     },
-    onError: () => toast({ title: 'Failed to delete thread', variant: 'destructive' }),
+    onError: (error, id) => {
+      // Deleted elsewhere already: what the person wanted is done.
+      if (isThreadGone(error)) {
+        forgetGoneThread(queryClient, id)
+        onDeleted?.(id)
+      } else toast({ title: 'Failed to delete thread', variant: 'destructive' })
+    },
   })
 }

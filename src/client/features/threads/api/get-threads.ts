@@ -4,7 +4,8 @@ import {
   type QueryClient,
   useInfiniteQuery,
 } from '@tanstack/react-query'
-import { throwIfNotOk } from '#client/lib/api.ts'
+import { toast } from '#client/hooks/use-toast.ts'
+import { ApiError, throwIfNotOk } from '#client/lib/api.ts'
 import { THREADS_PAGE_SIZE, type Thread, type ThreadPage } from '#contract/threads.ts'
 
 export const threadsQueryKey = ['/api/threads'] as const
@@ -30,6 +31,8 @@ export const threadsQueryOptions = infiniteQueryOptions({
   initialPageParam: null as string | null,
   getNextPageParam: (last) => last.nextCursor,
   staleTime: 60_000,
+  // A thread deleted or added in another tab shows when the person comes back to this one.
+  refetchOnWindowFocus: true,
 })
 
 /** Changes every loaded thread through `update` (each page's list in turn). */
@@ -37,6 +40,22 @@ export function updateThreadList(queryClient: QueryClient, update: (threads: Thr
   queryClient.setQueryData<ThreadPages>(threadsQueryKey, (data) =>
     data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: update(page.items) })) } : data,
   )
+}
+
+/** The server no longer has this thread (deleted in another tab): a 404 `not_found:thread`. */
+export function isThreadGone(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'not_found:thread'
+}
+
+/**
+ * A thread deleted elsewhere leaves this tab's list and cache, with a short notice rather than
+ * an error whose Try again could only fail again. The chat then falls back to Default.
+ */
+export function forgetGoneThread(queryClient: QueryClient, id: string) {
+  updateThreadList(queryClient, (list) => list.filter((t) => t.id !== id))
+  queryClient.removeQueries({ queryKey: ['/api/messages', id] })
+  void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
+  toast({ title: 'Thread no longer exists', description: 'It was deleted in another tab or window.' })
 }
 
 /** Shows a thread just created at once (the refetch that follows brings the stored one). */
