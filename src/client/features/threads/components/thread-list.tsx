@@ -153,7 +153,8 @@ export function ThreadList(props: ThreadListProps) {
           />
         </div>
       </div>
-      {props.error && threads && (
+      {/* A failed next page says so at the list's end instead (the query's error is the same). */}
+      {props.error && threads && !props.loadMoreFailed && (
         <p role="alert" className="px-4 pb-1 text-xs text-muted-foreground">
           Couldn't refresh —{' '}
           <Button variant="link" size="sm" className="h-auto p-0 text-xs" onClick={props.onRetry}>
