@@ -23,12 +23,13 @@ export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
   const selection = useSelection()
   const queryClient = useQueryClient()
   // A failed next page leaves the loaded threads shown, with its own Retry: asking again at once
-  // would loop requests while the rows stay few (a search).
+  // would loop requests while the rows stay few (a search). The list decides how an error shows:
+  // in place of a list never loaded, else as a notice above it.
   return (
     <ThreadList
       threads={threads.data}
       isLoading={threads.isLoading}
-      error={threads.data ? null : threads.error}
+      error={threads.error}
       onRetry={() => void threads.refetch()}
       hasMore={threads.hasNextPage && !threads.isFetchingNextPage && !threads.isFetchNextPageError}
       loadMoreFailed={threads.isFetchNextPageError && !threads.isFetchingNextPage}
