@@ -34,19 +34,23 @@ async function record(composer: ComposerControls, until: string) {
   await composer.waitForPlaceholder(new RegExp(`^Recording\\.\\.\\. ${until}$`))
 }
 
-/** Keeps every microphone stream the page opens, to tell later whether any is still on. */
-async function watchMicrophones(page: Page) {
-  await page.evaluate(() => {
+/**
+ * Keeps every microphone stream the page opens, to tell later whether any is still on; each is
+ * given after `answerAfterMs`, as after a permission prompt.
+ */
+async function watchMicrophones(page: Page, answerAfterMs = 0) {
+  await page.evaluate((delay) => {
     const devices = navigator.mediaDevices
     const ask = devices.getUserMedia.bind(devices)
     const given: MediaStream[] = []
     Object.assign(window, { givenStreams: given })
     devices.getUserMedia = async (constraints) => {
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay))
       const stream = await ask(constraints)
       given.push(stream)
       return stream
     }
-  })
+  }, answerAfterMs)
 }
 
 /** How many microphones the page opened, and how many of their tracks are still live. */
@@ -181,18 +185,7 @@ describe('voice input', () => {
   it('a second click while the microphone is asked for opens no second one', async () => {
     const { composer, page, unexpectedErrors } = await signedInChat()
     // The microphone answers as after a permission prompt; every stream it gives is kept.
-    await page.evaluate(() => {
-      const devices = navigator.mediaDevices
-      const ask = devices.getUserMedia.bind(devices)
-      const given: MediaStream[] = []
-      Object.assign(window, { givenStreams: given })
-      devices.getUserMedia = async (constraints) => {
-        await new Promise((resolve) => setTimeout(resolve, 300))
-        const stream = await ask(constraints)
-        given.push(stream)
-        return stream
-      }
-    })
+    await watchMicrophones(page, 300)
     await composer.recordButton().dblclick()
     await composer.waitForPlaceholder(/^Recording\.\.\. 0:0\d$/)
     await composer.cancelRecordingButton().click()

@@ -54,6 +54,20 @@ async function orphanedReply(ageMs: number, clientMessageId: string) {
   return { cookie, userId, row }
 }
 
+/** The person's usage, reservation and replies generating, as the limits read them. */
+async function usageOf(userId: string) {
+  const [u] = await db()
+    .select({
+      input: users.aiInputChars,
+      output: users.aiOutputChars,
+      reserved: users.aiReservedChars,
+      generating: users.aiGenerating,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+  return u
+}
+
 async function userUsage(userId: string) {
   const [u] = await db()
     .select({ input: users.aiInputChars, output: users.aiOutputChars, reserved: users.aiReservedChars })
@@ -203,18 +217,7 @@ describe('a node that stalled past its lease while a retry restarted its reply',
     const attemptA = randomUUID()
     await db().update(messages).set({ nodeId: 'node-A', attemptId: attemptA }).where(eq(messages.id, row.id))
     await db().update(users).set({ aiGenerating: 1 }).where(eq(users.id, userId))
-    const usage = async () =>
-      (
-        await db()
-          .select({
-            input: users.aiInputChars,
-            output: users.aiOutputChars,
-            reserved: users.aiReservedChars,
-            generating: users.aiGenerating,
-          })
-          .from(users)
-          .where(eq(users.id, userId))
-      )[0]
+    const usage = () => usageOf(userId)
     // Node A is writing the reply and stalls: its saver holds text it has not saved yet.
     const STALE = 'STALE TEXT FROM NODE A'
     const stopped: string[] = []
@@ -336,19 +339,6 @@ describe('a node that stalled past its lease while a retry restarted its reply',
 })
 
 describe('a reply deleted while it is being written', () => {
-  const usageOf = async (userId: string) =>
-    (
-      await db()
-        .select({
-          input: users.aiInputChars,
-          output: users.aiOutputChars,
-          reserved: users.aiReservedChars,
-          generating: users.aiGenerating,
-        })
-        .from(users)
-        .where(eq(users.id, userId))
-    )[0]
-
   it.each([
     [
       'its thread deleted',

@@ -4,10 +4,11 @@
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync } from 'node:fs'
 import path from 'node:path'
-import { strToU8, zipSync } from 'fflate'
+import { zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { contentKey, createDiskStorage } from '#server/lib/storage.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { jsonBytes as json, lorisMessage, lorisPicture, lorisThreadExport } from './loris-export-kit.ts'
 import { type ImportedThread, parseImportFile } from './parse.ts'
 import { storeImport } from './store-import.ts'
 
@@ -17,43 +18,10 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const json = (value: unknown) => strToU8(JSON.stringify(value))
-
 /** A Loris export of one thread whose one message carries the file at `file`. */
 function lorisThread(title: string, file: string) {
   const at = new Date().toISOString()
-  return {
-    format: 'loris-export',
-    version: 2,
-    exportedAt: at,
-    thread: {
-      id: crypto.randomUUID(),
-      title,
-      chatModel: 'gemini',
-      isFavorite: false,
-      isDefault: false,
-      createdAt: at,
-      lastMessageAt: at,
-    },
-    messages: [
-      {
-        content: 'q',
-        response: 'a',
-        status: 'complete',
-        errorMessage: null,
-        chatModel: 'gemini',
-        provider: null,
-        modelId: null,
-        inputTokens: null,
-        outputTokens: null,
-        latencyMs: null,
-        co2Impact: null,
-        attachment: { fileName: 'p.png', mimeType: 'image/png', kind: 'image', size: 1, path: file },
-        createdAt: at,
-        completedAt: at,
-      },
-    ],
-  }
+  return lorisThreadExport(title, [lorisMessage(at, { attachment: lorisPicture(file) })], { at })
 }
 
 /** A storage of its own in the app's data directory (removed with it): only this test's files. */

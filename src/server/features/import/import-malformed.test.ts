@@ -1,18 +1,17 @@
 // An export a person edited by hand, or that was damaged: values not in the form ChatGPT (or
 // Loris) writes cost that message or that conversation, with a reason the person can act on,
 // never the whole file (decision 040).
-import { strToU8, zipSync } from 'fflate'
+import { zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { importReportSchema } from '#contract/import.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { jsonBytes as json, lorisMessage, lorisThreadExport } from './loris-export-kit.ts'
 
 let t: TestApp
 beforeAll(async () => {
   t = await createTestApp()
 })
 afterAll(() => t.close())
-
-const json = (value: unknown) => strToU8(JSON.stringify(value))
 
 async function importReport(bytes: Uint8Array, name: string) {
   const { cookie } = await t.signUp()
@@ -118,38 +117,8 @@ describe('a ChatGPT export with entries not in its form', () => {
 
 describe('a Loris export with a thread not in its form', () => {
   it('skips that thread with the reason and imports the others', async () => {
-    const at = new Date().toISOString()
-    const thread = (title: string, messages: unknown[]) => ({
-      format: 'loris-export',
-      version: 2,
-      exportedAt: at,
-      thread: {
-        id: crypto.randomUUID(),
-        title,
-        chatModel: 'gemini',
-        isFavorite: false,
-        isDefault: false,
-        createdAt: at,
-        lastMessageAt: at,
-      },
-      messages,
-    })
-    const good = {
-      content: 'q',
-      response: 'a',
-      status: 'complete',
-      errorMessage: null,
-      chatModel: 'gemini',
-      provider: null,
-      modelId: null,
-      inputTokens: null,
-      outputTokens: null,
-      latencyMs: null,
-      co2Impact: null,
-      attachment: null,
-      createdAt: at,
-      completedAt: at,
-    }
+    const thread = (title: string, messages: unknown[]) => lorisThreadExport(title, messages)
+    const good = lorisMessage(new Date().toISOString())
     const report = await importReport(
       zipSync({
         'threads/0001-a.json': json(thread('Broken', [good, null])),

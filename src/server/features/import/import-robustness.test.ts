@@ -12,6 +12,7 @@ import { messages, threads } from '#server/db/schema/index.ts'
 import { createDiskStorage } from '#server/lib/storage.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { importSlots } from './import-slots.ts'
+import { jsonBytes as json, lorisMessage, lorisPicture, lorisThreadExport } from './loris-export-kit.ts'
 import { type ImportedThread, parseImportFile } from './parse.ts'
 import { storeImport } from './store-import.ts'
 
@@ -54,51 +55,10 @@ function conversation(id: string, text: string, time = 1_700_000_000, title = id
 /** A Loris export of one thread; `message` overrides fields of its one message. */
 function lorisThread(title: string, message: Record<string, unknown> = {}, thread: object = {}) {
   const at = new Date().toISOString()
-  return {
-    format: 'loris-export',
-    version: 2,
-    exportedAt: at,
-    thread: {
-      id: crypto.randomUUID(),
-      title,
-      chatModel: 'gemini',
-      isFavorite: false,
-      isDefault: false,
-      createdAt: at,
-      lastMessageAt: at,
-      ...thread,
-    },
-    messages: [
-      {
-        id: crypto.randomUUID(),
-        content: 'q',
-        response: 'a',
-        status: 'complete',
-        errorMessage: null,
-        chatModel: 'gemini',
-        provider: null,
-        modelId: null,
-        inputTokens: null,
-        outputTokens: null,
-        latencyMs: null,
-        co2Impact: null,
-        attachment: null,
-        createdAt: at,
-        completedAt: at,
-        ...message,
-      },
-    ],
-  }
+  return lorisThreadExport(title, [lorisMessage(at, { id: crypto.randomUUID(), ...message })], { at, thread })
 }
 
-const picture = (path: string) => ({
-  fileName: 'p.png',
-  mimeType: 'image/png',
-  kind: 'image',
-  size: PNG.length,
-  path,
-})
-const json = (value: unknown) => strToU8(JSON.stringify(value))
+const picture = (path: string) => lorisPicture(path, PNG.length)
 
 describe('files in an import zip', () => {
   it('reads only the files that imported messages name', async () => {

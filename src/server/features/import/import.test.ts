@@ -9,6 +9,7 @@ import { threadListSchema } from '#contract/threads.ts'
 import { messages, threads, uploads, users } from '#server/db/schema/index.ts'
 import { createDiskStorage } from '#server/lib/storage.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { lorisMessage, lorisThreadExport } from './loris-export-kit.ts'
 import { parseImportFile } from './parse.ts'
 
 const PNG = new Uint8Array(readFileSync('tests/fixtures/image.png'))
@@ -386,41 +387,21 @@ describe('what an import counts (decision 040)', () => {
     const before = await account()
     const at = (s: number) => new Date(Date.UTC(2025, 6, 1, 9, 0, s)).toISOString()
     const origins = ['sent', 'sent', 'sent', 'sent', 'sent', 'sent', 'edit', 'edit', 'regenerate', 'copy']
-    const file = {
-      format: 'loris-export',
-      version: 2,
-      exportedAt: at(59),
-      thread: {
-        id: crypto.randomUUID(),
-        title: 'Many trees',
-        chatModel: 'gemini',
-        isFavorite: false,
-        isDefault: false,
-        createdAt: at(0),
-        lastMessageAt: at(origins.length),
-      },
-      messages: origins.map((origin, i) => ({
+    const messagesOf = origins.map((origin, i) =>
+      lorisMessage(at(i), {
         id: `m${i}`,
         parentId: i === 0 ? null : `m${i - 1}`,
         origin,
         selectedAt: at(i),
         content: `question ${i}`,
         response: `answer ${i}`,
-        status: 'complete',
-        errorMessage: null,
-        chatModel: 'gemini',
-        provider: null,
-        modelId: null,
-        inputTokens: null,
-        outputTokens: null,
-        latencyMs: null,
-        co2Impact: null,
         mediaType: null,
-        attachment: null,
-        createdAt: at(i),
-        completedAt: at(i),
-      })),
-    }
+      }),
+    )
+    const file = lorisThreadExport('Many trees', messagesOf, {
+      at: at(59),
+      thread: { createdAt: at(0), lastMessageAt: at(origins.length) },
+    })
     const report = importReportSchema.parse(
       await (await importFile(cookie, strToU8(JSON.stringify(file)), 'many.json')).json(),
     )

@@ -1,5 +1,7 @@
 // The pre-auth draft (spec sections 3 and 4): a visitor's message kept in session storage while
 // they sign in, sent once they are. Anything unreadable is thrown away.
+import { sessionStore as storage } from '#client/lib/session-store.ts'
+
 export const PENDING_DRAFT_KEY = 'pending-chat-message'
 
 export interface PendingDraft {
@@ -18,14 +20,6 @@ export function parsePendingDraft(raw: string | null): PendingDraft | null {
     if (typeof message !== 'string' || !message.trim()) return null
     if (typeof isEcoMode !== 'boolean' || typeof useOpenAI !== 'boolean') return null
     return { message, isEcoMode, useOpenAI }
-  } catch {
-    return null
-  }
-}
-
-function storage(): Storage | null {
-  try {
-    return window.sessionStorage
   } catch {
     return null
   }

@@ -3,6 +3,8 @@
 // return to it (a new page load, decision 005). In session storage like the pre-auth draft
 // (chat/lib/pending-draft.ts) rather than as a marker in the return address: a link anyone can
 // craft must not copy a conversation into a signed-in reader's account without their click.
+import { sessionStore as storage } from '#client/lib/session-store.ts'
+
 export const PENDING_CONTINUE_KEY = 'pending-share-continue'
 // As long as a Google sign-in may take (its flow cookie lasts 10 minutes).
 const FRESH_MS = 10 * 60 * 1000
@@ -16,14 +18,6 @@ export function parsePendingContinue(raw: string | null, now: number): string | 
     const { token, at } = value as Record<string, unknown>
     if (typeof token !== 'string' || !token || typeof at !== 'number') return null
     return now - at >= 0 && now - at < FRESH_MS ? token : null
-  } catch {
-    return null
-  }
-}
-
-function storage(): Storage | null {
-  try {
-    return window.sessionStorage
   } catch {
     return null
   }
