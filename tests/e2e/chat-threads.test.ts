@@ -101,7 +101,7 @@ describe('threads', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 
-  it('a thread deleted in another tab leaves this one quietly, whether deleted or opened here', async () => {
+  it('a thread deleted in another tab leaves this one quietly, whether opened, deleted, starred or renamed here', async () => {
     const { page, context, chat, threads, unexpectedErrors } = await signedIn()
     const talk = (title: string, time: number) => ({
       title,
@@ -142,9 +142,14 @@ describe('threads', () => {
         const list = (await (await fetch('/api/threads')).json()) as { id: string; title: string }[]
         return list.filter((t) => t.title.startsWith('Ghost')).map((t) => t.id)
       },
-      JSON.stringify([talk('Ghost one', now - 60), talk('Ghost two', now - 120)]),
+      JSON.stringify([
+        talk('Ghost one', now - 60),
+        talk('Ghost two', now - 120),
+        talk('Ghost three', now - 180),
+        talk('Ghost four', now - 240),
+      ]),
     )
-    expect(ids).toHaveLength(2)
+    expect(ids).toHaveLength(4)
     await page.reload()
     await threads.thread('Ghost two').waitFor()
 
@@ -169,6 +174,19 @@ describe('threads', () => {
     await threads.thread('Ghost one').waitFor({ state: 'detached' })
     await chat.toast('Thread no longer exists').waitFor()
     expect(await chat.toast('Failed to delete thread').count()).toBe(0)
+
+    // Starring or renaming it here: the same, never 'Failed to update / rename thread'.
+    expect(await deleteThere(ids[2]!)).toBe(200)
+    await threads.action('Ghost three', 'Add to favorites')
+    await threads.thread('Ghost three').waitFor({ state: 'detached' })
+    expect(await deleteThere(ids[3]!)).toBe(200)
+    await threads.action('Ghost four', 'Rename')
+    const dialog = page.getByRole('dialog', { name: 'Rename Thread' })
+    await dialog.getByLabel('Title').fill('Not there any more')
+    await dialog.getByRole('button', { name: 'Rename' }).click()
+    await dialog.waitFor({ state: 'hidden' })
+    await threads.thread('Ghost four').waitFor({ state: 'detached' })
+    expect(await chat.toast(/Failed to (update|rename) thread/).count()).toBe(0)
     expect(unexpectedErrors([/status of 404/])).toEqual([])
   })
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson } from '#client/lib/api.ts'
 import type { Thread } from '#contract/threads.ts'
-import { threadsQueryKey, updateThreadList } from './get-threads.ts'
+import { forgetGoneThread, isThreadGone, threadsQueryKey, updateThreadList } from './get-threads.ts'
 
 export function useFavoriteThread() {
   const queryClient = useQueryClient()
@@ -10,7 +10,9 @@ export function useFavoriteThread() {
     mutationFn: async ({ id, isFavorite }: { id: string; isFavorite: boolean }) => {
       try {
         return await apiJson<Thread>('PUT', `/api/threads/${id}/favorite`, { isFavorite })
-      } catch {
+      } catch (err) {
+        // Deleted elsewhere: said as such (onError), not as a failure to retry.
+        if (isThreadGone(err)) throw err
         // Spec section 8: the internal text; the toast says 'Failed to update thread'.
         throw new Error('Failed to update favorite status')
       }
@@ -20,6 +22,9 @@ export function useFavoriteThread() {
       void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
       toast({ title: 'Thread updated successfully' })
     },
-    onError: () => toast({ title: 'Failed to update thread', variant: 'destructive' }),
+    onError: (error, { id }) =>
+      isThreadGone(error)
+        ? forgetGoneThread(queryClient, id)
+        : toast({ title: 'Failed to update thread', variant: 'destructive' }),
   })
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson } from '#client/lib/api.ts'
 import type { Thread } from '#contract/threads.ts'
-import { threadsQueryKey, updateThreadList } from './get-threads.ts'
+import { forgetGoneThread, isThreadGone, threadsQueryKey, updateThreadList } from './get-threads.ts'
 
 export function useRenameThread() {
   const queryClient = useQueryClient()
@@ -17,6 +17,9 @@ export function useRenameThread() {
       void queryClient.invalidateQueries({ queryKey: ['/api/search'] })
       toast({ title: 'Thread renamed successfully' })
     },
-    onError: () => toast({ title: 'Failed to rename thread', variant: 'destructive' }),
+    onError: (error, { id }) =>
+      isThreadGone(error)
+        ? forgetGoneThread(queryClient, id)
+        : toast({ title: 'Failed to rename thread', variant: 'destructive' }),
   })
 }

@@ -11,6 +11,7 @@ import {
 import { Input } from '#client/components/ui/input.tsx'
 import { Label } from '#client/components/ui/label.tsx'
 import { THREAD_TITLE_MAX, type Thread } from '#contract/threads.ts'
+import { isThreadGone } from '../api/get-threads.ts'
 import { useRenameThread } from '../api/rename-thread.ts'
 
 /** Spec section 5: the title must be non-empty once trimmed; otherwise Rename is disabled and Enter ignored. */
@@ -23,7 +24,11 @@ export function RenameThreadDialog({ thread, onClose }: { thread: Thread | null;
   const valid = title.trim().length > 0
   const submit = () => {
     if (!thread || !valid || rename.isPending) return
-    rename.mutate({ id: thread.id, title }, { onSuccess: onClose })
+    // A thread deleted elsewhere has nothing left to rename: the dialog goes with its row.
+    rename.mutate(
+      { id: thread.id, title },
+      { onSuccess: onClose, onError: (error) => isThreadGone(error) && onClose() },
+    )
   }
   return (
     <Dialog open={thread !== null} onOpenChange={(open) => !open && onClose()}>
