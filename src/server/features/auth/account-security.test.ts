@@ -141,14 +141,20 @@ describe('changing the e-mail', () => {
 })
 
 describe('taking the account back after someone changed its address', () => {
-  /** A confirmed owner, and someone else holding their session who changes the address. */
-  async function takenOver() {
+  /** An owner who confirmed their address through the mailed link, signed in. */
+  async function confirmedOwner() {
     const owner = unique('owner')
     const { cookie } = await t.signUp(owner)
     await t.request('/api/verify-email', {
       method: 'POST',
       json: { token: tokenOf(linkIn(await mailTo(owner, /Confirm/), '/verify-email')) },
     })
+    return { owner, cookie }
+  }
+
+  /** A confirmed owner, and someone else holding their session who changes the address. */
+  async function takenOver() {
+    const { owner, cookie } = await confirmedOwner()
     const thief = unique('thief')
     const changed = await t.request('/api/user/update-email', {
       method: 'POST',
@@ -183,12 +189,7 @@ describe('taking the account back after someone changed its address', () => {
   })
 
   it("reaches the owner even when strangers spent the address's mail budget", async () => {
-    const owner = unique('owner')
-    const { cookie } = await t.signUp(owner)
-    await t.request('/api/verify-email', {
-      method: 'POST',
-      json: { token: tokenOf(linkIn(await mailTo(owner, /Confirm/), '/verify-email')) },
-    })
+    const { owner, cookie } = await confirmedOwner()
     // Anyone can spend it, with "Forgot password?" over a few hours; here at once.
     const mailer = mailerFor(t.deps)
     for (let i = 0; i < MAIL_PER_ADDRESS.day; i++)
