@@ -11,6 +11,7 @@ import { parseEnv } from '#server/env.ts'
 import type { AppDeps } from '#server/lib/context.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { mailerFor } from '#server/lib/mail/mailer.ts'
+import { migratedImage } from './pglite-image.ts'
 
 export const TEST_ORIGIN = 'http://localhost:5000'
 
@@ -25,7 +26,15 @@ export interface TestAppOptions {
 
 async function openTestDatabase(onQuery: (sql: string) => void, opts: TestAppOptions): Promise<Database> {
   const adminUrl = process.env.TEST_DATABASE_URL
-  if (!adminUrl) return openDatabase({ onQuery, pgliteThread: opts.pgliteThread ?? false })
+  if (!adminUrl) {
+    const pgliteThread = opts.pgliteThread ?? false
+    // The thread opens its own database (initdb); in this thread, from the migrated image.
+    return openDatabase({
+      onQuery,
+      pgliteThread,
+      memoryImage: pgliteThread ? undefined : await migratedImage(),
+    })
+  }
   const name = `loris_test_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
