@@ -9,7 +9,12 @@ export interface RepeatingJob {
 export function startRepeatingJob(
   run: () => Promise<unknown>,
   everyMs: number,
-  opts: { onError: (err: unknown) => void; runNow?: boolean },
+  opts: {
+    onError: (err: unknown) => void
+    /** Run once at start; otherwise the first run is after `firstAfterMs`, or one period. */
+    runNow?: boolean
+    firstAfterMs?: number
+  },
 ): RepeatingJob {
   let running: Promise<unknown> | null = null
   let stopped = false
@@ -22,11 +27,14 @@ export function startRepeatingJob(
       })
   }
   if (opts.runNow) tick()
+  const first = opts.firstAfterMs === undefined ? undefined : setTimeout(tick, opts.firstAfterMs)
+  first?.unref()
   const timer = setInterval(tick, everyMs)
   timer.unref()
   return {
     async stop() {
       stopped = true
+      clearTimeout(first)
       clearInterval(timer)
       await running
     },

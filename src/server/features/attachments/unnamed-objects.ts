@@ -11,6 +11,9 @@ import type { UploadsDeps } from './sweep.ts'
 /** Keys checked against the table per statement: neither the store nor the table is read whole. */
 export const SWEEP_BATCH = 500
 const HOUR_MS = 60 * 60_000
+// Not at start: a large store's walk would run beside a (re)started node's first requests, and a
+// rolling restart would have every node try the claim at once. Crash leftovers can wait minutes.
+export const FIRST_SWEEP_AFTER_MS = 5 * 60_000
 // Nodes sharing the database share the store (decision 015): one sweep an hour among them all is
 // enough. The claim lasts under the hour, so the node that swept finds it over at its next tick.
 const CLAIM_KEY = 'job:sweep-unnamed-objects'
@@ -70,11 +73,11 @@ export async function sweepUnnamedObjectsIfDue(d: UploadsDeps, signal?: AbortSig
   return result
 }
 
-/** Sweeps now and hourly (lib/repeating-job.ts: never two at once); stopping ends a walk early. */
+/** Sweeps 5 minutes after start, then hourly (lib/repeating-job.ts: never two at once); stopping ends a walk early. */
 export function startUnnamedObjectSweeper(d: UploadsDeps): RepeatingJob {
   const stopping = new AbortController()
   const job = startRepeatingJob(() => sweepUnnamedObjectsIfDue(d, stopping.signal), HOUR_MS, {
-    runNow: true,
+    firstAfterMs: FIRST_SWEEP_AFTER_MS,
     onError: (err) => d.log.warn({ err }, 'sweeping files no upload names failed'),
   })
   return {
