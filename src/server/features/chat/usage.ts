@@ -1,5 +1,6 @@
 // Usage tiers and limits (spec section 4 'Displayed current model', section 9). Pure functions:
 // the caller reads the user row and the clock, these decide.
+import { isProAt } from '#contract/user.ts'
 
 export const USAGE_RESET_DAYS = 30
 const DAY_MS = 86_400_000
@@ -23,9 +24,7 @@ export interface UsageFields {
 
 /** Premium whose end date has passed counts as free, as the account tab shows it (spec 4). */
 export function planOf(user: Pick<UsageFields, 'isPremium' | 'subscriptionEndDate'>, now: Date): Plan {
-  if (!user.isPremium) return 'free'
-  if (user.subscriptionEndDate && user.subscriptionEndDate.getTime() <= now.getTime()) return 'free'
-  return 'premium'
+  return isProAt(user.isPremium, user.subscriptionEndDate, now) ? 'premium' : 'free'
 }
 
 export function usageOf(user: Pick<UsageFields, 'aiInputChars' | 'aiOutputChars'>): number {
