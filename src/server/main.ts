@@ -21,6 +21,7 @@ import { BackgroundWork } from './lib/background-work.ts'
 import type { AppDeps } from './lib/context.ts'
 import { createLogger, serverLogDestination } from './lib/logger.ts'
 import { mailerFor } from './lib/mail/mailer.ts'
+import { startSecurityNoticeSender } from './lib/mail/security-notices.ts'
 import { ensurePrivateDirSync } from './lib/private-dir.ts'
 import { pruneRateLimits } from './lib/rate-limit.ts'
 import { startRepeatingJob } from './lib/repeating-job.ts'
@@ -59,6 +60,8 @@ async function main() {
   const unnamed = startUnnamedObjectSweeper({ db: database.db, storage: uploadsStorage(env), log })
   const background = new BackgroundWork()
   const deps: AppDeps = { env, database, log, secret: loadSecret(env), background }
+  // Security notices a crash or a failed send left in the outbox go out now and every minute.
+  const notices = startSecurityNoticeSender(deps)
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
   const app = createApp(deps, { clientDir })
@@ -113,6 +116,7 @@ async function main() {
     const sweeping = leases.stop()
     const upkept = upkeep?.stop()
     const unnamedSwept = unnamed.stop()
+    const noticesSent = notices.stop()
     const force = setTimeout(() => {
       log.warn('in-flight requests did not finish in time; closing anyway')
       if ('closeAllConnections' in server) server.closeAllConnections()
@@ -125,7 +129,7 @@ async function main() {
         if (!(await background.idle(SHUTDOWN_GRACE_MS)))
           log.warn('some replies did not finish before shutdown')
       }
-      await Promise.all([sweeping, upkept, maintained, unnamedSwept])
+      await Promise.all([sweeping, upkept, maintained, unnamedSwept, noticesSent])
       // Links being mailed (verification, reset) go out before the database closes.
       await Promise.race([mailerFor(deps).settled(), new Promise((r) => setTimeout(r, 5000))])
       await closeEcoEngine(env).catch((err) => log.warn({ err }, 'closing the eco model failed'))

@@ -87,3 +87,28 @@ export const accountTokens = pgTable(
   },
   (t) => [index('account_tokens_user_idx').on(t.userId, t.purpose)],
 )
+
+/**
+ * Notices to an account's owner that its address or password changed (decision 043), written in
+ * the change's own transaction and deleted once sent: a crash between the change and its mail
+ * no longer loses the owner's one way back. `notBefore` is when the row may next be claimed: a
+ * sender claims it for a while (a crash mid-send retries it then), a failed send waits longer.
+ */
+export const securityNotices = pgTable(
+  'security_notices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['email-changed', 'password-changed'] }).notNull(),
+    /** The address told: the confirmed one before the change, or the account's after a reset. */
+    toEmail: text('to_email').notNull(),
+    /** 'email-changed': the address it became. */
+    newEmail: text('new_email'),
+    attempts: integer('attempts').notNull().default(0),
+    notBefore: timestamp('not_before', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('security_notices_due_idx').on(t.notBefore)],
+)

@@ -1,5 +1,5 @@
 import { and, eq, ne } from 'drizzle-orm'
-import type { Db } from '#server/db/client.ts'
+import type { Db, Tx } from '#server/db/client.ts'
 import { uploads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
 
@@ -16,19 +16,29 @@ function isUniqueViolation(err: unknown): boolean {
  * Changes the e-mail unless another account holds it; the unique index settles races. The new
  * address is unverified until its mailed link is opened (decision 010).
  */
-export async function updateEmail(db: Db, userId: string, email: string): Promise<UpdateEmailResult> {
+export async function updateEmail(
+  db: Db,
+  userId: string,
+  email: string,
+  /** Work that commits with the change, or not at all (its security notice, decision 043). */
+  andThen?: (tx: Tx, user: UserRow) => Promise<void>,
+): Promise<UpdateEmailResult> {
   const [taken] = await db
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.email, email), ne(users.id, userId)))
   if (taken) return { ok: false, reason: 'taken' }
   try {
-    const [user] = await db
-      .update(users)
-      .set({ email, emailVerifiedAt: null })
-      .where(eq(users.id, userId))
-      .returning()
-    return user ? { ok: true, user } : { ok: false, reason: 'gone' }
+    return await db.transaction(async (tx): Promise<UpdateEmailResult> => {
+      const [user] = await tx
+        .update(users)
+        .set({ email, emailVerifiedAt: null })
+        .where(eq(users.id, userId))
+        .returning()
+      if (!user) return { ok: false, reason: 'gone' }
+      await andThen?.(tx, user)
+      return { ok: true, user }
+    })
   } catch (err) {
     if (isUniqueViolation(err)) return { ok: false, reason: 'taken' }
     throw err

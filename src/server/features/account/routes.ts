@@ -1,11 +1,9 @@
 import { Hono } from 'hono'
 import { updateEmailBody } from '#contract/account.ts'
-import { issueToken, TOKEN_TTL_MINUTES } from '#server/lib/account-tokens.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv, UserRow } from '#server/lib/context.ts'
-import { linkTo, RESET_PASSWORD_PATH, sendVerification } from '#server/lib/email-verification.ts'
-import { mailerFor } from '#server/lib/mail/mailer.ts'
-import { emailChangedNotice } from '#server/lib/mail/messages.ts'
+import { sendVerification } from '#server/lib/email-verification.ts'
+import { queueSecurityNotice, sendSecurityNoticesSoon } from '#server/lib/mail/security-notices.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
 import { endSession, requireUser } from '#server/lib/session.ts'
 import { toUserJson } from '#server/lib/user-json.ts'
@@ -39,27 +37,26 @@ export function accountRoutes(deps: AppDeps, hooks: AccountHooks = {}) {
       await enforceRateLimit(db, `update-email:user:${user.id}`, { limit: 10, windowSeconds: 15 * 60 })
       const { email } = c.req.valid('json')
       if (email === user.email) return c.json(toUserJson(user), 200)
-      const result = await updateEmail(db, user.id, email)
+      // A confirmed old address hears of it, with a link that takes the account back: if someone
+      // else made the change (a session left open), its owner can undo it. An address never
+      // confirmed may be a stranger's (a typo fixed): it gets nothing. The notice commits with the
+      // change, so no crash between them loses it (decision 043).
+      const oldEmail = user.emailVerifiedAt ? user.email : null
+      const result = await updateEmail(db, user.id, email, async (tx) => {
+        if (oldEmail)
+          await queueSecurityNotice(tx, {
+            kind: 'email-changed',
+            userId: user.id,
+            toEmail: oldEmail,
+            newEmail: email,
+          })
+      })
       if (!result.ok) {
         if (result.reason === 'gone') throw new AppError('unauthorized:session', 'Please sign in to continue')
         throw new AppError('conflict:email', 'Another account already uses this e-mail address')
       }
       await sendVerification(deps, result.user)
-      // A confirmed old address hears of it, with a link that takes the account back: if someone
-      // else made the change (a session left open), its owner can undo it. An address never
-      // confirmed may be a stranger's (a typo fixed): it gets nothing.
-      if (user.emailVerifiedAt) {
-        const token = await issueToken(db, deps.secret, {
-          userId: user.id,
-          purpose: 'recover_account',
-          email: user.email,
-          now: deps.now?.() ?? new Date(),
-        })
-        const days = TOKEN_TTL_MINUTES.recover_account / (24 * 60)
-        mailerFor(deps).send(
-          emailChangedNotice(user.email, email, linkTo(deps, RESET_PASSWORD_PATH, token), days),
-        )
-      }
+      if (oldEmail) sendSecurityNoticesSoon(deps)
       c.get('log').info({ userId: user.id }, 'e-mail updated')
       return c.json(toUserJson(result.user), 200)
     })

@@ -17,7 +17,8 @@ import { clientIp, networkOf } from '#server/lib/client-ip.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { linkTo, RESET_PASSWORD_PATH, sendVerification } from '#server/lib/email-verification.ts'
 import { mailerFor } from '#server/lib/mail/mailer.ts'
-import { passwordChangedNotice, resetPasswordMail } from '#server/lib/mail/messages.ts'
+import { resetPasswordMail } from '#server/lib/mail/messages.ts'
+import { queueSecurityNotice, sendSecurityNoticesSoon } from '#server/lib/mail/security-notices.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
 import { endOtherSessions, requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
@@ -153,11 +154,12 @@ export function emailRoutes(deps: AppDeps) {
         await endOtherSessions(tx, user.id)
         await revokeTokens(tx, user.id, now(), { recoveries: Boolean(recovery) })
         await tx.execute(sql`delete from rate_limits where key = ${loginAccountKey(user.email)}`)
+        await queueSecurityNotice(tx, { kind: 'password-changed', userId: user.id, toEmail: user.email })
         return { user, recovery }
       })
       if (!done) throw new AppError('bad_request:token', BAD_LINK)
       const { user, recovery } = done
-      mailerFor(deps).send(passwordChangedNotice(user.email))
+      sendSecurityNoticesSoon(deps)
       c.get('log').info(
         { userId: user.id, recovered: Boolean(recovery) },
         'password reset; every session ended',

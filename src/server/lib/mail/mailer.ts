@@ -36,6 +36,13 @@ export interface Mailer {
    * takes the same time whether or not the address has an account.
    */
   sendLater(compose: () => Promise<OutgoingMail | null>): void
+  /**
+   * Sends now and settles with the outcome (it rejects when the mail could not be sent): the
+   * security notices' outbox deletes a row only once its mail is out.
+   */
+  deliver(mail: OutgoingMail): Promise<void>
+  /** Background work `settled()` waits for, as for a send (the outbox's drain after a request). */
+  track(work: Promise<unknown>): void
   /** Resolves once every send started so far has finished (tests, shutdown). */
   settled(): Promise<void>
 }
@@ -91,9 +98,13 @@ export function createMailer(env: Env, log: Logger, budget?: RecipientBudget): M
     log.info({ kind: mail.kind, file }, 'e-mail written to the outbox (no SMTP_URL configured)')
   }
 
-  function track(work: Promise<void>) {
-    pending.add(work)
-    void work.finally(() => pending.delete(work))
+  function track(work: Promise<unknown>) {
+    const settledWork = work.then(
+      () => undefined,
+      () => undefined,
+    )
+    pending.add(settledWork)
+    void settledWork.finally(() => pending.delete(settledWork))
   }
 
   return {
@@ -116,6 +127,8 @@ export function createMailer(env: Env, log: Logger, budget?: RecipientBudget): M
         }),
       )
     },
+    deliver,
+    track,
     async settled() {
       while (pending.size > 0) await Promise.all([...pending])
     },
