@@ -1,11 +1,23 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import { filesThatRunAlone } from './scripts/runs-alone.mjs'
 
 // Vitest's default is the cores less one: one file at a time on a 2-core machine, which left one
 // core idle through the unit and PostgreSQL steps (586 and 225 s; 285 and 126 s with two).
 const unitWorkers = Math.max(2, availableParallelism() - 1)
+const unitFiles = [
+  'src/**/*.test.ts',
+  'src/**/*.test.tsx',
+  'tests/stand-ins/**/*.test.ts',
+  'scripts/**/*.test.ts',
+  'bench/**/*.test.ts',
+]
+// Files that measure the main thread's time (scripts/runs-alone.mjs): after the others, alone.
+const alone = filesThatRunAlone(import.meta.dirname)
+const unitOptions = { environment: 'node', testTimeout: 20_000, hookTimeout: 30_000 } as const
 
-// Two projects: fast unit/API tests beside the code, and browser tests that drive the built app.
+// Three projects: unit/API tests beside the code (`unit`, then `unit-alone`), and browser tests
+// that drive the built app. Groups run one after another, in `groupOrder`.
 export default defineConfig({
   test: {
     projects: [
@@ -13,17 +25,21 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: [
-            'src/**/*.test.ts',
-            'src/**/*.test.tsx',
-            'tests/stand-ins/**/*.test.ts',
-            'scripts/**/*.test.ts',
-            'bench/**/*.test.ts',
-          ],
-          environment: 'node',
+          include: unitFiles,
+          exclude: ['**/node_modules/**', ...alone],
           maxWorkers: unitWorkers,
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          sequence: { groupOrder: 0 },
+          ...unitOptions,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'unit-alone',
+          include: alone.length > 0 ? alone : ['no-file-runs-alone'],
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+          ...unitOptions,
         },
       },
       {
@@ -31,6 +47,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          sequence: { groupOrder: 2 },
           globalSetup: ['tests/e2e/support/global-setup.ts'],
           environment: 'node',
           testTimeout: 60_000,

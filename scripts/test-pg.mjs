@@ -52,6 +52,8 @@ tests = spawn(
     'run',
     '--project',
     'unit',
+    '--project',
+    'unit-alone',
     ...(files.length ? [] : filesOnTheTestDatabase()),
     ...extraArgs,
   ],

@@ -26,11 +26,10 @@ function step(name, cmd, args, { report, env } = {}) {
   results.push({ name, passed, failed, seconds: Math.round((Date.now() - started) / 1000) })
 }
 
-const vitest = (project, report, extra = []) => [
+const vitest = (projects, report, extra = []) => [
   'node_modules/vitest/vitest.mjs',
   'run',
-  '--project',
-  project,
+  ...projects.flatMap((p) => ['--project', p]),
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${report}`,
@@ -41,7 +40,8 @@ step('typecheck', node, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 't
 step('lint', node, ['node_modules/@biomejs/biome/bin/biome', 'check', '.'])
 if (!buildIsCurrent()) step('build', node, ['scripts/build.mjs'])
 const unitReport = path.join(reports, 'unit.json')
-step('unit and API tests', node, vitest('unit', unitReport), { report: unitReport })
+// `unit-alone` runs after `unit`: its files measure time and run one at a time (vitest.config.ts).
+step('unit and API tests', node, vitest(['unit', 'unit-alone'], unitReport), { report: unitReport })
 const pgReport = path.join(reports, 'pg.json')
 step(
   'API tests on PostgreSQL',
@@ -52,7 +52,7 @@ step(
   },
 )
 const e2eReport = path.join(reports, 'e2e.json')
-step('browser tests', node, vitest('e2e', e2eReport), { report: e2eReport })
+step('browser tests', node, vitest(['e2e'], e2eReport), { report: e2eReport })
 
 console.info('\n=== summary ===')
 for (const r of results)

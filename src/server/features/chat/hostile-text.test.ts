@@ -1,3 +1,4 @@
+// @runs-alone: measures time on the main thread, so runs after the other files, one at a time.
 // Text written to make a regular expression work the square of its length (issue 11's rule: every
 // regex over what a person sends meets its worst case here). A message as long as allowed, made
 // of marks that never close, is sent as a new thread's first message (its title is read from it)

@@ -1,3 +1,4 @@
+// @runs-alone: measures time on the main thread, so runs after the other files, one at a time.
 // The real engine (node-llama-cpp, CPU) on the 260K-parameter test model.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -1,3 +1,4 @@
+// @runs-alone: measures time on the main thread, so runs after the other files, one at a time.
 import { readFileSync } from 'node:fs'
 import { strFromU8, strToU8, unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
