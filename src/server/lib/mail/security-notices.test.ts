@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { eq, sql } from 'drizzle-orm'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { securityNotices, users } from '#server/db/schema/index.ts'
 import { parseEnv } from '#server/env.ts'
 import type { AppDeps } from '#server/lib/context.ts'
@@ -137,6 +137,14 @@ describe('security notices', () => {
     expect((await changeEmail(unconfirmed.cookie, unique('fixed'))).status).toBe(200)
     await mailerFor(t.deps).settled()
     expect(await rows()).toEqual([])
+  })
+
+  it('costs an idle server one statement a minute and no transaction', async () => {
+    const transactions = vi.spyOn(db(), 'transaction')
+    t.queries.length = 0
+    expect(await sendDueSecurityNotices(working)).toBe(0)
+    expect(t.queries.filter((q) => !/^\s*(begin|commit)\b/i.test(q))).toHaveLength(1)
+    expect(transactions).not.toHaveBeenCalled()
   })
 
   it('goes with the account when it is deleted before it could be sent', async () => {
