@@ -1,14 +1,22 @@
-// Test files that measure time on the main thread (a stall guard around hostile input, a
-// per-token delay) say so with the marker below, and run on their own after the others, one at
-// a time: the rest of the unit step runs two files at once on two cores, and a thread the OS did
-// not run counts as a stall (vitest.config.ts; docs/performance.md, session 27).
+// The unit test files that run after the others, one at a time, each with its own modules (the
+// `unit-alone` project, vitest.config.ts; docs/performance.md, session 27):
+// - those that measure time on the main thread (a stall guard around hostile input, a per-token
+//   delay) say so with the marker below: the rest of the unit step runs two files at once on two
+//   cores, and a thread the OS did not run counts as a stall;
+// - those that replace a module or a global (found by the pattern below).
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 
 export const RUNS_ALONE_MARKER = '@runs-alone'
+/**
+ * The `unit` project shares one module registry among the files a worker runs (vitest's
+ * `isolate: false`: each file evaluated the app's modules afresh, 105 s of the step's CPU). A file
+ * that replaces a module or a global needs a registry of its own.
+ */
+const REPLACES_MODULES = /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv|resetModules)\(/
 const ROOTS = ['src', 'tests/stand-ins', 'scripts', 'bench']
 
-/** Relative paths (from the project root) of the test files carrying the marker. */
+/** Relative paths (from the project root) of the test files carrying the marker or replacing modules. */
 export function filesThatRunAlone(root = process.cwd()) {
   const found = []
   const walk = (dir) => {
@@ -21,11 +29,10 @@ export function filesThatRunAlone(root = process.cwd()) {
     for (const entry of entries) {
       const rel = path.posix.join(dir, entry.name)
       if (entry.isDirectory()) walk(rel)
-      else if (
-        /\.test\.tsx?$/.test(entry.name) &&
-        readFileSync(path.join(root, rel), 'utf8').includes(RUNS_ALONE_MARKER)
-      )
-        found.push(rel)
+      else if (/\.test\.tsx?$/.test(entry.name)) {
+        const text = readFileSync(path.join(root, rel), 'utf8')
+        if (text.includes(RUNS_ALONE_MARKER) || REPLACES_MODULES.test(text)) found.push(rel)
+      }
     }
   }
   for (const dir of ROOTS) walk(dir)

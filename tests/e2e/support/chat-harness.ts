@@ -56,12 +56,19 @@ export async function startChatHarness(
       const tab = await browser.newPage(pageOpts)
       reportOnFailure(tab, server)
       const chat = new ChatPage(tab.page, server.url)
-      await chat.open()
       counter += 1
-      await chat.signUp(
-        `${opts.emailPrefix ?? 'chat'}-${Date.now()}-${counter}@example.com`,
-        'a strong password',
-      )
+      // Signed up through the API with the page's own cookie jar, then the chat opens signed in:
+      // the sign-up form has its own tests (foundation.test.ts), and going through it here cost
+      // every chat test a visitor's page and the dialog on a CPU-bound run.
+      const res = await tab.context.request.post(`${server.url}/api/register`, {
+        data: {
+          email: `${opts.emailPrefix ?? 'chat'}-${Date.now()}-${counter}@example.com`,
+          password: 'a strong password',
+        },
+      })
+      if (res.status() !== 201) throw new Error(`sign-up failed: ${res.status()} ${await res.text()}`)
+      await chat.open()
+      await chat.userMenuButton().waitFor()
       return { ...tab, chat }
     },
     async close() {
