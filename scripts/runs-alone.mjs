@@ -4,8 +4,7 @@
 //   delay) say so with the marker below: the rest of the unit step runs two files at once on two
 //   cores, and a thread the OS did not run counts as a stall;
 // - those that replace a module or a global (found by the pattern below).
-import { readdirSync, readFileSync } from 'node:fs'
-import path from 'node:path'
+import { testFilesWhose } from './test-files.mjs'
 
 export const RUNS_ALONE_MARKER = '@runs-alone'
 /**
@@ -18,23 +17,9 @@ const ROOTS = ['src', 'tests/stand-ins', 'scripts', 'bench']
 
 /** Relative paths (from the project root) of the test files carrying the marker or replacing modules. */
 export function filesThatRunAlone(root = process.cwd()) {
-  const found = []
-  const walk = (dir) => {
-    let entries
-    try {
-      entries = readdirSync(path.join(root, dir), { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const entry of entries) {
-      const rel = path.posix.join(dir, entry.name)
-      if (entry.isDirectory()) walk(rel)
-      else if (/\.test\.tsx?$/.test(entry.name)) {
-        const text = readFileSync(path.join(root, rel), 'utf8')
-        if (text.includes(RUNS_ALONE_MARKER) || REPLACES_MODULES.test(text)) found.push(rel)
-      }
-    }
-  }
-  for (const dir of ROOTS) walk(dir)
-  return found.sort()
+  return testFilesWhose(
+    ROOTS,
+    (text) => text.includes(RUNS_ALONE_MARKER) || REPLACES_MODULES.test(text),
+    root,
+  )
 }

@@ -2,9 +2,8 @@
 // when set (an admin URL: each test file creates and drops its own database), otherwise starts
 // a throwaway local server, stopped however this ends: the tests' end, an error, Ctrl-C or a kill.
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
-import path from 'node:path'
 import { startPostgres } from './postgres-server.mjs'
+import { testFilesWhose } from './test-files.mjs'
 
 /**
  * The server's test files whose database follows TEST_DATABASE_URL: those that open it through the
@@ -12,15 +11,9 @@ import { startPostgres } from './postgres-server.mjs'
  * template, start-up) run no differently here and already ran in the unit step: about a third of
  * the files and a minute and a half of CI, for nothing.
  */
-function filesOnTheTestDatabase(dir = 'src/server') {
+function filesOnTheTestDatabase() {
   const opensIt = /test-app\.ts|ai-test-app\.ts|billing-test-kit\.ts|thread-kit\.ts|TEST_DATABASE_URL/
-  const found = []
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const file = path.join(dir, entry.name)
-    if (entry.isDirectory()) found.push(...filesOnTheTestDatabase(file))
-    else if (entry.name.endsWith('.test.ts') && opensIt.test(readFileSync(file, 'utf8'))) found.push(file)
-  }
-  return found
+  return testFilesWhose(['src/server'], (text) => opensIt.test(text))
 }
 
 // Files (or vitest options) given: only those; none: the whole API suite.

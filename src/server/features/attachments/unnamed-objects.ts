@@ -13,7 +13,7 @@ export const SWEEP_BATCH = 500
 const HOUR_MS = 60 * 60_000
 // Not at start: a large store's walk would run beside a (re)started node's first requests, and a
 // rolling restart would have every node try the claim at once. Crash leftovers can wait minutes.
-export const FIRST_SWEEP_AFTER_MS = 5 * 60_000
+const FIRST_SWEEP_AFTER_MS = 5 * 60_000
 // Nodes sharing the database share the store (decision 015): one sweep an hour among them all is
 // enough. The claim lasts under the hour, so the node that swept finds it over at its next tick.
 const CLAIM_KEY = 'job:sweep-unnamed-objects'

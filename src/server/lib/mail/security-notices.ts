@@ -41,12 +41,11 @@ export async function queueSecurityNotice(tx: Tx | Db, notice: NewNotice): Promi
 
 /** Sends due notices now, in the background of the request that queued one. */
 export function sendSecurityNoticesSoon(deps: AppDeps): void {
-  mailerFor(deps).track(
-    sendDueSecurityNotices(deps).catch((err: unknown) =>
-      deps.log.warn({ err }, 'sending security notices failed; the outbox keeps them'),
-    ),
-  )
+  mailerFor(deps).track(sendDueSecurityNotices(deps).catch(sendFailed(deps)))
 }
+
+const sendFailed = (deps: AppDeps) => (err: unknown) =>
+  deps.log.warn({ err }, 'sending security notices failed; the outbox keeps them')
 
 /**
  * Claims the due rows (skipping those another node holds), sends each, deletes it once sent. A
@@ -126,6 +125,6 @@ async function compose(deps: AppDeps, notice: Notice): Promise<OutgoingMail> {
 export function startSecurityNoticeSender(deps: AppDeps): RepeatingJob {
   return startRepeatingJob(() => sendDueSecurityNotices(deps), SWEEP_MS, {
     runNow: true,
-    onError: (err) => deps.log.warn({ err }, 'sending security notices failed; the outbox keeps them'),
+    onError: sendFailed(deps),
   })
 }
