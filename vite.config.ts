@@ -1,11 +1,24 @@
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { routeChunks } from './build/route-chunks.ts'
 
 export default defineConfig({
   root: 'src/client',
   publicDir: '../../public',
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // /chat's first load in a few chunks rather than thirty (build/route-chunks.ts).
+    routeChunks({
+      leftAlone: ['features/landing/landing-page.tsx'],
+      groups: [
+        { name: 'toasts', sources: ['components/ui/toaster.tsx'] },
+        { name: 'app', sources: ['app/page-shell.tsx'] },
+        { name: 'chat', sources: ['features/chat/chat-page.tsx'], shared: 'app' },
+      ],
+    }),
+  ],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

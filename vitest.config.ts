@@ -11,6 +11,7 @@ const unitFiles = [
   'tests/stand-ins/**/*.test.ts',
   'scripts/**/*.test.ts',
   'bench/**/*.test.ts',
+  'build/**/*.test.ts',
 ]
 // Files that measure the main thread's time, or replace modules (scripts/runs-alone.mjs): after
 // the others, one at a time, each with its own module registry.

@@ -13,6 +13,7 @@ const INPUTS = [
   'public',
   'package-lock.json',
   'vite.config.ts',
+  'build',
   'scripts/build.mjs',
   'scripts/pglite-template.ts',
 ]

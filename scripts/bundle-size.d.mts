@@ -17,6 +17,7 @@ export interface LandingBundleReport {
 }
 export const LANDING_JS_BUDGET: number
 export const CHAT_JS_BUDGET: number
+export const CHAT_FILES_BUDGET: number
 export const CHAT_DEFERRED_PACKAGES: RegExp
 export function deferredPackagesIn(report: LandingBundleReport): string[]
 export function landingBundleSize(clientDir?: string): LandingBundleReport

@@ -25,8 +25,10 @@ const files = {
   'assets/shared-B.js': 'export const a=(...x)=>x;',
   'assets/landing-page-D.js': 'import{a as e}from"./shared-B.js";import"./icon-F.js";export default e;',
   'assets/icon-F.js': 'export{};',
-  'assets/chat-page-E.js': 'import"./huge-G.js";const r=()=>import("./rich-markdown-I.js");export default r;',
-  'assets/page-shell-J.js': 'import{a as e}from"./shared-B.js";export default e;',
+  'assets/chat-page-E.js':
+    'import"./huge-G.js";import"./app-J.js";const r=()=>import("./rich-markdown-I.js");export default r;',
+  // The page shell's modules, in the chunk the chat page imports (build/route-chunks.ts).
+  'assets/app-J.js': 'import{a as e}from"./shared-B.js";export default e;',
   'assets/rich-markdown-I.js': 'katex'.repeat(1000),
   'assets/huge-G.js': 'x'.repeat(100_000),
   'assets/index-C.css': 'body{color:red}',
@@ -45,13 +47,13 @@ describe('landingBundleSize', () => {
     expect(report.css.map((f) => f.file)).toEqual(['assets/index-C.css'])
   })
 
-  it('measures /chat: its page and shell chunks, not what a reply loads lazily', () => {
+  it('measures /chat: its page chunk and what it imports, the shell included, not what a reply loads lazily', () => {
     const report = chatBundleSize(fixture(files))
     expect(report.js.map((f) => f.file).sort()).toEqual([
+      'assets/app-J.js',
       'assets/chat-page-E.js',
       'assets/huge-G.js',
       'assets/index-A.js',
-      'assets/page-shell-J.js',
       'assets/shared-B.js',
     ])
   })

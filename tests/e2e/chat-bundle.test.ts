@@ -1,10 +1,14 @@
 // Issue 13's budget for /chat on phones, counted on the built app rather than timed: before any
 // message exists the chat loads no markdown renderer (nor highlighting, math, the thread list's
-// virtualizer or the desktop's panels) and stays under CHAT_JS_BUDGET. The browser files build
+// virtualizer or the desktop's panels) and stays under CHAT_JS_BUDGET, in at most
+// CHAT_FILES_BUDGET files, each named in the chat's HTML (decision 044). The browser files build
 // the app once (global-setup.ts); this one reads what they drive.
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { CHAT_ROUTE_SOURCES, chatHtml, readManifest, staticChunks } from '#server/lib/route-preloads.ts'
 import {
+  CHAT_FILES_BUDGET,
   CHAT_JS_BUDGET,
   chatBundleSize,
   deferredPackagesIn,
@@ -27,5 +31,36 @@ describe('the JavaScript /chat loads first', () => {
   it(`stays under ${kb(CHAT_JS_BUDGET)} gzip, and the landing page under ${kb(LANDING_JS_BUDGET)}`, () => {
     expect(chat.totalJsGzip).toBeLessThanOrEqual(CHAT_JS_BUDGET)
     expect(landingBundleSize(clientDir).totalJsGzip).toBeLessThanOrEqual(LANDING_JS_BUDGET)
+  })
+
+  it(`comes in at most ${CHAT_FILES_BUDGET} files, every one named in the chat's HTML`, () => {
+    expect(chat.js.length).toBeLessThanOrEqual(CHAT_FILES_BUDGET)
+    const manifest = readManifest(clientDir)
+    if (!manifest) throw new Error('the build wrote no manifest')
+    const html = chatHtml(
+      readFileSync(path.join(clientDir, 'index.html'), 'utf8'),
+      staticChunks(manifest, CHAT_ROUTE_SOURCES),
+      { signedIn: true, threadId: null },
+    )
+    expect(chat.js.map((f) => f.file).filter((file) => !html.includes(`/${file}"`))).toEqual([])
+  })
+
+  it('is not loaded by the landing page, nor by the toaster every page loads after it', () => {
+    const manifest = readManifest(clientDir)
+    if (!manifest) throw new Error('the build wrote no manifest')
+    // The toaster's chunk and what it imports, by the manifest.
+    const toaster = new Set<string>()
+    const visit = (key: string) => {
+      const chunk = manifest[key]
+      if (!chunk || toaster.has(chunk.file)) return
+      toaster.add(chunk.file)
+      for (const imported of chunk.imports ?? []) visit(imported)
+    }
+    visit('components/ui/toaster.tsx')
+    expect(toaster.size).toBeGreaterThan(1)
+    const landing = landingBundleSize(clientDir).js.map((f) => f.file)
+    const chatOnly = chat.js.map((f) => f.file).filter((file) => /\/(chat|app)-/.test(file))
+    expect(chatOnly.length).toBeGreaterThanOrEqual(2)
+    expect([...landing, ...toaster].filter((file) => chatOnly.includes(file))).toEqual([])
   })
 })

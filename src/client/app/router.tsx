@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { Loader2 } from 'lucide-react'
+import Loader2 from 'lucide-react/icons/loader-circle'
 import {
   type ComponentType,
   lazy,

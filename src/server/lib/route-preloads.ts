@@ -14,8 +14,12 @@ export interface ManifestChunk {
 }
 export type ViteManifest = Record<string, ManifestChunk>
 
-/** The sources (relative to src/client) that make up the /chat route when it first loads. */
-export const CHAT_ROUTE_SOURCES = ['features/chat/chat-page.tsx', 'app/page-shell.tsx']
+/**
+ * The sources (relative to src/client) that make up the /chat route when it first loads. The page
+ * shell (React Query, tooltips) that every lazy page loads beside its own code is built into the
+ * `app` chunk the chat page imports (build/route-chunks.ts), so it is among the chat's imports.
+ */
+export const CHAT_ROUTE_SOURCES = ['features/chat/chat-page.tsx']
 
 /** The chat's background poster per orientation, as visitor-empty-state.tsx shows it. */
 const VISITOR_POSTERS = [

@@ -1,5 +1,5 @@
 // Confirmation dialogs (Radix AlertDialog): focus goes to Cancel, Escape cancels.
-import { AlertDialog as AlertDialogPrimitive } from 'radix-ui'
+import * as AlertDialogPrimitive from '@radix-ui/react-alert-dialog'
 import type * as React from 'react'
 import { cn } from '#client/lib/cn.ts'
 import { buttonVariants } from './button.tsx'

@@ -1,5 +1,5 @@
+import * as Slot from '@radix-ui/react-slot'
 import { cva, type VariantProps } from 'class-variance-authority'
-import { Slot } from 'radix-ui'
 import type * as React from 'react'
 import { cn } from '#client/lib/cn.ts'
 

@@ -1,4 +1,6 @@
-import { Check, ChevronsUpDown, Search } from 'lucide-react'
+import Check from 'lucide-react/icons/check'
+import ChevronsUpDown from 'lucide-react/icons/chevrons-up-down'
+import Search from 'lucide-react/icons/search'
 import { type KeyboardEvent, type ReactNode, useId, useMemo, useRef, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Popover, PopoverContent, PopoverTrigger } from '#client/components/ui/popover.tsx'

@@ -1,4 +1,4 @@
-import { ContextMenu as ContextMenuPrimitive } from 'radix-ui'
+import * as ContextMenuPrimitive from '@radix-ui/react-context-menu'
 import type * as React from 'react'
 import { cn } from '#client/lib/cn.ts'
 

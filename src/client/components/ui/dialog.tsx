@@ -1,5 +1,5 @@
-import { X } from 'lucide-react'
-import { Dialog as DialogPrimitive } from 'radix-ui'
+import * as DialogPrimitive from '@radix-ui/react-dialog'
+import X from 'lucide-react/icons/x'
 import type * as React from 'react'
 import { cn } from '#client/lib/cn.ts'
 

@@ -1,4 +1,4 @@
-import { DropdownMenu as DropdownMenuPrimitive } from 'radix-ui'
+import * as DropdownMenuPrimitive from '@radix-ui/react-dropdown-menu'
 import type * as React from 'react'
 import { cn } from '#client/lib/cn.ts'
 

@@ -1,4 +1,4 @@
-import { Popover as PopoverPrimitive } from 'radix-ui'
+import * as PopoverPrimitive from '@radix-ui/react-popover'
 import type * as React from 'react'
 import { cn } from '#client/lib/cn.ts'
 

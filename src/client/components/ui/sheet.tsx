@@ -1,6 +1,7 @@
 // A side drawer on Radix Dialog: focus trapped, Escape closes, slides in from its side.
-import { X } from 'lucide-react'
-import { Dialog as DialogPrimitive } from 'radix-ui'
+
+import * as DialogPrimitive from '@radix-ui/react-dialog'
+import X from 'lucide-react/icons/x'
 import type * as React from 'react'
 import { cn } from '#client/lib/cn.ts'
 

@@ -1,6 +1,6 @@
+import * as ToastPrimitive from '@radix-ui/react-toast'
 import { cva, type VariantProps } from 'class-variance-authority'
-import { X } from 'lucide-react'
-import { Toast as ToastPrimitive } from 'radix-ui'
+import X from 'lucide-react/icons/x'
 import type * as React from 'react'
 import { cn } from '#client/lib/cn.ts'
 

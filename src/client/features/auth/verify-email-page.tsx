@@ -1,6 +1,8 @@
 // /verify-email?token=...: the page a confirmation link opens. It posts the token itself, so
 // mail scanners that merely fetch the link do not use it up (decision 010).
-import { CheckCircle2, Loader2, XCircle } from 'lucide-react'
+import CheckCircle2 from 'lucide-react/icons/circle-check'
+import XCircle from 'lucide-react/icons/circle-x'
+import Loader2 from 'lucide-react/icons/loader-circle'
 import { useEffect, useRef } from 'react'
 import { Link, useSearch } from 'wouter'
 import { Card, CardContent } from '#client/components/ui/card.tsx'

@@ -1,4 +1,4 @@
-import { AlertCircle } from 'lucide-react'
+import AlertCircle from 'lucide-react/icons/circle-exclamation-point'
 import { Link } from 'wouter'
 import { Card, CardContent } from '#client/components/ui/card.tsx'
 

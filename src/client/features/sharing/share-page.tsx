@@ -2,7 +2,7 @@
 // exchange and markdown components. Anyone may read it; a signed-in reader can continue it in a
 // thread of their own.
 import { useQueryClient } from '@tanstack/react-query'
-import { MessageSquarePlus } from 'lucide-react'
+import MessageSquarePlus from 'lucide-react/icons/message-square-plus'
 import { useEffect } from 'react'
 import { Link, useLocation, useParams } from 'wouter'
 import { Button } from '#client/components/ui/button.tsx'

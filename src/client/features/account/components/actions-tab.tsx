@@ -1,4 +1,4 @@
-import { LogOut } from 'lucide-react'
+import LogOut from 'lucide-react/icons/log-out'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { useLogout } from '#client/features/auth/api/logout.ts'

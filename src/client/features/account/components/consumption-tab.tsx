@@ -1,4 +1,7 @@
-import { Droplet, Leaf, TreePine, Zap } from 'lucide-react'
+import Droplet from 'lucide-react/icons/droplet'
+import Leaf from 'lucide-react/icons/leaf'
+import TreePine from 'lucide-react/icons/tree-pine'
+import Zap from 'lucide-react/icons/zap'
 import { type ReactNode, useState } from 'react'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { useCo2History } from '#client/features/impact/api/get-co2-history.ts'

@@ -1,6 +1,9 @@
 // The file going with the next message: its name and size with a remove button, or, while it
 // uploads, how far along it is. A recording that could not be transcribed shows its note.
-import { FileText, ImageIcon, Mic, X } from 'lucide-react'
+import FileText from 'lucide-react/icons/file-text'
+import ImageIcon from 'lucide-react/icons/image'
+import Mic from 'lucide-react/icons/mic'
+import X from 'lucide-react/icons/x'
 import { formatDuration } from '#contract/transcription.ts'
 import { setDraftFile, useAttachmentDraft } from '../hooks/use-attachment-draft.ts'
 import { useObjectUrl } from '../hooks/use-object-url.ts'

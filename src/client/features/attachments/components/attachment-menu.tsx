@@ -1,5 +1,7 @@
 // The composer's 'Upload image' / 'Upload file' choices (spec sections 2 and 5).
-import { FileText, ImageIcon, Paperclip } from 'lucide-react'
+import FileText from 'lucide-react/icons/file-text'
+import ImageIcon from 'lucide-react/icons/image'
+import Paperclip from 'lucide-react/icons/paperclip'
 import { useRef } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import {

@@ -2,7 +2,7 @@
 // the first dropped file is attached if it is of an accepted type, anything else is ignored.
 // A file pasted anywhere in the chat (a screenshot from the clipboard) is attached the same way;
 // a paste of text (even one carrying a picture of itself) goes on into the message box as usual.
-import { Upload } from 'lucide-react'
+import Upload from 'lucide-react/icons/upload'
 import { useRef, useState } from 'react'
 import { isDroppable } from '#contract/attachments.ts'
 import { useWindowDropGuard } from '../hooks/use-window-drop-guard.ts'

@@ -1,4 +1,4 @@
-import { MailCheck } from 'lucide-react'
+import MailCheck from 'lucide-react/icons/mail-check'
 import { Button } from '#client/components/ui/button.tsx'
 import { useResendVerification } from '../api/email-links.ts'
 import { useUser } from '../api/get-user.ts'

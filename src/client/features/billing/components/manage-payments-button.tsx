@@ -1,4 +1,5 @@
-import { CreditCard, Loader2 } from 'lucide-react'
+import CreditCard from 'lucide-react/icons/credit-card'
+import Loader2 from 'lucide-react/icons/loader-circle'
 import { Button } from '#client/components/ui/button.tsx'
 import { useCreatePortalSession } from '../api/create-portal-session.ts'
 

@@ -1,4 +1,7 @@
-import { Ban, Gauge, Leaf, Sparkles } from 'lucide-react'
+import Ban from 'lucide-react/icons/ban'
+import Gauge from 'lucide-react/icons/gauge'
+import Leaf from 'lucide-react/icons/leaf'
+import Sparkles from 'lucide-react/icons/sparkles'
 
 // Spec sections 1 and 9: no ads, far higher limits, the best models, 10 percent to the planet.
 const BENEFITS = [

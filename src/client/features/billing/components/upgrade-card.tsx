@@ -1,4 +1,4 @@
-import { Sparkles } from 'lucide-react'
+import Sparkles from 'lucide-react/icons/sparkles'
 import { useId } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'

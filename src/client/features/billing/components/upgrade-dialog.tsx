@@ -1,4 +1,4 @@
-import { BadgeCheck } from 'lucide-react'
+import BadgeCheck from 'lucide-react/icons/badge-check'
 import { Button } from '#client/components/ui/button.tsx'
 import {
   Dialog,

@@ -1,4 +1,4 @@
-import { Leaf } from 'lucide-react'
+import Leaf from 'lucide-react/icons/leaf'
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
 import { Button } from '#client/components/ui/button.tsx'

@@ -1,7 +1,8 @@
 // The composer (spec sections 2 and 5): a 100 px text area (64 px on phones, issue 13), Enter sends, Shift+Enter adds a line;
 // sending needs trimmed text (or a file) and no reply in progress, and waits while recording.
 // Stop appears while a reply streams.
-import { ArrowUp, Square } from 'lucide-react'
+import ArrowUp from 'lucide-react/icons/arrow-up'
+import Square from 'lucide-react/icons/square'
 import { forwardRef, type ReactNode } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Textarea } from '#client/components/ui/textarea.tsx'

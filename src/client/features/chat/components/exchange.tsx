@@ -1,6 +1,7 @@
 // One exchange (spec section 2): the user's bubble on the right (with Edit), any attachment,
 // then the reply with a left border coloured by model and its footer of actions and figures.
-import { FileText, Pencil } from 'lucide-react'
+import FileText from 'lucide-react/icons/file-text'
+import Pencil from 'lucide-react/icons/pencil'
 import { memo, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'

@@ -1,7 +1,10 @@
 // The chat mode menu on the composer (spec section 4): Gemini, Loris eco, ChatGPT. A mode this
 // server cannot serve (GET /api/config) is shown disabled with the reason; the Loris eco model,
 // on its first use, says it is being prepared with a progress bar.
-import { ChevronDown, Leaf, MessageSquare, Sparkles } from 'lucide-react'
+import ChevronDown from 'lucide-react/icons/chevron-down'
+import Leaf from 'lucide-react/icons/leaf'
+import MessageSquare from 'lucide-react/icons/message-square'
+import Sparkles from 'lucide-react/icons/sparkles'
 import { Button } from '#client/components/ui/button.tsx'
 import {
   DropdownMenu,

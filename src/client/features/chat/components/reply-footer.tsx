@@ -1,6 +1,12 @@
 // Under each reply (issue 13): the versions of the turn, Copy, Regenerate, '@', Retry when the
 // reply failed or broke off, then the model that answered, the time and this reply's CO2.
-import { AtSign, Check, ChevronLeft, ChevronRight, Copy, RefreshCw, RotateCcw } from 'lucide-react'
+import AtSign from 'lucide-react/icons/at-sign'
+import Check from 'lucide-react/icons/check'
+import ChevronLeft from 'lucide-react/icons/chevron-left'
+import ChevronRight from 'lucide-react/icons/chevron-right'
+import Copy from 'lucide-react/icons/copy'
+import RefreshCw from 'lucide-react/icons/refresh-cw'
+import RotateCcw from 'lucide-react/icons/rotate-ccw'
 import {
   DropdownMenu,
   DropdownMenuContent,

@@ -1,5 +1,5 @@
 // Below the large breakpoint the thread list is a drawer opened by 'Show Threads' (spec section 2).
-import { PanelLeft } from 'lucide-react'
+import PanelLeft from 'lucide-react/icons/panel-left'
 import { useEffect, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import {

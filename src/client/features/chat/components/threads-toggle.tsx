@@ -1,5 +1,6 @@
 // The header's button that hides or shows the desktop thread list (issue 13).
-import { PanelLeftClose, PanelLeftOpen } from 'lucide-react'
+import PanelLeftClose from 'lucide-react/icons/panel-left-close'
+import PanelLeftOpen from 'lucide-react/icons/panel-left-open'
 import { Button } from '#client/components/ui/button.tsx'
 import { Tooltip, TooltipContent, TooltipTrigger } from '#client/components/ui/tooltip.tsx'
 import { toggleThreadsPanel, useThreadsCollapsed } from '../hooks/use-threads-collapse.ts'

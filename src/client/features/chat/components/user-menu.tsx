@@ -1,5 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { CircleUser, FileText, LogOut, Settings, Shield, Trash2 } from 'lucide-react'
+import CircleUser from 'lucide-react/icons/circle-user'
+import FileText from 'lucide-react/icons/file-text'
+import LogOut from 'lucide-react/icons/log-out'
+import Settings from 'lucide-react/icons/settings'
+import Shield from 'lucide-react/icons/shield'
+import Trash2 from 'lucide-react/icons/trash'
 import { useState } from 'react'
 import { Link } from 'wouter'
 import {

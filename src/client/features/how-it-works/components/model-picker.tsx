@@ -1,4 +1,5 @@
-import { Plus, X } from 'lucide-react'
+import Plus from 'lucide-react/icons/plus'
+import X from 'lucide-react/icons/x'
 import { useMemo } from 'react'
 import { Combobox, type ComboboxGroup } from '#client/components/ui/combobox.tsx'
 import { formatSmall } from '#client/features/impact/lib/format.ts'

@@ -1,4 +1,4 @@
-import { Leaf } from 'lucide-react'
+import Leaf from 'lucide-react/icons/leaf'
 import { Tooltip, TooltipContent, TooltipTrigger, useTapTooltip } from '#client/components/ui/tooltip.tsx'
 import { useCo2Range } from '../api/get-co2-range.ts'
 import { useCo2Saved } from '../api/get-co2-saved.ts'

@@ -1,4 +1,4 @@
-import { TreePine } from 'lucide-react'
+import TreePine from 'lucide-react/icons/tree-pine'
 import { useEffect, useRef, useState } from 'react'
 import { Tooltip, TooltipContent, TooltipTrigger, useTapTooltip } from '#client/components/ui/tooltip.tsx'
 import { cn } from '#client/lib/cn.ts'

@@ -1,4 +1,5 @@
-import { AtSign, Mail } from 'lucide-react'
+import AtSign from 'lucide-react/icons/at-sign'
+import Mail from 'lucide-react/icons/mail'
 import { ExternalLink } from './external-link.tsx'
 import { Section } from './section.tsx'
 

@@ -1,4 +1,4 @@
-import { ArrowUpRight } from 'lucide-react'
+import ArrowUpRight from 'lucide-react/icons/arrow-up-right'
 import type { ReactNode } from 'react'
 
 /** A link that leaves Loris: new tab, no opener, no referrer, and says so to screen readers. */

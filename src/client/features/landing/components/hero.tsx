@@ -1,4 +1,5 @@
-import { ArrowRight, Leaf } from 'lucide-react'
+import ArrowRight from 'lucide-react/icons/arrow-right'
+import Leaf from 'lucide-react/icons/leaf'
 import { type Ref, useState } from 'react'
 import { Link } from 'wouter'
 import { useReducedMotion } from '../hooks/use-reduced-motion.ts'

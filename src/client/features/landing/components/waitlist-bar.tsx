@@ -1,4 +1,4 @@
-import { CheckCircle2 } from 'lucide-react'
+import CheckCircle2 from 'lucide-react/icons/circle-check'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { Link } from 'wouter'
 import { toast } from '#client/hooks/use-toast.ts'

@@ -1,4 +1,4 @@
-import { Loader2 } from 'lucide-react'
+import Loader2 from 'lucide-react/icons/loader-circle'
 import type { RefObject } from 'react'
 
 const input =

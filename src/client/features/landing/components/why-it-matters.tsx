@@ -1,4 +1,6 @@
-import { Eye, Gauge, Sprout } from 'lucide-react'
+import Eye from 'lucide-react/icons/eye'
+import Gauge from 'lucide-react/icons/gauge'
+import Sprout from 'lucide-react/icons/sprout'
 import { Section } from './section.tsx'
 
 const points = [

@@ -1,5 +1,5 @@
 // Settings > Actions > Download my data (issue 14, GDPR article 20): the whole account as a zip.
-import { Download } from 'lucide-react'
+import Download from 'lucide-react/icons/download'
 import { useEffect, useRef, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'

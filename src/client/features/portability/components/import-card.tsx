@@ -1,6 +1,6 @@
 // Settings > Actions > Import conversations (issue 14): a ChatGPT export or a Loris export.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { Upload } from 'lucide-react'
+import Upload from 'lucide-react/icons/upload'
 import { useRef } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'

@@ -1,6 +1,6 @@
 // Matches inside messages, shown below the thread-title filter while searching (issue 14): a
 // snippet with the words highlighted, the thread's title and the date.
-import { FileText } from 'lucide-react'
+import FileText from 'lucide-react/icons/file-text'
 import { Button } from '#client/components/ui/button.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import type { SearchResult } from '#contract/search.ts'

@@ -1,7 +1,7 @@
 // What /share/:token shows when the conversation did not load. Only the server's own answer that
 // the link is unknown says so: a 500, a 503 or a dropped connection says nothing about the link,
 // and calling it revoked sent readers away and told owners their links were dead.
-import { RotateCw } from 'lucide-react'
+import RotateCw from 'lucide-react/icons/rotate-cw'
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
 import { Button } from '#client/components/ui/button.tsx'

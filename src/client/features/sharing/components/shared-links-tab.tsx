@@ -1,5 +1,6 @@
 // Settings > Shared links (issue 14): every link the person created, with Revoke.
-import { ExternalLink, Trash2 } from 'lucide-react'
+import ExternalLink from 'lucide-react/icons/external-link'
+import Trash2 from 'lucide-react/icons/trash'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'

@@ -1,6 +1,7 @@
 // Share (issue 14): a read-only snapshot link anyone can open; search engines skip it unless the
 // owner ticks the box.
-import { Check, Copy } from 'lucide-react'
+import Check from 'lucide-react/icons/check'
+import Copy from 'lucide-react/icons/copy'
 import { useEffect, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import {

@@ -1,6 +1,14 @@
 // The actions of one thread (spec section 2): favorite, rename, share, export, delete. The same
 // items serve the context menu (right-click, 700 ms long press) and the visible '…' menu.
-import { FileDown, FileJson, MoreHorizontal, Pencil, Share2, Star, StarOff, Trash2 } from 'lucide-react'
+
+import MoreHorizontal from 'lucide-react/icons/ellipsis'
+import FileJson from 'lucide-react/icons/file-braces'
+import FileDown from 'lucide-react/icons/file-down'
+import Pencil from 'lucide-react/icons/pencil'
+import Share2 from 'lucide-react/icons/share-2'
+import Star from 'lucide-react/icons/star'
+import StarOff from 'lucide-react/icons/star-off'
+import Trash2 from 'lucide-react/icons/trash'
 import type { ReactNode } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import {

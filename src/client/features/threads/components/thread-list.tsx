@@ -1,7 +1,8 @@
 // The thread list (spec section 2): search, Default pinned, Favorites, age groups, each thread
 // with its actions; virtualized so hundreds of threads stay fast.
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { Plus, Search } from 'lucide-react'
+import Plus from 'lucide-react/icons/plus'
+import Search from 'lucide-react/icons/search'
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Input } from '#client/components/ui/input.tsx'

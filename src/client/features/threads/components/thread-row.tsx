@@ -1,4 +1,6 @@
-import { MessageSquare, Pin, Star } from 'lucide-react'
+import MessageSquare from 'lucide-react/icons/message-square'
+import Pin from 'lucide-react/icons/pin'
+import Star from 'lucide-react/icons/star'
 import { memo } from 'react'
 import { cn } from '#client/lib/cn.ts'
 import type { Thread } from '#contract/threads.ts'

@@ -1,7 +1,10 @@
 // The composer's voice button (spec sections 2 and 4): record, then stop or cancel; while the
 // words are being recognised, 'Transcribing audio...'. A recording kept after a failed
 // transcription is cleared by this same button.
-import { Check, Mic, Trash2, X } from 'lucide-react'
+import Check from 'lucide-react/icons/check'
+import Mic from 'lucide-react/icons/mic'
+import Trash2 from 'lucide-react/icons/trash'
+import X from 'lucide-react/icons/x'
 import { Button } from '#client/components/ui/button.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import { setDraftFile, useAttachmentDraft } from '#client/features/attachments/hooks/use-attachment-draft.ts'
