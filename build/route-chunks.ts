@@ -3,8 +3,7 @@
 // was 33 files (each Radix primitive, zod, React Query, small helpers), which a phone on slow 4G
 // fetches over HTTP/1.1's six connections in six or seven round trips before it paints. Here the
 // modules a listed group of sources needs at once (statically, less what the entry and the landing
-// page hold) go
-// into that group's one chunk. Lazy imports keep their own chunks.
+// page hold) go into that group's one chunk. Lazy imports keep their own chunks.
 import type { Plugin } from 'vite'
 
 export interface ChunkGroup {
