@@ -23,10 +23,11 @@ export const CHAT_FILES_BUDGET = 10
 /**
  * Packages /chat must not load before it has a conversation or a thread list to show: the
  * markdown renderer (react-markdown, remark, micromark, mdast/hast tools, unified), code
- * highlighting and math, the virtualizer and the desktop's resizable panels.
+ * highlighting and math, the virtualizer and the desktop's resizable panels; and zod, which checks
+ * a reply's stream and comes with the first send (decision 044).
  */
 export const CHAT_DEFERRED_PACKAGES =
-  /node_modules\/(react-markdown|remark-[\w-]+|micromark[\w-]*|mdast-[\w-]+|hast-[\w-]+|unified|katex|highlight\.js|lowlight|@tanstack\/virtual-core|react-resizable-panels)\//
+  /node_modules\/(react-markdown|remark-[\w-]+|micromark[\w-]*|mdast-[\w-]+|hast-[\w-]+|unified|katex|highlight\.js|lowlight|@tanstack\/virtual-core|react-resizable-panels|zod)\//
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 // Static `import ... from "./x.js"`, `import "./x.js"` and `export ... from "./x.js"` in

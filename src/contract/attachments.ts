@@ -1,5 +1,3 @@
-import { z } from 'zod'
-
 // Files sent with a message (spec sections 5 and 7). Shared by the picker, the drop zone and the
 // server's checks, so both sides name the same types and limits.
 
@@ -53,9 +51,6 @@ export function isDroppable(file: { type: string; name: string }): boolean {
   if (file.type.startsWith('image/') || DROPPABLE_TYPES.has(file.type)) return true
   return file.type === '' && DROPPABLE_EXTENSIONS.test(file.name)
 }
-
-/** GET /api/uploads/:id serves the owner's file; anyone else gets 404. */
-export const uploadIdParam = z.object({ id: z.uuid({ error: 'Unknown file' }) })
 
 /**
  * Response header on a POST /api/messages stream when the attachment was altered on its way to the

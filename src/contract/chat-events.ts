@@ -50,22 +50,7 @@ export const chatEventSchema = z.object({
 })
 export type ChatEvent = z.infer<typeof chatEventSchema>
 
-/** Error codes an `error` event may carry. */
-export const chatErrorCodes = {
-  /** The chosen mode is not available on this server; the message says why in plain words. */
-  unconfigured: 'service_unavailable:provider',
-  /** The model refused or failed before any text; nothing but the prompt was stored. */
-  upstream: 'bad_gateway:provider',
-  /** The model broke off mid-reply; the partial reply is stored as interrupted. */
-  interrupted: 'bad_gateway:interrupted',
-  /** The model answered with no text at all. */
-  empty: 'bad_gateway:empty_reply',
-  /** The reply took longer than the server allows. */
-  timeout: 'bad_gateway:timeout',
-  /** Something broke on our side. */
-  internal: 'internal:server',
-} as const
-export type ChatErrorCode = (typeof chatErrorCodes)[keyof typeof chatErrorCodes]
+export { type ChatErrorCode, chatErrorCodes } from './chat-codes.ts'
 
 /** Parses one `data: ...` line; null for anything else (comments, blank lines, bad JSON). */
 export function parseChatEventLine(line: string): ChatEvent | null {

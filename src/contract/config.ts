@@ -1,7 +1,8 @@
 import { z } from 'zod'
+import { CHAT_MODELS } from './chat-models.ts'
 
-export const chatModelSchema = z.enum(['gemini', 'loris', 'chatgpt'])
-export type ChatModel = z.infer<typeof chatModelSchema>
+export const chatModelSchema = z.enum(CHAT_MODELS)
+export type { ChatModel } from './chat-models.ts'
 
 const availability = z.object({ available: z.boolean(), reason: z.string().nullable() })
 

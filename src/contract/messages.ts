@@ -88,7 +88,7 @@ export type MessagesQuery = z.infer<typeof messagesQuery>
 export const messageListSchema = z.array(messageSchema)
 export const messagePageSchema = pageSchema(messageSchema)
 export type MessagePage = z.infer<typeof messagePageSchema>
-export const MESSAGES_PAGE_SIZE = 30
+export { MESSAGES_PAGE_SIZE } from './page-sizes.ts'
 
 // Multipart forms carry every field as a string; JSON carries real booleans and null.
 const flag = z.union([z.boolean(), z.stringbool()]).optional().default(false)
@@ -164,5 +164,4 @@ export type NextModel = z.infer<typeof nextModelResponse>
 export const clearHistoryResponse = z.object({ ok: z.literal(true) })
 export type ClearHistoryResponse = z.infer<typeof clearHistoryResponse>
 
-/** The usage-limit refusal codes: answered as JSON 429 before any stream; retrying cannot help. */
-export const USAGE_LIMIT_CODE = 'rate_limited:usage'
+export { USAGE_LIMIT_CODE } from './chat-codes.ts'

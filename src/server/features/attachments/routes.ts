@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { Hono } from 'hono'
-import { uploadIdParam } from '#contract/attachments.ts'
+import { uploadIdParam } from '#contract/uploads.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { requireUser } from '#server/lib/session.ts'

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
-import { uploadIdParam } from '#contract/attachments.ts'
 import { createShareBody, type ShareLink, sharePath, shareTokenParam } from '#contract/sharing.ts'
 import { threadIdParam } from '#contract/threads.ts'
+import { uploadIdParam } from '#contract/uploads.ts'
 import { publicOrigin } from '#server/env.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'

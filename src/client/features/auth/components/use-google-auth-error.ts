@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { toast } from '#client/hooks/use-toast.ts'
-import { googleAuthErrorMessage } from '#contract/account.ts'
+import { googleAuthErrorMessage } from '#contract/google-auth-errors.ts'
 import { setSignInDialogOpen } from '../hooks/use-sign-in-dialog.ts'
 
 /**

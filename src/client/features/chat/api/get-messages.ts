@@ -4,7 +4,8 @@ import {
   type QueryClient,
   useInfiniteQuery,
 } from '@tanstack/react-query'
-import { MESSAGES_PAGE_SIZE, type Message, type MessagePage } from '#contract/messages.ts'
+import type { Message, MessagePage } from '#contract/messages.ts'
+import { MESSAGES_PAGE_SIZE } from '#contract/page-sizes.ts'
 
 export class FetchMessagesError extends Error {
   constructor(

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ChatEvent } from '#contract/chat-events.ts'
-import { NO_STREAM_MESSAGE, NON_JSON_MESSAGE } from '../lib/sse-lines.ts'
+import { NO_STREAM_MESSAGE, NON_JSON_MESSAGE } from '../lib/stream-messages.ts'
 import { SendError, streamMessage } from './send-message.ts'
 
 const request = { content: 'Hi', threadId: null, isEcoMode: false, useOpenAI: false, clientMessageId: 'c1' }

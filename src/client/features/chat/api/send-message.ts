@@ -2,9 +2,16 @@
 // (use-chat-stream.ts); this file only speaks the wire format and classifies failures.
 import { postMessageForm } from '#client/features/attachments/api/post-message-form.ts'
 import { ApiError, throwIfNotOk } from '#client/lib/api.ts'
-import { type ChatEvent, chatErrorCodes } from '#contract/chat-events.ts'
-import { USAGE_LIMIT_CODE } from '#contract/messages.ts'
-import { createSseLineReader, NO_STREAM_MESSAGE, NON_JSON_MESSAGE } from '../lib/sse-lines.ts'
+import { chatErrorCodes, USAGE_LIMIT_CODE } from '#contract/chat-codes.ts'
+import type { ChatEvent } from '#contract/chat-events.ts'
+import { NO_STREAM_MESSAGE, NON_JSON_MESSAGE } from '../lib/stream-messages.ts'
+
+/**
+ * The stream's reader checks every event against the contract's schema, and with it comes zod:
+ * loaded with the first send rather than with the chat (decision 044), and ahead of it as soon
+ * as the person starts typing (chat-view.tsx).
+ */
+export const loadStreamReader = () => import('../lib/sse-lines.ts')
 
 export interface SendRequest {
   content: string
@@ -78,7 +85,7 @@ export async function streamMessage(
   req: SendRequest,
   { signal, onEvent }: { signal: AbortSignal; onEvent: (event: ChatEvent) => void },
 ): Promise<ChatEvent> {
-  const res = await open(req, signal)
+  const [res, { createSseLineReader }] = await Promise.all([open(req, signal), loadStreamReader()])
   if (!(res.headers.get('content-type') ?? '').includes('text/event-stream'))
     throw new SendError(NON_JSON_MESSAGE, false)
   if (!res.body) throw new SendError(NO_STREAM_MESSAGE, false)

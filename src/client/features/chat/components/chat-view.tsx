@@ -22,6 +22,7 @@ import { VoiceButton, voicePlaceholder } from '#client/features/voice/components
 import { useVoiceRecorder } from '#client/features/voice/hooks/use-voice-recorder.ts'
 import { FetchMessagesError, useMessages } from '../api/get-messages.ts'
 import { useSelectVersion } from '../api/select-version.ts'
+import { loadStreamReader } from '../api/send-message.ts'
 import { useStopMessage } from '../api/stop-message.ts'
 import { getModeFlags, useChatMode } from '../hooks/use-chat-mode.ts'
 import { useDefaultMode } from '../hooks/use-default-mode.ts'
@@ -190,7 +191,9 @@ export function ChatView() {
   const conversationWanted =
     Boolean(user) && (items.length > 0 || threadHasHistory || text.trim() !== '' || Boolean(pending))
   useEffect(() => {
-    if (conversationWanted) void loadConversation()
+    if (!conversationWanted) return
+    void loadConversation()
+    void loadStreamReader()
   }, [conversationWanted])
 
   // Stop the reply this tab is streaming, or one still being written after a reload.

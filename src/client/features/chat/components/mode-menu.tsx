@@ -16,7 +16,8 @@ import {
   DropdownMenuTrigger,
 } from '#client/components/ui/dropdown-menu.tsx'
 import { isEcoPreparing, useAppConfig } from '#client/features/config/api/get-config.ts'
-import { type AppConfig, type ChatModel, chatModelSchema } from '#contract/config.ts'
+import { isChatModel } from '#contract/chat-models.ts'
+import type { AppConfig, ChatModel } from '#contract/config.ts'
 import { setChatModel, useChatMode } from '../hooks/use-chat-mode.ts'
 import { modeLabels } from '../lib/chat-mode.ts'
 
@@ -77,8 +78,7 @@ export function ModeMenu() {
         <DropdownMenuRadioGroup
           value={model}
           onValueChange={(value) => {
-            const parsed = chatModelSchema.safeParse(value)
-            if (parsed.success) setChatModel(parsed.data)
+            if (isChatModel(value)) setChatModel(value)
           }}
         >
           {order.map((m) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createSseLineReader, NON_JSON_MESSAGE, parseSseLine } from './sse-lines.ts'
+import { createSseLineReader, parseSseLine } from './sse-lines.ts'
+import { NON_JSON_MESSAGE } from './stream-messages.ts'
 
 describe('parseSseLine', () => {
   it('reads a data line', () => {

@@ -2,9 +2,7 @@
 // `data: {json}` lines. Comments (':') and blank lines are skipped; a data line that is not JSON
 // means something other than our server answered.
 import { type ChatEvent, chatEventSchema } from '#contract/chat-events.ts'
-
-export const NON_JSON_MESSAGE = 'Received non-JSON response from server'
-export const NO_STREAM_MESSAGE = 'No response stream available'
+import { NON_JSON_MESSAGE } from './stream-messages.ts'
 
 /** Parses one line; null when it carries no event. Throws on a data line that is not JSON. */
 export function parseSseLine(line: string): ChatEvent | null {

@@ -6,7 +6,8 @@ import {
 } from '@tanstack/react-query'
 import { toast } from '#client/hooks/use-toast.ts'
 import { ApiError, throwIfNotOk } from '#client/lib/api.ts'
-import { THREADS_PAGE_SIZE, type Thread, type ThreadPage } from '#contract/threads.ts'
+import { THREADS_PAGE_SIZE } from '#contract/page-sizes.ts'
+import type { Thread, ThreadPage } from '#contract/threads.ts'
 
 export const threadsQueryKey = ['/api/threads'] as const
 

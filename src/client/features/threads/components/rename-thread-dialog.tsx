@@ -10,7 +10,8 @@ import {
 } from '#client/components/ui/dialog.tsx'
 import { Input } from '#client/components/ui/input.tsx'
 import { Label } from '#client/components/ui/label.tsx'
-import { THREAD_TITLE_MAX, type Thread } from '#contract/threads.ts'
+import { THREAD_TITLE_MAX } from '#contract/thread-titles.ts'
+import type { Thread } from '#contract/threads.ts'
 import { isThreadGone } from '../api/get-threads.ts'
 import { useRenameThread } from '../api/rename-thread.ts'
 

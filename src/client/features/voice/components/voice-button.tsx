@@ -11,7 +11,7 @@ import { setDraftFile, useAttachmentDraft } from '#client/features/attachments/h
 import { useUser } from '#client/features/auth/api/get-user.ts'
 import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
 import { useAppConfig } from '#client/features/config/api/get-config.ts'
-import { formatDuration } from '#contract/transcription.ts'
+import { formatDuration } from '#contract/recording.ts'
 import type { VoiceRecorder } from '../hooks/use-voice-recorder.ts'
 
 export function voicePlaceholder(voice: Pick<VoiceRecorder, 'state' | 'seconds'>): string | undefined {

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { setDraftFile } from '#client/features/attachments/hooks/use-attachment-draft.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { errorText } from '#client/lib/api.ts'
-import { MAX_RECORDING_SECONDS } from '#contract/transcription.ts'
+import { MAX_RECORDING_SECONDS } from '#contract/recording.ts'
 import { transcribeAudio } from '../api/transcribe.ts'
 
 export type VoiceState = 'idle' | 'recording' | 'transcribing'

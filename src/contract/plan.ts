@@ -1,0 +1,12 @@
+// Free or Pro, without zod: the chat's first load shows which (decision 044; user.ts re-exports it).
+
+/**
+ * Whether a person is Pro at `now` (spec section 4 'Account type shown'): premium with no end
+ * date, or one still to come. Premium past its end date is free everywhere: the server's limits
+ * and subscription checks, and the client's badges and upgrade offers. The end date is a `Date`
+ * on the server and the contract's ISO string on the client.
+ */
+export function isProAt(isPremium: boolean, endDate: Date | string | null | undefined, now: Date): boolean {
+  if (!isPremium) return false
+  return !endDate || new Date(endDate).getTime() > now.getTime()
+}
