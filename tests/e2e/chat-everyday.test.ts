@@ -1,6 +1,8 @@
 // What people do every day that the spec's paths do not: leave the chat while a reply is written
 // and come back, turn a tablet or resize the window mid-sentence, sign out on a shared computer,
 // keep typing while a send fails, open another conversation before an answer lands.
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ComposerControls } from '../pages/composer.ts'
 import { ThreadList } from '../pages/thread-list.ts'
@@ -34,6 +36,36 @@ describe('everyday use', () => {
     await chat.waitForReply('leave', SLOW_END)
     await chat.waitForReply('before', 'Echo: before')
     expect(await chat.exchanges().count()).toBe(2)
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it("fetches the reply stream's reader (and zod) while the first message is typed, not with the chat", async () => {
+    // The chunk the build made of the stream reader (decision 044), by the build's manifest.
+    const clientDir = path.resolve(
+      import.meta.dirname,
+      '../..',
+      process.env.LORIS_BUILD_DIR ?? 'dist',
+      'client',
+    )
+    const manifest = JSON.parse(readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<
+      string,
+      { file: string }
+    >
+    const reader = manifest['features/chat/lib/sse-lines.ts']?.file
+    if (!reader) throw new Error('the build has no chunk for the stream reader')
+    const { page, chat, unexpectedErrors } = await h.signedInChat(desktop)
+    const fetched = () =>
+      page.evaluate(
+        (file) => performance.getEntriesByType('resource').some((e) => e.name.endsWith(`/${file}`)),
+        reader,
+      )
+    await chat.composer().waitFor()
+    expect(await fetched()).toBe(false)
+    const asked = page.waitForRequest((r) => r.url().endsWith(`/${reader}`))
+    await chat.composer().fill('Typed, not sent yet')
+    await asked
+    await chat.composer().press('Enter')
+    await chat.waitForReply('Typed, not sent yet', 'Echo: Typed, not sent yet')
     expect(unexpectedErrors()).toEqual([])
   })
 
