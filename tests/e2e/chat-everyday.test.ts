@@ -81,6 +81,12 @@ describe('everyday use', () => {
       view.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 4 && el.scrollTop > 0)
     // Long enough to read by scrolling.
     expect(await view.evaluate((el) => el.scrollHeight > 2 * el.clientHeight)).toBe(true)
+    // The send's own smooth scroll to its exchange has ended: a script's scroll does not stop that
+    // animation as a reader's wheel or finger does, and it would carry the view back down.
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="conversation"]')
+      return el && el.scrollHeight - el.scrollTop - el.clientHeight < 4
+    })
     await view.evaluate((el) => {
       el.scrollTop = 0
     })
