@@ -133,12 +133,19 @@ console.info(
   `\nAuditing ${cases.map(caseName).join(', ')} (load average ${load1.toFixed(1)} on ${cpus().length} cores)...`,
 )
 const server = await startServer()
-const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-})
+let chrome
+// Also when interrupted (Ctrl-C, a timeout's SIGTERM): the server and Chromium go with the audit
+// rather than being left running, as they were when it was stopped part-way.
+const shutDown = () => Promise.allSettled([chrome?.kill(), server.stop()])
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, () => void shutDown().finally(() => process.exit(130)))
 const results = []
 try {
+  chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    handleSIGINT: false,
+  })
   const cookie = await signUp(server.url)
   for (const c of cases) {
     const { page } = c
@@ -176,8 +183,7 @@ try {
     }
   }
 } finally {
-  await chrome.kill()
-  await server.stop()
+  await shutDown()
 }
 
 let failed = false
