@@ -59,7 +59,10 @@ export function routeChunks({ leftAlone, groups }: RouteChunksOptions): Plugin {
         for (const lazy of this.getModuleInfo(id)?.dynamicallyImportedIds ?? []) lazyRoots.add(lazy)
       for (const group of groups) {
         const roots = group.sources.map(moduleOf)
-        const elsewhere = staticClosure([...lazyRoots].filter((id) => !roots.includes(id)))
+        // What the other lazily loaded parts need, for a group that shares with them.
+        const elsewhere = group.shared
+          ? staticClosure([...lazyRoots].filter((id) => !roots.includes(id)))
+          : new Set<string>()
         for (const id of staticClosure(roots)) {
           // What is imported lazily keeps its own chunk, which imports the groups' chunks.
           if (taken.has(id) || lazyRoots.has(id)) continue

@@ -60,8 +60,9 @@ export function landingBundleSize(
 
 /**
  * The same for /chat: the entry, the chat page's chunk and its static imports (the page shell
- * loaded beside it is in the `app` chunk among them, build/route-chunks.ts). What a reply loads when it needs it (code highlighting, math) is lazy and
- * not counted: issue 13 keeps /chat's first load from growing.
+ * loaded beside it is in the `app` chunk among them, build/route-chunks.ts). What a reply loads
+ * when it needs it (code highlighting, math, the stream reader) is lazy and not counted: issue 13
+ * keeps /chat's first load from growing.
  */
 export function chatBundleSize(clientDir = path.join(root, process.env.LORIS_BUILD_DIR ?? 'dist', 'client')) {
   return routeBundleSize(clientDir, [/^chat-page-[\w-]+\.js$/])

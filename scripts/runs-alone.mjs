@@ -13,7 +13,8 @@ export const RUNS_ALONE_MARKER = '@runs-alone'
  * that replaces a module or a global needs a registry of its own.
  */
 const REPLACES_MODULES = /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv|resetModules)\(/
-const ROOTS = ['src', 'tests/stand-ins', 'scripts', 'bench']
+// The unit project's folders (vitest.config.ts's unitFiles).
+const ROOTS = ['src', 'tests/stand-ins', 'scripts', 'bench', 'build']
 
 /** Relative paths (from the project root) of the test files carrying the marker or replacing modules. */
 export function filesThatRunAlone(root = process.cwd()) {
