@@ -52,13 +52,32 @@ export type ChatEvent = z.infer<typeof chatEventSchema>
 
 export { type ChatErrorCode, chatErrorCodes } from './chat-codes.ts'
 
-/** Parses one `data: ...` line; null for anything else (comments, blank lines, bad JSON). */
-export function parseChatEventLine(line: string): ChatEvent | null {
-  if (!line.startsWith('data: ')) return null
-  try {
-    const parsed = chatEventSchema.safeParse(JSON.parse(line.slice(6)))
-    return parsed.success ? parsed.data : null
-  } catch {
-    return null
+/** A `data:` line of the stream that is not an event: not JSON, or not of an event's shape. */
+export class ChatEventLineError extends Error {
+  constructor(readonly line: string) {
+    super(`not a chat event: ${line.slice(0, 80)}`)
+    this.name = 'ChatEventLineError'
   }
+}
+
+/**
+ * The event one line of the stream carries; null for a line without one (keep-alive comments,
+ * blank lines, other fields). Takes a CRLF end and `data:` without its space, as SSE allows.
+ * Throws ChatEventLineError for a data line that is not an event: something other than a Loris
+ * server answered. The one reader of a line (the client's, the bench's and the tests').
+ */
+export function parseChatEventLine(line: string): ChatEvent | null {
+  const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line
+  if (!trimmed.startsWith('data:')) return null
+  const payload = trimmed.slice(5).trimStart()
+  if (!payload) return null
+  let json: unknown
+  try {
+    json = JSON.parse(payload)
+  } catch {
+    throw new ChatEventLineError(line)
+  }
+  const parsed = chatEventSchema.safeParse(json)
+  if (!parsed.success) throw new ChatEventLineError(line)
+  return parsed.data
 }

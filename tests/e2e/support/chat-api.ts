@@ -2,7 +2,7 @@
 // a stop) rather than the page: an account, and a send's events read as far as a test needs.
 import { expect } from 'vitest'
 import { createLineSplitter } from '../../../src/client/features/chat/lib/sse-lines.ts'
-import type { ChatEvent } from '../../../src/contract/chat-events.ts'
+import { type ChatEvent, parseChatEventLine } from '../../../src/contract/chat-events.ts'
 
 /** Signs a new person up; returns their session cookie (`name=value`). */
 export async function signUp(url: string, label: string): Promise<string> {
@@ -31,8 +31,10 @@ export function chatEvents(res: Response) {
       while (!enough(seen)) {
         const { value, done } = await reader.read()
         if (done) break
-        for (const line of lines.push(value))
-          if (line.startsWith('data: ')) seen.push(JSON.parse(line.slice(6)) as ChatEvent)
+        for (const line of lines.push(value)) {
+          const event = parseChatEventLine(line)
+          if (event) seen.push(event)
+        }
       }
       return seen
     },

@@ -2,22 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { createSseLineReader, parseSseLine } from './sse-lines.ts'
 import { NON_JSON_MESSAGE } from './stream-messages.ts'
 
+// The line format itself is parseChatEventLine's (src/contract/chat-events.test.ts).
 describe('parseSseLine', () => {
-  it('reads a data line', () => {
+  it('reads a data line and skips a comment', () => {
     expect(parseSseLine('data: {"id":"m1","text":"Hi"}')).toEqual({ id: 'm1', text: 'Hi' })
-  })
-  it('skips comments, blank lines and other fields', () => {
     expect(parseSseLine(': keep-alive')).toBeNull()
-    expect(parseSseLine('')).toBeNull()
-    expect(parseSseLine('event: message')).toBeNull()
   })
-  it('tolerates CRLF line ends', () => {
-    expect(parseSseLine('data: {"done":true}\r')).toEqual({ done: true })
-  })
-  it('throws the non-JSON message for a data line that is not JSON', () => {
+  it('throws the non-JSON message for a data line that is not an event', () => {
     expect(() => parseSseLine('data: <html>')).toThrow(NON_JSON_MESSAGE)
-  })
-  it('throws the non-JSON message for JSON of the wrong shape', () => {
     expect(() => parseSseLine('data: {"text":42}')).toThrow(NON_JSON_MESSAGE)
   })
 })

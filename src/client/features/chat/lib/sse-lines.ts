@@ -1,24 +1,16 @@
 // Reads the POST /api/messages body (spec section 7): text arrives in arbitrary pieces; events are
 // `data: {json}` lines. Comments (':') and blank lines are skipped; a data line that is not JSON
 // means something other than our server answered.
-import { type ChatEvent, chatEventSchema } from '#contract/chat-events.ts'
+import { type ChatEvent, parseChatEventLine } from '#contract/chat-events.ts'
 import { NON_JSON_MESSAGE } from './stream-messages.ts'
 
-/** Parses one line; null when it carries no event. Throws on a data line that is not JSON. */
+/** Parses one line; null when it carries no event. Throws the person's message on a data line that is not an event. */
 export function parseSseLine(line: string): ChatEvent | null {
-  const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line
-  if (!trimmed.startsWith('data:')) return null
-  const payload = trimmed.slice(5).trimStart()
-  if (!payload) return null
-  let json: unknown
   try {
-    json = JSON.parse(payload)
+    return parseChatEventLine(line)
   } catch {
     throw new Error(NON_JSON_MESSAGE)
   }
-  const parsed = chatEventSchema.safeParse(json)
-  if (!parsed.success) throw new Error(NON_JSON_MESSAGE)
-  return parsed.data
 }
 
 /**
