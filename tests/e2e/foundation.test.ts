@@ -108,10 +108,11 @@ describe('accounts', () => {
     const registered = chat.watchToast('Successfully registered and logged in')
     await chat.signUp(email, password)
     await registered
-    // Read out too, not only shown: Radix's announcement, which lives one second.
-    expect(await announcements(page)).toContainEqual(
-      expect.stringContaining('Successfully registered and logged in'),
-    )
+    // Read out too, not only shown: Radix's announcement, which lives one second and gets its
+    // text a frame or two after the toast shows (on a loaded machine, after the toast was seen).
+    await expect
+      .poll(() => announcements(page))
+      .toContainEqual(expect.stringContaining('Successfully registered and logged in'))
     // /chat, then the shown thread's own address once the threads load (issue 13).
     expect(page.url()).toMatch(new RegExp(`^${server.url}/chat(/[0-9a-f-]{36})?$`))
 
