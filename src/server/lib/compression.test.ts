@@ -1,9 +1,14 @@
 // Answers are compressed as before (gzip or deflate by Accept-Encoding, over 1 KB, Vary), and the
-// app's JSON is gzipped in one call: no CompressionStream and no piped body for it (counted).
+// app's JSON is gzipped in one call from its text: no CompressionStream, no piped body, and over a
+// real socket no stream read for it (counted).
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { gunzipSync, inflateSync } from 'node:zlib'
+import { type ServerType, serve } from '@hono/node-server'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { threads } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '../../../tests/helpers/test-app.ts'
+import { compressionStats } from './compression.ts'
 
 let t: TestApp
 let cookie: string
@@ -55,4 +60,44 @@ it('leaves small answers, clients without gzip and gzip;q=0 as before', async ()
     items: unknown[]
   }
   expect(items.items.length).toBeGreaterThanOrEqual(40)
+})
+
+it('gzips the JSON from its text and hands the Node server its bytes, reading no stream', async () => {
+  const plain = await (await page()).text()
+  const server = await new Promise<ServerType>((resolve) => {
+    const started: ServerType = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+      resolve(started),
+    )
+  })
+  const port = (server.address() as AddressInfo).port
+  const get = (headers: Record<string, string>) =>
+    new Promise<{ res: http.IncomingMessage; body: Buffer }>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/api/threads?limit=50', headers }, (res) => {
+        const parts: Buffer[] = []
+        res.on('data', (part: Buffer) => parts.push(part))
+        res.on('end', () => resolve({ res, body: Buffer.concat(parts) }))
+      })
+      req.on('error', reject)
+    })
+  const streamReads = vi.spyOn(ReadableStream.prototype, 'getReader')
+  const before = { ...compressionStats }
+  try {
+    const { res, body } = await get({ cookie, 'accept-encoding': 'gzip' })
+    expect(res.headers['content-encoding']).toBe('gzip')
+    expect(res.headers['cache-control']).toBe('no-store')
+    expect(res.headers.vary).toContain('Accept-Encoding')
+    expect(gunzipSync(body).toString()).toBe(plain)
+    // Small answers keep their text too, with their length.
+    const small = await get({ 'accept-encoding': 'gzip' })
+    expect(small.res.headers['content-encoding']).toBeUndefined()
+    expect(small.res.headers['content-length']).toBe(String(small.body.length))
+    expect(JSON.parse(small.body.toString())).toMatchObject({ error: expect.any(String) })
+    expect(compressionStats.fromText - before.fromText).toBe(2)
+    expect(compressionStats.readBack - before.readBack).toBe(0)
+    // Read back, the answer became a full Response whose body the server read as a stream.
+    expect(streamReads).not.toHaveBeenCalled()
+  } finally {
+    streamReads.mockRestore()
+    await new Promise((resolve) => server.close(resolve))
+  }
 })

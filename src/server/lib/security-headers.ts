@@ -8,7 +8,15 @@ import { secureHeaders } from 'hono/secure-headers'
  */
 export const noStoreUnlessChosen: MiddlewareHandler = async (c, next) => {
   await next()
-  if (!c.res.headers.has('cache-control')) c.header('Cache-Control', 'no-store')
+  if (c.res.headers.has('cache-control')) return
+  // On the answer's own headers: c.header() after the answer is made copies it into a new
+  // Response, reading its body (compression.ts). A Response from fetch() has headers that cannot
+  // change; it is copied then.
+  try {
+    c.res.headers.set('Cache-Control', 'no-store')
+  } catch {
+    c.header('Cache-Control', 'no-store')
+  }
 }
 
 // The CSP the built app passes: no inline scripts, styles inline only as attributes/tags
