@@ -51,6 +51,13 @@ function keepJsonText(c: Context) {
   c.json = json as unknown as Context['json']
 }
 
+/** An answer of JSON already written as text (a list page PostgreSQL wrote), gzipped as c.json's. */
+export function jsonText(c: Context, text: string): Response {
+  const res = c.body(text, 200, { 'Content-Type': 'application/json' })
+  jsonTexts.set(res, text)
+  return res
+}
+
 /** The app's JSON, built in memory: not a download, not already encoded, not marked no-transform. */
 function isWholeJson(c: Context, text: string | undefined): boolean {
   const res = c.res

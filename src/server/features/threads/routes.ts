@@ -8,6 +8,7 @@ import {
   threadsQuery,
 } from '#contract/threads.ts'
 import { AppError } from '#server/lib/app-error.ts'
+import { jsonText } from '#server/lib/compression.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { readOnSession, readsCheckSession, readUser, requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
@@ -16,7 +17,7 @@ import {
   deleteThread,
   findOwnedThread,
   listThreads,
-  listThreadsPage,
+  listThreadsPageJson,
   updateThread,
 } from './queries.ts'
 import { toThreadJson } from './thread-json.ts'
@@ -58,9 +59,9 @@ export function threadsRoutes(deps: AppDeps, opts: { afterDelete?: (userId: stri
       }
       // One statement, which also checks a guessed session (decision 036).
       const page = await readOnSession(c, deps, (guessed) =>
-        listThreadsPage(db, c.get('user').id, { cursor, limit: limit ?? THREADS_PAGE_SIZE }, guessed),
+        listThreadsPageJson(db, c.get('user').id, { cursor, limit: limit ?? THREADS_PAGE_SIZE }, guessed),
       )
-      return c.json(page, 200)
+      return jsonText(c, page)
     })
     .put(
       '/threads/:id/favorite',

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { messageListSchema } from '#contract/messages.ts'
 import { threadListSchema, threadPageSchema, threadSchema } from '#contract/threads.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
@@ -64,6 +64,25 @@ describe('GET /api/threads', () => {
 
   it('requires a session', async () => {
     expect((await t.request('/api/threads')).status).toBe(401)
+  })
+
+  it("answers a page with each thread's JSON as the database wrote it: the whole list's values, read once for the cursor", async () => {
+    const { cookie, userId } = await signedIn()
+    for (let i = 0; i < 12; i++) await addThread(userId, `Page thread ${i}`)
+    const whole = threadListSchema.parse(await (await t.request('/api/threads', { cookie })).json())
+    const parse = vi.spyOn(JSON, 'parse')
+    try {
+      const res = await t.request('/api/threads?limit=10', { cookie })
+      const threadsRead = parse.mock.calls.filter(([text]) => String(text).includes('"title"')).length
+      // The last thread's, for the cursor (before: every thread's, and the whole page written again).
+      expect(threadsRead).toBe(1)
+      parse.mockRestore()
+      const page = threadPageSchema.parse(await res.json())
+      expect(page.items).toEqual(whole.slice(0, 10))
+      expect(page.nextCursor).toEqual(expect.any(String))
+    } finally {
+      parse.mockRestore()
+    }
   })
 
   it('pages favourites right after Default, so the oldest starred thread is on the first page', async () => {
