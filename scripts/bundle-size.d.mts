@@ -15,6 +15,8 @@ export interface LandingBundleReport {
   totalJsRaw: number
   totalCssGzip: number
 }
+/** The built client (LORIS_BUILD_DIR's). */
+export const clientBuildDir: string
 export const LANDING_JS_BUDGET: number
 export const CHAT_JS_BUDGET: number
 export const CHAT_FILES_BUDGET: number

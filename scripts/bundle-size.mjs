@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
+import { buildDir } from './build-stamp.mjs'
 
 export const LANDING_JS_BUDGET = 90 * 1024
 /**
@@ -29,6 +30,8 @@ export const CHAT_FILES_BUDGET = 10
 export const CHAT_DEFERRED_PACKAGES =
   /node_modules\/(react-markdown|remark-[\w-]+|micromark[\w-]*|mdast-[\w-]+|hast-[\w-]+|unified|katex|highlight\.js|lowlight|@tanstack\/virtual-core|react-resizable-panels|zod)\//
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+/** The built client (LORIS_BUILD_DIR's, as build-stamp.mjs reads it). */
+export const clientBuildDir = path.join(buildDir, 'client')
 
 // Static `import ... from "./x.js"`, `import "./x.js"` and `export ... from "./x.js"` in
 // minified output; `import("./x.js")` (lazy) is deliberately not matched.
@@ -51,9 +54,7 @@ function htmlStyles(html) {
 }
 
 /** Files and gzip sizes of the JS (and, separately, CSS) a visit to / downloads before it renders. */
-export function landingBundleSize(
-  clientDir = path.join(root, process.env.LORIS_BUILD_DIR ?? 'dist', 'client'),
-) {
+export function landingBundleSize(clientDir = clientBuildDir) {
   // The page chunk Vite names after src/client/features/landing/landing-page.tsx.
   return routeBundleSize(clientDir, [/^landing-page-[\w-]+\.js$/])
 }
@@ -64,7 +65,7 @@ export function landingBundleSize(
  * when it needs it (code highlighting, math, the stream reader) is lazy and not counted: issue 13
  * keeps /chat's first load from growing.
  */
-export function chatBundleSize(clientDir = path.join(root, process.env.LORIS_BUILD_DIR ?? 'dist', 'client')) {
+export function chatBundleSize(clientDir = clientBuildDir) {
   return routeBundleSize(clientDir, [/^chat-page-[\w-]+\.js$/])
 }
 

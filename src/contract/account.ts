@@ -9,8 +9,4 @@ export type UpdateEmailBody = z.infer<typeof updateEmailBody>
 export const deleteAccountResult = z.object({ ok: z.literal(true) })
 export type DeleteAccountResult = z.infer<typeof deleteAccountResult>
 
-export {
-  type GoogleAuthError,
-  googleAuthErrorMessage,
-  googleAuthErrorMessages,
-} from './google-auth-errors.ts'
+export type { GoogleAuthError } from './google-auth-errors.ts'

@@ -1,5 +1,5 @@
 // Codes the chat's stream and its refusals carry, without zod: the chat's first load reads them
-// and must not load zod to do so (decision 044; chat-events.ts and messages.ts re-export them).
+// and must not load zod to do so (decision 044; chat-events.ts re-exports the error codes).
 
 /** Error codes an `error` event may carry. */
 export const chatErrorCodes = {

@@ -64,7 +64,7 @@ export class ChatEventLineError extends Error {
  * The event one line of the stream carries; null for a line without one (keep-alive comments,
  * blank lines, other fields). Takes a CRLF end and `data:` without its space, as SSE allows.
  * Throws ChatEventLineError for a data line that is not an event: something other than a Loris
- * server answered. The one reader of a line (the client's, the bench's and the tests').
+ * server answered. The one reader of a line (the client's and the tests').
  */
 export function parseChatEventLine(line: string): ChatEvent | null {
   const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line

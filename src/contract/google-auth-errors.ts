@@ -1,5 +1,5 @@
 // Why a Google sign-in did not finish, in words, without zod: the chat's first load shows them
-// (decision 044; account.ts re-exports them).
+// (decision 044; account.ts re-exports the type the server names).
 
 /**
  * Why a Google sign-in did not finish. The server redirects to /chat?auth_error=<code> and the

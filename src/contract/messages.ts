@@ -163,5 +163,3 @@ export type NextModel = z.infer<typeof nextModelResponse>
 /** DELETE /api/messages: every thread but Default is deleted; Default survives, emptied. */
 export const clearHistoryResponse = z.object({ ok: z.literal(true) })
 export type ClearHistoryResponse = z.infer<typeof clearHistoryResponse>
-
-export { USAGE_LIMIT_CODE } from './chat-codes.ts'

@@ -1,5 +1,5 @@
 // The voice recorder's limit and timer, without zod: the composer shows them before anything is
-// recorded (decision 044; transcription.ts re-exports them).
+// recorded (decision 044; transcription.ts re-exports the limit the server checks).
 
 /** Longest recording transcribed; longer ones answer 413. */
 export const MAX_RECORDING_SECONDS = 120

@@ -1,5 +1,5 @@
 // Thread titles, without zod: the chat's first load makes a new thread's title from its first
-// message (decision 044; threads.ts re-exports them).
+// message (decision 044; threads.ts re-exports the titles the server makes).
 
 export const THREAD_TITLE_MAX = 120
 

@@ -6,7 +6,6 @@ import { THREAD_TITLE_MAX } from './thread-titles.ts'
 
 /** The thread every account is born with; it cannot be favorited, renamed or deleted (spec 5). */
 export const DEFAULT_THREAD_TITLE = 'Default'
-export { THREAD_TITLE_MAX }
 
 /** A thread as the API answers it; dates are ISO 8601 strings. */
 export const threadSchema = z.object({

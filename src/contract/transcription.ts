@@ -4,7 +4,7 @@ import { z } from 'zod'
 export const transcriptionSchema = z.object({ transcription: z.string() })
 export type Transcription = z.infer<typeof transcriptionSchema>
 
-export { formatDuration, MAX_RECORDING_SECONDS } from './recording.ts'
+export { MAX_RECORDING_SECONDS } from './recording.ts'
 
 /** Which engine turns speech into text: auto picks the best configured one. */
 export const transcribeEngineSchema = z.enum(['auto', 'openai', 'gemini', 'pocketsphinx'])

@@ -11,13 +11,12 @@ import {
   CHAT_FILES_BUDGET,
   CHAT_JS_BUDGET,
   chatBundleSize,
+  clientBuildDir as clientDir,
   deferredPackagesIn,
   kb,
   LANDING_JS_BUDGET,
   landingBundleSize,
 } from '../../scripts/bundle-size.mjs'
-
-const clientDir = path.resolve(import.meta.dirname, '../..', process.env.LORIS_BUILD_DIR ?? 'dist', 'client')
 
 describe('the JavaScript /chat loads first', () => {
   const chat = chatBundleSize(clientDir)

@@ -1,9 +1,9 @@
 // What people do every day that the spec's paths do not: leave the chat while a reply is written
 // and come back, turn a tablet or resize the window mid-sentence, sign out on a shared computer,
 // keep typing while a send fails, open another conversation before an answer lands.
-import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { readManifest } from '#server/lib/route-preloads.ts'
+import { clientBuildDir } from '../../scripts/bundle-size.mjs'
 import { ComposerControls } from '../pages/composer.ts'
 import { ThreadList } from '../pages/thread-list.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
@@ -41,9 +41,7 @@ describe('everyday use', () => {
 
   it("fetches the reply stream's reader (and zod) while the first message is typed, not with the chat", async () => {
     // The chunk the build made of the stream reader (decision 044), by the build's manifest.
-    const manifest = readManifest(
-      path.resolve(import.meta.dirname, '../..', process.env.LORIS_BUILD_DIR ?? 'dist', 'client'),
-    )
+    const manifest = readManifest(clientBuildDir)
     if (!manifest) throw new Error('the build wrote no manifest')
     const reader = manifest['features/chat/lib/sse-lines.ts']?.file
     if (!reader) throw new Error('the build has no chunk for the stream reader')

@@ -33,7 +33,7 @@ function acceptsGzip(header: string | undefined): boolean {
   return (chosen?.q ?? 0) > 0
 }
 
-/** The text of each answer c.json made (keepJsonText), by answer; gone with the answer. */
+/** The text of each JSON answer c.json or jsonText made, by answer; gone with the answer. */
 const jsonTexts = new WeakMap<Response, string>()
 
 /** Counted by tests: JSON answers gzipped from their text, and those read back from the Response. */
@@ -41,19 +41,20 @@ export const compressionStats = { fromText: 0, readBack: 0 }
 
 /** c.json as Hono writes it (context.js: the text, then c.body), keeping the text beside the answer. */
 function keepJsonText(c: Context) {
-  const body = c.body as (text: string, arg?: unknown, headers?: Record<string, string>) => Response
-  const json = (object: unknown, arg?: unknown, headers?: Record<string, string>) => {
-    const text = JSON.stringify(object)
-    const res = body(text, arg, { 'Content-Type': 'application/json', ...headers })
-    jsonTexts.set(res, text)
-    return res
-  }
+  const json = (object: unknown, arg?: unknown, headers?: Record<string, string>) =>
+    jsonText(c, JSON.stringify(object), arg, headers)
   c.json = json as unknown as Context['json']
 }
 
 /** An answer of JSON already written as text (a list page PostgreSQL wrote), gzipped as c.json's. */
-export function jsonText(c: Context, text: string): Response {
-  const res = c.body(text, 200, { 'Content-Type': 'application/json' })
+export function jsonText(
+  c: Context,
+  text: string,
+  arg?: unknown,
+  headers?: Record<string, string>,
+): Response {
+  const body = c.body as (text: string, arg?: unknown, headers?: Record<string, string>) => Response
+  const res = body(text, arg, { 'Content-Type': 'application/json', ...headers })
   jsonTexts.set(res, text)
   return res
 }
