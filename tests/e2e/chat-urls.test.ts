@@ -2,6 +2,7 @@
 // reload, back and forward; a new thread is in the address and highlighted while its first reply
 // is written, and a reload then stays in it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { THREADS_PAGE_SIZE } from '#contract/page-sizes.ts'
 import { ThreadList } from '../pages/thread-list.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 
@@ -81,7 +82,81 @@ describe('thread addresses', () => {
     await page.waitForURL(new RegExp(`/CHAT/${id.toUpperCase()}$`, 'i'))
     expect(unexpectedErrors([/404|Not Found|Failed to load resource/])).toEqual([])
   })
+
+  it("sends another person's thread to Default without a word of a deletion, past a page of threads", async () => {
+    const other = await h.signedInChat()
+    await other.page.waitForURL(new RegExp(`/chat/${UUID}$`))
+    const notTheirs = threadIdOf(other.page.url())
+    await other.page.close()
+
+    // A phone: the thread list is a closed drawer, so it stays at its first page.
+    const { page, chat, unexpectedErrors } = await h.signedInChat({ viewport: { width: 390, height: 844 } })
+    await page.waitForURL(new RegExp(`/chat/${UUID}$`))
+    const defaultId = threadIdOf(page.url())
+    // More threads than one page holds: the list alone cannot say the address is not theirs, so
+    // the thread is asked for (404) before the chat goes to Default.
+    const now = Math.floor(Date.now() / 1000)
+    const imported = await page.evaluate(
+      async (json) => {
+        const form = new FormData()
+        form.set('file', new File([json], 'conversations.json'))
+        return (await (await fetch('/api/import', { method: 'POST', body: form })).json()) as unknown
+      },
+      JSON.stringify(
+        Array.from({ length: THREADS_PAGE_SIZE + 5 }, (_, i) => talk(`Old talk ${i}`, now - 600 - i)),
+      ),
+    )
+    expect(imported).toMatchObject({ threadsImported: THREADS_PAGE_SIZE + 5 })
+    const listed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/threads')
+    await page.reload()
+    expect((await (await listed).json()) as { nextCursor: string | null }).toMatchObject({
+      nextCursor: expect.any(String),
+    })
+    await page.waitForURL(`${h.server.url}/chat/${defaultId}`)
+    await chat.composer().waitFor()
+
+    // Reached within the open chat (the address changes without a load, as Back and Forward
+    // change it), and opened as a page.
+    const open = [
+      () =>
+        page.evaluate((path) => {
+          history.pushState(null, '', path)
+          window.dispatchEvent(new PopStateEvent('popstate'))
+        }, `/chat/${notTheirs}`),
+      () => page.goto(`${h.server.url}/chat/${notTheirs}`),
+    ]
+    for (const go of open) {
+      const answered = page.waitForResponse((r) => r.url().includes(`threadId=${notTheirs}`))
+      await go()
+      expect((await answered).status()).toBe(404)
+      await page.waitForURL(`${h.server.url}/chat/${defaultId}`)
+      await chat.composer().waitFor()
+      expect(await chat.toast('Thread no longer exists').count()).toBe(0)
+    }
+    expect(unexpectedErrors([/status of 404/])).toEqual([])
+  })
 })
+
+/** A conversation as ChatGPT exports it: one question and its answer. */
+function talk(title: string, time: number) {
+  const message = (role: string, text: string, at: number) => ({
+    author: { role },
+    content: { content_type: 'text', parts: [text] },
+    create_time: at,
+  })
+  return {
+    title,
+    conversation_id: title,
+    create_time: time,
+    update_time: time + 1,
+    current_node: 'a',
+    mapping: {
+      root: { id: 'root', parent: '', children: ['q'], message: null },
+      q: { id: 'q', parent: 'root', children: ['a'], message: message('user', `${title}?`, time) },
+      a: { id: 'a', parent: 'q', children: [], message: message('assistant', 'Yes', time + 1) },
+    },
+  }
+}
 
 async function latestMessageId(page: import('playwright-core').Page, base: string, threadId: string | null) {
   const res = await page.request.get(`${base}/api/messages?threadId=${threadId}`)

@@ -17,9 +17,12 @@ beforeAll(async () => {
 })
 afterAll(() => h?.close())
 
-/** The person comes back to the tab a minute later: who is signed in is loaded again (30 s). */
-async function comeBackLater(page: Page) {
-  await page.clock.setSystemTime(Date.now() + 60_000)
+/**
+ * The person comes back to the tab `minutes` after the page opened: who is signed in is loaded
+ * again (30 s). A second return needs a later time than the first.
+ */
+async function comeBackLater(page: Page, minutes = 1) {
+  await page.clock.setSystemTime(Date.now() + minutes * 60_000)
   await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')))
 }
 
@@ -61,6 +64,43 @@ describe('someone else signs in on the same browser', () => {
     expect(await chat.exchange('Plans for my surprise party').count()).toBe(0)
     expect(await chat.composer().inputValue()).toBe('')
     expect(unexpectedErrors()).toEqual([])
+  })
+})
+
+describe("the person's session ends, then someone else signs in", () => {
+  it("the tab lets go of the last person's thread, and the next one starts at their own Default", async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat()
+    const threads = new ThreadList(page)
+    await threads.newThread()
+    await chat.send('My private diary')
+    await chat.waitForReply('My private diary')
+    await threads.selected().filter({ hasText: 'My private diary' }).waitFor()
+
+    // A signs out in another tab; this one notices and shows the visitor's chat, its address no
+    // longer naming A's thread.
+    await elsewhere(page, '/api/logout')
+    await comeBackLater(page, 1)
+    await chat.signInButton().waitFor()
+    await page.waitForURL(`${h.server.url}/chat`)
+
+    // B signs up in another tab and this one is come back to: B's Default, and no word of A's
+    // thread (it was asked for with B's session and told as deleted).
+    const emailB = uniqueEmail('shared-c')
+    await elsewhere(page, '/api/register', { email: emailB, password })
+    const asked: string[] = []
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/messages') asked.push(r.url())
+    })
+    await comeBackLater(page, 2)
+    await chat.userMenuButton().waitFor()
+    await page.waitForURL(/\/chat\/[0-9a-f-]{36}$/)
+    await threads.selected().filter({ hasText: 'Default' }).waitFor()
+    const defaultOfB = new URL(page.url()).pathname.split('/').at(-1)
+    expect(asked.every((url) => new URL(url).searchParams.get('threadId') === defaultOfB)).toBe(true)
+    expect(await threads.thread('My private diary').count()).toBe(0)
+    expect(await chat.toast('Thread no longer exists').count()).toBe(0)
+    // Only the visitor's reads of A's things were refused (the list, while A was signed out).
+    expect(unexpectedErrors([/status of 401/])).toEqual([])
   })
 })
 

@@ -99,7 +99,7 @@ export function ChatView() {
   const queryClient = useQueryClient()
   const gone = messages.error instanceof FetchMessagesError && messages.error.code === 'not_found:thread'
   useEffect(() => {
-    if (gone && threadId) leaveGoneThread(queryClient, threadId)
+    if (gone && threadId) void leaveGoneThread(queryClient, threadId)
   }, [gone, threadId, queryClient])
   const stop = useStopMessage()
   const threads = useThreads(Boolean(user))

@@ -53,7 +53,7 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
     onFailed: (message, sent, kept, error) => {
       const gone = error?.code === 'not_found:thread' && sent.threadId
       // Deleted in another tab: the notice says so, and the text waits in the composer at Default.
-      if (gone) leaveGoneThread(queryClient, gone)
+      if (gone) void leaveGoneThread(queryClient, gone)
       else
         toast({
           title: sent.revises ? 'The new version failed' : 'Error sending message',

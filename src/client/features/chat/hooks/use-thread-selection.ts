@@ -76,8 +76,12 @@ export function clearSelection() {
   set({ kind: 'auto' })
 }
 
-// The next person on this browser starts from their own Default, not the last one's thread.
-forgetOnSessionEnd(clearSelection)
+// The next person on this browser starts from their own Default, not the last one's thread: the
+// address lets go of it too, or their sign-in in this tab would open it (a 404 for them).
+forgetOnSessionEnd(() => {
+  clearSelection()
+  if (threadIdInPath(window.location.pathname)) navigate(`/chat${window.location.search}`, { replace: true })
+})
 
 function subscribe(l: () => void) {
   listeners.add(l)

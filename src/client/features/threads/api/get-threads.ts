@@ -48,15 +48,24 @@ export function isThreadGone(error: unknown): boolean {
   return error instanceof ApiError && error.code === 'not_found:thread'
 }
 
+/** Whether the loaded list holds the thread: this tab showed it as the person's own. */
+export function isListedThread(queryClient: QueryClient, id: string): boolean {
+  const data = queryClient.getQueryData<ThreadPages>(threadsQueryKey)
+  return data?.pages.some((page) => page.items.some((t) => t.id === id)) ?? false
+}
+
 /**
  * A thread deleted elsewhere leaves this tab's list and cache, with a short notice rather than
- * an error whose Try again could only fail again. The chat then falls back to Default.
+ * an error whose Try again could only fail again. The chat then falls back to Default. Without
+ * `notice`, quietly: the thread was never in this person's list here (an address naming another
+ * person's thread), so there is no deletion to tell of.
  */
-export function forgetGoneThread(queryClient: QueryClient, id: string) {
+export function forgetGoneThread(queryClient: QueryClient, id: string, { notice = true } = {}) {
   updateThreadList(queryClient, (list) => list.filter((t) => t.id !== id))
   queryClient.removeQueries({ queryKey: ['/api/messages', id] })
   void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
-  toast({ title: 'Thread no longer exists', description: 'It was deleted in another tab or window.' })
+  if (notice)
+    toast({ title: 'Thread no longer exists', description: 'It was deleted in another tab or window.' })
 }
 
 /** Shows a thread just created at once (the refetch that follows brings the stored one). */
