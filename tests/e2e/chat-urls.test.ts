@@ -82,19 +82,18 @@ describe('thread addresses', () => {
     await page.waitForURL(new RegExp(`/CHAT/${id.toUpperCase()}$`, 'i'))
     expect(unexpectedErrors([/404|Not Found|Failed to load resource/])).toEqual([])
   })
+})
 
-  it("sends another person's thread to Default without a word of a deletion, past a page of threads", async () => {
-    const other = await h.signedInChat()
-    await other.page.waitForURL(new RegExp(`/chat/${UUID}$`))
-    const notTheirs = threadIdOf(other.page.url())
-    await other.page.close()
-
-    // A phone: the thread list is a closed drawer, so it stays at its first page.
-    const { page, chat, unexpectedErrors } = await h.signedInChat({ viewport: { width: 390, height: 844 } })
+describe('a phone with more threads than one page', () => {
+  /**
+   * A person on a phone with more threads than one page: the thread list is a closed drawer, so
+   * it stays at its first page, and the list alone cannot say whether an address is theirs.
+   */
+  async function phoneWithManyThreads() {
+    const tab = await h.signedInChat({ viewport: { width: 390, height: 844 } })
+    const { page, chat } = tab
     await page.waitForURL(new RegExp(`/chat/${UUID}$`))
     const defaultId = threadIdOf(page.url())
-    // More threads than one page holds: the list alone cannot say the address is not theirs, so
-    // the thread is asked for (404) before the chat goes to Default.
     const now = Math.floor(Date.now() / 1000)
     const imported = await page.evaluate(
       async (json) => {
@@ -114,15 +113,27 @@ describe('thread addresses', () => {
     })
     await page.waitForURL(`${h.server.url}/chat/${defaultId}`)
     await chat.composer().waitFor()
+    return { ...tab, defaultId }
+  }
 
-    // Reached within the open chat (the address changes without a load, as Back and Forward
-    // change it), and opened as a page.
+  /** The address changes without a load, as Back and Forward change it. */
+  const goWithinTheApp = (page: import('playwright-core').Page, path: string) =>
+    page.evaluate((to) => {
+      history.pushState(null, '', to)
+      window.dispatchEvent(new PopStateEvent('popstate'))
+    }, path)
+
+  it("sends another person's thread to Default without a word of a deletion", async () => {
+    const other = await h.signedInChat()
+    await other.page.waitForURL(new RegExp(`/chat/${UUID}$`))
+    const notTheirs = threadIdOf(other.page.url())
+    await other.page.close()
+    const { page, chat, unexpectedErrors, defaultId } = await phoneWithManyThreads()
+
+    // Reached within the open chat, and opened as a page: the thread is asked for (404), then
+    // the chat goes to Default.
     const open = [
-      () =>
-        page.evaluate((path) => {
-          history.pushState(null, '', path)
-          window.dispatchEvent(new PopStateEvent('popstate'))
-        }, `/chat/${notTheirs}`),
+      () => goWithinTheApp(page, `/chat/${notTheirs}`),
       () => page.goto(`${h.server.url}/chat/${notTheirs}`),
     ]
     for (const go of open) {
@@ -134,6 +145,36 @@ describe('thread addresses', () => {
       expect(await chat.toast('Thread no longer exists').count()).toBe(0)
     }
     expect(unexpectedErrors([/status of 404/])).toEqual([])
+  })
+
+  it('an address changed while the chat is still drawing settles on it', async () => {
+    const { page, chat, unexpectedErrors } = await phoneWithManyThreads()
+    const older = (await (await page.request.get(`${h.server.url}/api/threads?limit=100`)).json()) as {
+      items: { id: string; title: string }[]
+    }
+    const pastFirstPage = older.items.find((t) => t.title === `Old talk ${THREADS_PAGE_SIZE + 4}`)?.id
+    expect(pastFirstPage).toBeTruthy()
+    let navigations = 0
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations++
+    })
+    // Back pressed at moments around the chat's first drawing (which React does in slices), to a
+    // thread past the list's first page: the address then names one thread while the chat has
+    // chosen another. Before, the two could chase each other without end (React's update-depth
+    // error, a stuck page), or the automatic pick put Default back over the address.
+    for (const delay of [0, 10, 20, 25, 30, 40]) {
+      const listed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/threads')
+      await page.reload({ waitUntil: 'commit' })
+      await listed
+      await new Promise((resolve) => setTimeout(resolve, delay))
+      navigations = 0
+      await goWithinTheApp(page, `/chat/${pastFirstPage}`)
+      await page.waitForURL(`${h.server.url}/chat/${pastFirstPage}`)
+      await chat.waitForReply(`Old talk ${THREADS_PAGE_SIZE + 4}?`)
+      expect(page.url(), `Back ${delay} ms after the list came`).toBe(`${h.server.url}/chat/${pastFirstPage}`)
+      expect(navigations, `Back ${delay} ms after the list came`).toBeLessThanOrEqual(2)
+    }
+    expect(unexpectedErrors()).toEqual([])
   })
 })
 

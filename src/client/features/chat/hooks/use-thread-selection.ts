@@ -111,13 +111,26 @@ export function pickUpcomingThread(threads: Thread[], complete: boolean): string
   const missing = complete && current.kind === 'thread' && !threads.some((t) => t.id === current.id)
   if (current.kind === 'thread' && !missing) return current.id
   if (current.kind === 'new' || (current.kind === 'thread' && !complete)) return null
-  const inPath = threadIdInPath(window.location.pathname)
-  const pick = threads.find((t) => t.id.toLowerCase() === inPath) ?? initialThread(threads)
+  const pick = automaticPick(threads, complete)
   if (!pick) return null // left to the page (a missing thread with no other: a new conversation)
-  showThread(pick.id)
-  if (threadIdInPath(window.location.pathname) !== pick.id.toLowerCase())
-    navigate(`/chat/${pick.id}${window.location.search}`, { replace: true })
-  return pick.id
+  showThread(pick)
+  if (threadIdInPath(window.location.pathname) !== pick.toLowerCase())
+    navigate(`/chat/${pick}${window.location.search}`, { replace: true })
+  return pick
+}
+
+/**
+ * The thread the address names when it may be the person's: listed, or past the pages loaded
+ * (a thread that is not theirs then answers 404 and is left quietly, leave-gone-thread.ts). Else
+ * Default, else the most recent. The address is read as it is now: Back pressed while the chat
+ * was loading names a thread the list's first page may not hold, and must not be undone.
+ */
+function automaticPick(threads: Thread[], complete: boolean): string | undefined {
+  const inPath = threadIdInPath(window.location.pathname)
+  const listed = threads.find((t) => t.id.toLowerCase() === inPath)
+  if (listed) return listed.id
+  if (inPath && !complete) return inPath
+  return initialThread(threads)?.id
 }
 
 /**
@@ -138,11 +151,12 @@ export function useThreadSelection(
       return
     }
     if (!threads) return
-    const missing = complete && current.kind === 'thread' && !threads.some((t) => t.id === current.id)
-    if (current.kind === 'auto' || missing) {
-      const inPath = threadIdInPath(window.location.pathname)
-      const pick = threads.find((t) => t.id.toLowerCase() === inPath) ?? initialThread(threads)
-      if (pick) showThread(pick.id)
+    // As it is now: the address's effects, just before this one, may have changed it (use-thread-url.ts).
+    const shown = selection
+    const missing = complete && shown.kind === 'thread' && !threads.some((t) => t.id === shown.id)
+    if (shown.kind === 'auto' || missing) {
+      const pick = automaticPick(threads, complete)
+      if (pick) showThread(pick)
       else if (missing) startNewThread()
     }
   }, [signedIn, threads, current, complete])

@@ -1,10 +1,18 @@
 // Each thread has its own address (issue 13): /chat/:threadId, /chat/new for an empty
 // conversation, /chat as the entry. The address and the selection follow each other, so reload,
 // back and forward keep a person in their thread.
+//
+// Each direction reads the other side as it is now (the address bar, getSelection), not as it was
+// when the page rendered: when both changed before one render (Back pressed while the chat was
+// still loading: the address names one thread, the automatic pick another), the two effects run
+// in the same commit, and with the rendered values each put back what the other had just set,
+// forever (React's update-depth error, the page stuck). Read live, the address wins, as it does
+// on a load.
 import { useEffect } from 'react'
 import { useLocation } from 'wouter'
 import type { Thread } from '#contract/threads.ts'
 import {
+  getSelection,
   isNewThreadPath,
   type Selection,
   showThread,
@@ -24,24 +32,27 @@ export function useThreadUrl(signedIn: boolean, threads: Thread[] | undefined) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new address (or sign-in) acts
   useEffect(() => {
     if (!signedIn) return
-    const id = threadIdInPath(location)
-    if (id && !(selection.kind === 'thread' && selection.id.toLowerCase() === id)) showThread(id)
-    else if (isNewThreadPath(location) && selection.kind !== 'new') startNewThread()
+    const path = window.location.pathname
+    const shown = getSelection()
+    const id = threadIdInPath(path)
+    if (id && !(shown.kind === 'thread' && shown.id.toLowerCase() === id)) showThread(id)
+    else if (isNewThreadPath(path) && shown.kind !== 'new') startNewThread()
   }, [location, signedIn])
 
   // Selection to address: a thread picked, created or chosen automatically.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new selection acts
   useEffect(() => {
     if (!signedIn) return
-    const target = pathOf(selection)
+    const path = window.location.pathname
+    const target = pathOf(getSelection())
     // Nothing chosen (history cleared): the address lets go of its thread, so the automatic pick
     // (useThreadSelection, which runs after this) does not take it from there.
-    if (!target && threadIdInPath(location)) {
+    if (!target && threadIdInPath(path)) {
       navigate(`/chat${window.location.search}`, { replace: true })
       return
     }
-    if (!target || location.toLowerCase().replace(/\/+$/, '') === target.toLowerCase()) return
-    const id = threadIdInPath(location)
+    if (!target || path.toLowerCase().replace(/\/+$/, '') === target.toLowerCase()) return
+    const id = threadIdInPath(path)
     // From the entry or an empty new conversation (its first send made the thread), or from an
     // address that named no thread of theirs: replace, so Back never leads to a page that sends
     // them forward again.
