@@ -46,10 +46,18 @@ describe('mends', () => {
     await chat.send('What is in this photo?')
     const reply = await chat.waitForReply('What is in this photo?', 'Echo: What is in this photo?')
     const image = chat.exchange('What is in this photo?').getByRole('img', { name: 'Shared by you' })
-    await page.waitForFunction(
-      (el) => el instanceof HTMLImageElement && el.complete && el.naturalWidth > 0,
-      await image.elementHandle(),
-    )
+    // Asked of the image on screen each time: the one drawn from the sent file (a blob address,
+    // let go once the stored exchange replaces it) can be gone before it has loaded, and a handle
+    // to it then waited forever (a retry seen under load).
+    await expect
+      .poll(
+        () => image.evaluate((el) => el instanceof HTMLImageElement && el.complete && el.naturalWidth > 0),
+        {
+          timeout: 30_000,
+          interval: 100,
+        },
+      )
+      .toBe(true)
     // The footer is the reply's last line: it must be in view once everything has settled.
     const footer = chat.replyFooter('What is in this photo?')
     await page.waitForFunction(

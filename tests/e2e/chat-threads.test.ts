@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ThreadList } from '../pages/thread-list.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatgptConversation } from './support/chatgpt-export.ts'
 import { holdNextRequest } from './support/held-request.ts'
 
 let h: ChatHarness
@@ -103,36 +104,6 @@ describe('threads', () => {
 
   it('a thread deleted in another tab leaves this one quietly, whether opened, deleted, starred or renamed here', async () => {
     const { page, context, chat, threads, unexpectedErrors } = await signedIn()
-    const talk = (title: string, time: number) => ({
-      title,
-      conversation_id: title,
-      create_time: time,
-      update_time: time + 1,
-      current_node: 'a',
-      mapping: {
-        root: { id: 'root', parent: '', children: ['q'], message: null },
-        q: {
-          id: 'q',
-          parent: 'root',
-          children: ['a'],
-          message: {
-            author: { role: 'user' },
-            content: { content_type: 'text', parts: [`${title}?`] },
-            create_time: time,
-          },
-        },
-        a: {
-          id: 'a',
-          parent: 'q',
-          children: [],
-          message: {
-            author: { role: 'assistant' },
-            content: { content_type: 'text', parts: ['Yes'] },
-            create_time: time + 1,
-          },
-        },
-      },
-    })
     const now = Math.floor(Date.now() / 1000)
     const ids = await page.evaluate(
       async (json) => {
@@ -143,10 +114,10 @@ describe('threads', () => {
         return list.filter((t) => t.title.startsWith('Ghost')).map((t) => t.id)
       },
       JSON.stringify([
-        talk('Ghost one', now - 60),
-        talk('Ghost two', now - 120),
-        talk('Ghost three', now - 180),
-        talk('Ghost four', now - 240),
+        chatgptConversation('Ghost one', now - 60),
+        chatgptConversation('Ghost two', now - 120),
+        chatgptConversation('Ghost three', now - 180),
+        chatgptConversation('Ghost four', now - 240),
       ]),
     )
     expect(ids).toHaveLength(4)

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { THREADS_PAGE_SIZE } from '#contract/page-sizes.ts'
 import { ThreadList } from '../pages/thread-list.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatgptConversation, importConversations } from './support/chatgpt-export.ts'
 
 let h: ChatHarness
 beforeAll(async () => {
@@ -95,14 +96,10 @@ describe('a phone with more threads than one page', () => {
     await page.waitForURL(new RegExp(`/chat/${UUID}$`))
     const defaultId = threadIdOf(page.url())
     const now = Math.floor(Date.now() / 1000)
-    const imported = await page.evaluate(
-      async (json) => {
-        const form = new FormData()
-        form.set('file', new File([json], 'conversations.json'))
-        return (await (await fetch('/api/import', { method: 'POST', body: form })).json()) as unknown
-      },
-      JSON.stringify(
-        Array.from({ length: THREADS_PAGE_SIZE + 5 }, (_, i) => talk(`Old talk ${i}`, now - 600 - i)),
+    const imported = await importConversations(
+      page,
+      Array.from({ length: THREADS_PAGE_SIZE + 5 }, (_, i) =>
+        chatgptConversation(`Old talk ${i}`, now - 600 - i),
       ),
     )
     expect(imported).toMatchObject({ threadsImported: THREADS_PAGE_SIZE + 5 })
@@ -177,27 +174,6 @@ describe('a phone with more threads than one page', () => {
     expect(unexpectedErrors()).toEqual([])
   })
 })
-
-/** A conversation as ChatGPT exports it: one question and its answer. */
-function talk(title: string, time: number) {
-  const message = (role: string, text: string, at: number) => ({
-    author: { role },
-    content: { content_type: 'text', parts: [text] },
-    create_time: at,
-  })
-  return {
-    title,
-    conversation_id: title,
-    create_time: time,
-    update_time: time + 1,
-    current_node: 'a',
-    mapping: {
-      root: { id: 'root', parent: '', children: ['q'], message: null },
-      q: { id: 'q', parent: 'root', children: ['a'], message: message('user', `${title}?`, time) },
-      a: { id: 'a', parent: 'q', children: [], message: message('assistant', 'Yes', time + 1) },
-    },
-  }
-}
 
 async function latestMessageId(page: import('playwright-core').Page, base: string, threadId: string | null) {
   const res = await page.request.get(`${base}/api/messages?threadId=${threadId}`)
