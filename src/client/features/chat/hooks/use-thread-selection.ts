@@ -76,11 +76,16 @@ export function clearSelection() {
   set({ kind: 'auto' })
 }
 
+/** The address lets go of its thread (/chat), replaced: nothing chosen is shown under a thread's. */
+export function releaseThreadAddress() {
+  if (threadIdInPath(window.location.pathname)) navigate(`/chat${window.location.search}`, { replace: true })
+}
+
 // The next person on this browser starts from their own Default, not the last one's thread: the
 // address lets go of it too, or their sign-in in this tab would open it (a 404 for them).
 forgetOnSessionEnd(() => {
   clearSelection()
-  if (threadIdInPath(window.location.pathname)) navigate(`/chat${window.location.search}`, { replace: true })
+  releaseThreadAddress()
 })
 
 function subscribe(l: () => void) {

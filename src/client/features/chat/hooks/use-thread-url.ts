@@ -14,6 +14,7 @@ import type { Thread } from '#contract/threads.ts'
 import {
   getSelection,
   isNewThreadPath,
+  releaseThreadAddress,
   type Selection,
   showThread,
   startNewThread,
@@ -47,11 +48,11 @@ export function useThreadUrl(signedIn: boolean, threads: Thread[] | undefined) {
     const target = pathOf(getSelection())
     // Nothing chosen (history cleared): the address lets go of its thread, so the automatic pick
     // (useThreadSelection, which runs after this) does not take it from there.
-    if (!target && threadIdInPath(path)) {
-      navigate(`/chat${window.location.search}`, { replace: true })
+    if (!target) {
+      releaseThreadAddress()
       return
     }
-    if (!target || path.toLowerCase().replace(/\/+$/, '') === target.toLowerCase()) return
+    if (path.toLowerCase().replace(/\/+$/, '') === target.toLowerCase()) return
     const id = threadIdInPath(path)
     // From the entry or an empty new conversation (its first send made the thread), or from an
     // address that named no thread of theirs: replace, so Back never leads to a page that sends
