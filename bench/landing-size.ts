@@ -1,5 +1,5 @@
-// The JavaScript a first visit to / downloads, gzipped, against the 90 KB budget of issue #8, and
-// what /chat loads before its first message against issue 13's and decision 044's budgets. Figures
+// The JavaScript a first visit to / downloads, gzipped, against its 90 KB budget (decision 007), and
+// what /chat loads before its first message against decision 044's budgets. Figures
 // to watch, not tests: it prints and never fails. Builds first when the build is stale.
 import path from 'node:path'
 // @ts-expect-error: plain ESM script without types

@@ -1,4 +1,4 @@
-// Many people at once (issue 15): the built server in its own process with the shipped settings
+// Many people at once: the built server in its own process with the shipped settings
 // (file-backed embedded database or PostgreSQL in cluster mode, default log level), the AI stand-in
 // in another, and this process as the load client. Direct calls to the stand-in and calls through
 // Loris alternate at each load level. The stand-in streams one word per chunk and stamps every
@@ -435,7 +435,7 @@ export async function run(): Promise<void> {
     }
 
     // The sign-ups' e-mails are written in the background for seconds after their answers:
-    // the streams are measured once that is done (it was counted as the first level's CPU).
+    // the streams are measured once that is done, so it is not counted as the first level's CPU.
     await settledCpu(pid, 120_000)
     // Warm-up, as a server that has answered for a while: the send path's code is compiled by V8
     // as it gets hot, and until then each send costs 1.5 to 2 ms more CPU at one stream (session
@@ -499,8 +499,8 @@ export async function run(): Promise<void> {
       const relayStreams: Stream[] = []
       // Batches per round: a level's CPU per token is one fit over all of them, and a collection
       // landing in one long batch moves a single batch's figure by 0.01 ms at 50 streams. At one
-      // stream each batch gives one time to first token of each kind: a full run (one round) took
-      // the median of 10, which moved by 1.3 ms between two runs of one build (session 14).
+      // stream each batch gives one time to first token of each kind, and a median of 10 moves by
+      // more than a millisecond between two runs of one build: 20 keep it steady.
       const batches = n === 1 ? 20 : n <= 50 ? 3 : 1
       /** A batch: `n` streams at once. */
       const all = <T>(run: () => Promise<T>) => Promise.all(Array.from({ length: n }, run))
@@ -562,7 +562,7 @@ export async function run(): Promise<void> {
           ttft.relay.push(...[...rl, ...rs].filter((x) => x.ok).map((x) => x.arrivals[0]!))
           relayStreams.push(...rl)
           // At one stream, a second send in the thread: a follow-up's statement reads its history
-          // before the model is asked (no head start, decision 027), so its TTFT is shown apart.
+          // before the model is asked (decision 027), so its TTFT is shown apart.
           if (n === 1) {
             const f = await Promise.all(threads.map((t) => viaLoris(t.person, SHORT_TOKENS, t.thread)))
             errors += f.filter((x) => !x.ok).length
@@ -729,8 +729,8 @@ export async function run(): Promise<void> {
       const all = (await get('/api/threads')) as { id: string; title: string }[]
       const longId = all.find((t) => t.title === 'Long')?.id ?? threads.items[0]?.id
       // Each walk runs twice and the second is the figure: the first runs the page code cold in
-      // each worker (its first calls compile it: 3.9 against 2.1 ms per thread page on PostgreSQL
-      // in session 17), as the token path is measured after a warm-up (decision 034).
+      // each worker (its first calls compile it: nearly twice the CPU per thread page on
+      // PostgreSQL), as the token path is measured after a warm-up (decision 034).
       const threadPageCold = await walk('/api/threads?limit=50', 20)
       const threadPage = await walk('/api/threads?limit=50', 20)
       const messagePageCold = await walk(`/api/messages?threadId=${longId}&limit=30`, 30)

@@ -1,4 +1,4 @@
-// Full-text search over one user's 10,000 messages (issue 14): p50 and p99 of the search query
+// Full-text search over one user's 10,000 messages (decision 013): p50 and p99 of the search query
 // on embedded PGlite and on a throwaway PostgreSQL server. Goal: p99 under 50 ms on PostgreSQL.
 import { sql } from 'drizzle-orm'
 import { type Database, openDatabase } from '#server/db/client.ts'

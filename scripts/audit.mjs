@@ -1,6 +1,6 @@
 // `npm run audit [-- --runs 3 --save dir --only mobile]`: Lighthouse on the built app, served exactly as
 // `npm start` serves it, with a fresh data dir: the desktop preset on /, /chat and /howitworks
-// (issue #8), and the mobile preset on /chat as a visitor and signed in (issue 13). Prints the
+// (decision 007), and the mobile preset on /chat as a visitor and signed in (decision 018). Prints the
 // four category scores per case (median run by performance) and the JS the landing page loads,
 // and exits 1 below the targets. Debian's Chromium, no network needed.
 import { spawn } from 'node:child_process'
@@ -135,7 +135,7 @@ console.info(
 const server = await startServer()
 let chrome
 // Also when interrupted (Ctrl-C, a timeout's SIGTERM): the server and Chromium go with the audit
-// rather than being left running, as they were when it was stopped part-way.
+// rather than being left running when it is stopped part-way.
 const shutDown = () => Promise.allSettled([chrome?.kill(), server.stop()])
 for (const signal of ['SIGINT', 'SIGTERM'])
   process.once(signal, () => void shutDown().finally(() => process.exit(130)))

@@ -1,6 +1,6 @@
 // Measures the JavaScript the landing route (/) loads on a first visit: the scripts and module
 // preloads of the built index.html, the landing page's own chunk, and everything those import
-// statically, each gzipped at level 9 (as the server precompresses it). Budget: 90 KB (issue #8).
+// statically, each gzipped at level 9 (as the server precompresses it). Budget: 90 KB (decision 007).
 // `node scripts/bundle-size.mjs [clientDir]` prints a table; `npm run audit` and the bench use
 // landingBundleSize(). Build first (npm run build, or LORIS_BUILD_DIR).
 import { execFileSync } from 'node:child_process'
@@ -12,12 +12,12 @@ import { buildDir } from './build-stamp.mjs'
 
 export const LANDING_JS_BUDGET = 90 * 1024
 /**
- * /chat before any message exists (issue 13): 191.5 KB gzip when set, with room to grow a little;
+ * /chat before any message exists (decision 044): 161 KB gzip today, with room to grow a little;
  * the markdown renderer and the thread list are not in it (CHAT_DEFERRED_PACKAGES).
  */
 export const CHAT_JS_BUDGET = 215 * 1024
 /**
- * ...and in at most this many files (9 when set, from 33): a phone on slow 4G fetches them over
+ * ...and in at most this many files (9 today): a phone on slow 4G fetches them over
  * HTTP/1.1's six connections, a round trip each (build/route-chunks.ts, decision 044).
  */
 export const CHAT_FILES_BUDGET = 10
@@ -62,8 +62,8 @@ export function landingBundleSize(clientDir = clientBuildDir) {
 /**
  * The same for /chat: the entry, the chat page's chunk and its static imports (the page shell
  * loaded beside it is in the `app` chunk among them, build/route-chunks.ts). What a reply loads
- * when it needs it (code highlighting, math, the stream reader) is lazy and not counted: issue 13
- * keeps /chat's first load from growing.
+ * when it needs it (code highlighting, math, the stream reader) is lazy and not counted: the
+ * budgets keep /chat's first load from growing.
  */
 export function chatBundleSize(clientDir = clientBuildDir) {
   return routeBundleSize(clientDir, [/^chat-page-[\w-]+\.js$/])

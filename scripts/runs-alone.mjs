@@ -1,5 +1,5 @@
 // The unit test files that run after the others, one at a time, each with its own modules (the
-// `unit-alone` project, vitest.config.ts; docs/performance.md, session 27):
+// `unit-alone` project, vitest.config.ts; docs/performance.md, "Where the time goes"):
 // - those that measure time on the main thread (a stall guard around hostile input, a per-token
 //   delay) say so with the marker below: the rest of the unit step runs two files at once on two
 //   cores, and a thread the OS did not run counts as a stall;

@@ -4,8 +4,7 @@ import { createLineSplitter } from '#client/features/chat/lib/sse-lines.ts'
 
 /**
  * A prompt of `n` words (`w0 w1 …`). The stand-in echoes it BENCH_WORDS_PER_CHUNK words a chunk: by
- * default one, a token's worth of text as a provider streams it (decision 028; it was three words
- * and a 26-byte stamp before).
+ * default one, a token's worth of text as a provider streams it (decision 028).
  */
 export const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ')
 
