@@ -1,4 +1,4 @@
-// Issue 11, section 3 in the browser: the confirmation banner and link (read from the built
+// Account security in the browser (decision 010): the confirmation banner and link (read from the built
 // server's outbox, since no SMTP is configured), and forgot password -> reset -> sign in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { waitFor } from '../helpers/chat.ts'

@@ -167,7 +167,7 @@ describe('Google sign-in', () => {
     await chat.toast('Sign in with your e-mail and password instead').waitFor()
     await chat.fillCredentials('Sign in', email, password)
     await chat.userMenuButton().waitFor()
-    // /chat, then the shown thread's own address once the threads load (issue 13): a race to read.
+    // /chat, then the shown thread's own address once the threads load: a race to read.
     expect(new URL(page.url()).pathname).toMatch(/^\/chat(\/[0-9a-f-]{36})?$/)
   })
 

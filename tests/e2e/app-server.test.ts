@@ -1,4 +1,4 @@
-// The test-server helper itself (issue 11, section 7): a start that fails in any way kills the
+// The test-server helper itself: a start that fails in any way kills the
 // child, removes its data directory, and reports the tail of what the server printed; a server a
 // test loses (a killed worker, a retry) is killed by the run's teardown.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'

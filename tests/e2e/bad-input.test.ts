@@ -1,6 +1,6 @@
-// Issue 11, section 4 in the browser: a long document whose name is not Latin-1 used to make the
-// notice header throw (500) while the reply was still generated and charged. Now the reply
-// arrives and the person is told, in their file's own name, that only part of it was read.
+// Bad input in the browser: a long document whose name is not Latin-1 must not make the notice
+// header throw (a 500 while the reply is still generated and charged): the reply arrives and the
+// person is told, in their file's own name, that only part of it was read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ComposerControls } from '../pages/composer.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'

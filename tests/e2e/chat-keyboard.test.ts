@@ -1,4 +1,4 @@
-// Keyboard and layout (issue 13): shortcuts for a new chat, the message box, thread search,
+// Keyboard and layout: shortcuts for a new chat, the message box, thread search,
 // Stop and versions, a sheet listing them ('?' or Ctrl+/); the thread panel's width is
 // remembered and the list collapses on desktop.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// Mends of issue 13, each as it was reproduced: a reply sent with an image stays in view, toasts
+// The chat's smaller behaviours, each as a person meets it: a reply sent with an image stays in view, toasts
 // never hide the newest message or the composer, the phone header keeps its units and explains
 // itself on a tap, a smaller phone composer, the conversation's title above it, plain thread
 // titles, the 404 page's way home, and a Free user back from Checkout is not told they are Pro.

@@ -1,4 +1,4 @@
-// Replies as the best chat apps show them (issue 13): code highlighted under a bar with its
+// Replies as the best chat apps show them: code highlighted under a bar with its
 // language and Copy (never over the code), math typeset, both loaded only when a reply needs
 // them; the ChatGPT border black yet visible, and field borders with enough contrast.
 import path from 'node:path'

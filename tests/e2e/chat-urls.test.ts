@@ -1,4 +1,4 @@
-// Each thread has its own address (issue 13): /chat/:threadId, case-insensitive, kept through
+// Each thread has its own address: /chat/:threadId, case-insensitive, kept through
 // reload, back and forward; a new thread is in the address and highlighted while its first reply
 // is written, and a reload then stays in it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// Versions in the browser (issue 13): edit a sent message, regenerate a reply in another mode,
+// Versions in the browser: edit a sent message, regenerate a reply in another mode,
 // ‹ 2/3 › switching with the rest of the conversation following, Retry of a failed reply, and the
 // reply footer (model, time, CO2, Copy, '@').
 import path from 'node:path'
@@ -92,7 +92,7 @@ describe('message versions', () => {
     expect(await footer.getByTestId('reply-model').innerText()).toBe('Gemini 2.5 Pro')
     expect(await footer.locator('time').count()).toBe(1)
     expect(await footer.getByTestId('reply-co2').innerText()).toMatch(/^[\d.]+ g CO2 · [\d.]+ g saved$/)
-    // The tooltip: CO2 with its bounds, then energy and water beside it (issue 16).
+    // The tooltip: CO2 with its bounds, then energy and water beside it.
     await footer.getByTestId('reply-co2').focus()
     const footprint = page.getByTestId('reply-footprint').first()
     await footprint.waitFor()

@@ -1,4 +1,4 @@
-// kill -9 mid-reply (issue 11, section 5): the built server is killed while a slow reply streams,
+// kill -9 mid-reply: the built server is killed while a slow reply streams,
 // restarted on the same data directory, and the reply is finished as interrupted with the text it
 // had within seconds (its lease lapses, the sweep finishes it); a retry of the send generates again
 // at once. No browser: the subject is the process, driven through the HTTP API.

@@ -1,4 +1,4 @@
-// A fresh server with no keys at all (issue 12): the Loris eco model is fetched on first use from
+// A fresh server with no keys at all: the Loris eco model is fetched on first use from
 // a loopback stand-in for Hugging Face (throttled, so the progress bar shows), then answers in
 // the browser. And with no mode at all, the chat says so and the send button says why it waits.
 import { createHash } from 'node:crypto'

@@ -1,4 +1,4 @@
-// Find, keep and share (issue 14) through the real server: message search opening a thread at
+// Find, keep and share through the real server: message search opening a thread at
 // the exchange, a shared link read by a visitor and continued by another user, revoked from
 // Settings, or continued after signing in with Google (the OpenID Connect stand-in); a thread's
 // export, Download my data, and Import conversations.
@@ -189,7 +189,7 @@ describe('share', () => {
     const reader = await signedIn()
     await reader.page.goto(url)
     await reader.page.getByRole('button', { name: 'Continue this conversation' }).click()
-    // The copy's own address (issue 13).
+    // The copy's own address.
     await reader.page.waitForURL(new RegExp(`^${h.server.url}/chat/[0-9a-f-]{36}$`))
     await reader.threads.selected().filter({ hasText: 'Tell me about slow lorises' }).waitFor()
     await reader.chat.exchange('Tell me about slow lorises').waitFor()

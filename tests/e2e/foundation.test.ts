@@ -97,9 +97,8 @@ describe('accounts', () => {
   it('signs up, lands on /chat signed in, signs out and signs in again', async () => {
     const email = uniqueEmail('e2e')
     const { page, unexpectedErrors, explain } = await browser.newPage()
-    // It failed now and then in a full run, the welcome toast not seen in 30 s: the toast was
-    // looked for by its one-second announcement (tests/pages/toasts.ts). A failure says what the
-    // page was doing, and which toasts came and went.
+    // A failure says what the page was doing, and which toasts came and went: a toast is looked
+    // for on screen, not by its one-second announcement (tests/pages/toasts.ts).
     reportOnFailure({ explain }, server)
     const chat = new ChatPage(page, server.url)
     await chat.open()
@@ -108,7 +107,7 @@ describe('accounts', () => {
     const registered = chat.watchToast('Successfully registered and logged in')
     await chat.signUp(email, password)
     await registered
-    // /chat, then the shown thread's own address once the threads load (issue 13).
+    // /chat, then the shown thread's own address once the threads load.
     expect(page.url()).toMatch(new RegExp(`^${server.url}/chat(/[0-9a-f-]{36})?$`))
 
     await chat.openUserMenuItem('Account')

@@ -231,7 +231,7 @@ describe('impact catalogue', () => {
       `Estimated range ${formatRangeWith(history.totals.waterL, formatWater)}`,
     )
 
-    // CO2 first, as before.
+    // CO2 first.
     expect(await consumption.metricChart('Daily CO2').getAttribute('aria-label')).toContain(
       `${formatGrams(today.saved)} saved and ${formatGrams(today.actual)} emitted across 2 replies`,
     )

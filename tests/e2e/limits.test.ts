@@ -1,4 +1,4 @@
-// A refused send (issue 11, section 2) tells the person why, and the text stays in the composer.
+// A refused send tells the person why, and the text stays in the composer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SENDS_PER_MINUTE } from '../../src/server/features/chat/admission.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'

@@ -1,4 +1,4 @@
-// Issue 11 against the built server (dist/server/main.js with dist/server/parse-worker.js), as
+// File-reading limits (decision 008) against the built server (dist/server/main.js with dist/server/parse-worker.js), as
 // `npm start` runs it: uploads are read by the bundled parse worker, which enforces the limits
 // while the server keeps answering, and DATA_DIR with its uploads is the server user's alone.
 import { readdir, readFile, stat } from 'node:fs/promises'

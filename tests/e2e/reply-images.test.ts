@@ -1,6 +1,6 @@
-// Issue 11, section 6: an image in a reply that points at another site is not fetched when the
+// Remote images in replies (decision 008): an image in a reply that points at another site is not fetched when the
 // chat shows it (that fetch could carry the person's data out); a placeholder names the host, and
-// "Load image" opens it in a new tab only when asked. The app's own images load as before, and the
+// "Load image" opens it in a new tab only when asked. The app's own images load inline, and the
 // CSP stops a remote image that would get past the renderer.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -45,7 +45,7 @@ describe('images in replies', () => {
     await chat.send(`Look ![chart](${leak}) and our ![logo](/favicon.svg)`)
     const reply = await chat.waitForReply('Look', 'Echo:')
 
-    // The app's own image loads as before.
+    // The app's own image loads inline.
     const own = reply.locator('img[alt="logo"]')
     await own.waitFor()
     await page.waitForFunction(

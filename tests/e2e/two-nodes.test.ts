@@ -1,4 +1,4 @@
-// Stateless nodes on one PostgreSQL (issue 15): a reply started on one node is followed,
+// Stateless nodes on one PostgreSQL: a reply started on one node is followed,
 // reloaded and stopped through another, and a node in cluster mode runs several workers on one
 // port. Two built servers (the second with WEB_CONCURRENCY=2), a throwaway PostgreSQL and the AI
 // stand-in streaming slowly, all over HTTP.

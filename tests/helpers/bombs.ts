@@ -1,4 +1,4 @@
-// Files built to hurt a parser (issue 11): small on disk, huge once read. Built in memory by the
+// Files built to hurt a parser: small on disk, huge once read. Built in memory by the
 // tests that send them. Large content is one 1 MB chunk deflated once with a full flush (which
 // makes the compressed segment self-contained) and repeated, so a 1 GB entry costs well under a
 // second to build; small parts are compressed with fflate.
