@@ -79,7 +79,7 @@ export function decodeNoticeHeader(value: string | null): string | null {
   }
 }
 /**
- * How far the server goes reading one file (issue 11, docs/decisions/008-parsing-isolation.md).
+ * How far the server goes reading one file (docs/decisions/008-parsing-isolation.md).
  * Files are read in a separate worker; one that goes past a limit is refused with a 422 naming it,
  * except pages, where the first PAGES are read and the person is told.
  */

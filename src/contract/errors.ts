@@ -40,7 +40,7 @@ export function statusOf(code: ErrorCode): number {
 }
 
 /**
- * Why a file was refused while it was being read (issue 11): the code names the limit it hit and
+ * Why a file was refused while it was being read: the code names the limit it hit and
  * the message says it to a person. The limits themselves are PARSE_LIMITS in attachments.ts.
  */
 export const fileLimitErrors = {

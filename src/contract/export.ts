@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { chatModelSchema } from './config.ts'
 import { mediaTypeSchema, messageOriginSchema, messageStatusSchema } from './messages.ts'
 
-// Loris's own export format (issue 14): what GET /api/export and a thread's "Export as JSON"
+// Loris's own export format: what GET /api/export and a thread's "Export as JSON"
 // write, and what POST /api/import reads back. Bump EXPORT_VERSION when a field changes meaning.
 export const EXPORT_FORMAT = 'loris-export'
 // 2: messages carry the versions of each turn (parentId, origin, selectedAt; decision 012).

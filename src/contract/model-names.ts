@@ -1,4 +1,4 @@
-// How people call the models that answer (a reply's footer names its model, issue 13). Ids come
+// How people call the models that answer (a reply's footer names its model). Ids come
 // from the server's configuration, so unknown ones are still shown, tidied up.
 import type { ChatModel } from './config.ts'
 

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
-// Cursor pagination for the long lists (issue 15): `limit` asks for one page, `cursor` (the
+// Cursor pagination for the long lists: `limit` asks for one page, `cursor` (the
 // `nextCursor` of the page before) for the one after it. Without either, the endpoints answer
-// the whole list as a bare array, as before, for clients that predate pages.
+// the whole list as a bare array, for clients that read whole lists.
 
 export const PAGE_LIMIT_MAX = 100
 

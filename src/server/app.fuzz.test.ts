@@ -1,4 +1,4 @@
-// Issue 11, section 4: every route of the app, found from the Hono app itself (a new route is
+// Bad input, by property: every route of the app, found from the Hono app itself (a new route is
 // fuzzed without editing this file), is sent arbitrary and malformed input, signed in and not.
 // Nothing may answer 5xx, and every error is the one `{ code, message }` shape.
 import fc from 'fast-check'

@@ -113,7 +113,7 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
   app.use('/api/*', noStoreUnlessChosen)
   app.use('/api/*', async (c, next) => {
     const multipart = c.req.header('content-type')?.startsWith('multipart/form-data')
-    // An import file may be larger than any upload (issue 14); the form adds little.
+    // An import file may be larger than any upload; the form adds little.
     const importing = multipart && c.req.path === '/api/import'
     const limit = importing
       ? IMPORT_LIMITS.maxFileBytes + 64 * 1024

@@ -1,5 +1,5 @@
-// Issue 11, section 4, case by case: each request the issue's fuzz saw answered 500 now gets a
-// clear 400 `{ code, message }` (the property-based fuzz in app.fuzz.test.ts covers the rest).
+// Bad input, case by case: each request a fuzz has found answering 500 gets a clear 400
+// `{ code, message }` (the property-based fuzz in app.fuzz.test.ts covers the rest).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../tests/helpers/test-app.ts'
 

@@ -1,4 +1,4 @@
-// Cluster mode (issue 15, decision 014): one process per core on one port. Every node keeps its
+// Cluster mode (decision 014): one process per core on one port. Every node keeps its
 // shared state in the database (sessions, rate limits, leases on replies), so the workers are
 // simply more nodes; the primary only starts them, replaces one that dies, and passes a
 // shutdown on.

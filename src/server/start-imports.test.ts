@@ -1,4 +1,4 @@
-// What the server loads before its first request (issue 15, decision 022): the packages only some
+// What the server loads before its first request (decision 022): the packages only some
 // requests need (the local eco model's runtime, Stripe, the mailer, the PostgreSQL driver, the
 // document parsers of the parse workers) are loaded when first used, not at start, even when
 // they are configured. Counted from the module URLs the process resolves, not timed.

@@ -4,7 +4,7 @@ import { createOpenStore, useOpenStore } from '#client/lib/open-store.ts'
 import { LoadFailureBoundary } from './load-failure-boundary.tsx'
 
 // App-wide pieces every route needs, the landing page included. React Query and the tooltip
-// provider live in page-shell.tsx, which the landing page does not load (issue #8).
+// provider live in page-shell.tsx, which the landing page does not load.
 
 // The Radix toast code is fetched with the first toast rather than with every page. The toast
 // store is plain code, so a toast raised before the chunk arrives shows as soon as it does.

@@ -23,7 +23,7 @@ type PageModule = {
 
 /**
  * A lazy page inside PageShell (React Query, tooltips). The shell loads in parallel with the
- * page; the landing page does without it, so its first load stays under 90 KB (issue #8).
+ * page; the landing page does without it, so its first load stays under 90 KB.
  */
 async function loadShellPage(load: () => Promise<PageModule>): Promise<ComponentType> {
   const [{ PageShell, queryClient }, page] = await Promise.all([import('./page-shell.tsx'), load()])
@@ -41,7 +41,7 @@ function shellPage(load: () => Promise<PageModule>) {
 }
 
 /**
- * The chat (issue 13): a shellPage whose first render is a transition, which React renders in
+ * The chat: a shellPage whose first render is a transition, which React renders in
  * slices, so a phone's main thread is never blocked long by the chat mounting. Until then it
  * shows the same spinner as the other routes' Suspense fallback.
  */

@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react'
 
 /**
- * Code a screen needs only sometimes (issue 13): imported on demand, once, and then at hand
+ * Code a screen needs only sometimes: imported on demand, once, and then at hand
  * synchronously, so a screen that waited for it (a route's prepare step) renders it at once,
  * with no Suspense fallback in between.
  */

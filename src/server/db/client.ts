@@ -53,7 +53,7 @@ export async function openDatabase(opts: {
   dataDir?: string
   /** Errors of idle pooled connections (server restart, terminated backend). */
   onConnectionError?: (err: Error) => void
-  /** Sees every statement the app runs (tests count the work a request does; issue 15). */
+  /** Sees every statement the app runs (tests count the work a request does). */
   onQuery?: (sql: string) => void
   /** PGlite in a worker thread; by default only with a data directory (decision 017). */
   pgliteThread?: boolean

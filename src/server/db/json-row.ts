@@ -1,7 +1,7 @@
-// A row as one JSON text written by PostgreSQL (issue 15, decision 024): a list page reads one
+// A row as one JSON text written by PostgreSQL (decision 024): a list page reads one
 // field per row instead of one per column. Each field costs the embedded database a parse and a
 // copy in JavaScript and a clone between threads, and drizzle a mapping; a page of 30 messages
-// was 600 of them. Times are written as JavaScript's toISOString writes them.
+// would be 600 of them. Times are written as JavaScript's toISOString writes them.
 import { getTableColumns, is, type SQL, sql, type Table } from 'drizzle-orm'
 import { type AnyPgColumn, PgTimestamp } from 'drizzle-orm/pg-core'
 

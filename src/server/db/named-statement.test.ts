@@ -1,4 +1,4 @@
-// executeNamed on the embedded database (issue 15): the same rows as drizzle's own path (dates,
+// executeNamed on the embedded database: the same rows as drizzle's own path (dates,
 // times and intervals kept as PostgreSQL's text), in and out of transactions, seen by the query
 // log, without building drizzle's prepared-query object for each call.
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -1,4 +1,4 @@
-// Statements run on every chat send, prepared by name (issue 15): on PostgreSQL a named statement
+// Statements run on every chat send, prepared by name: on PostgreSQL a named statement
 // is parsed and planned once per connection (node-postgres keeps it), not on every send; the
 // send's start is a CTE of a dozen parts whose planning was a good part of its time. PGlite has no
 // named statements (the worker prepares each text once, pglite-statements.ts): there the text goes
@@ -41,7 +41,7 @@ interface PgliteSessionParts {
 /**
  * A statement whose text depends only on `shape`: `build` writes it with `sql.placeholder(name)`
  * for each of `values`, and runs once per shape. Writing a send's start (4 KB of text from a few
- * dozen fragments) was about 0.15 ms of a cold send at one stream (issue 15); a run then only
+ * dozen fragments) was about 0.15 ms of a cold send at one stream; a run then only
  * fills the values in. Two shapes must never build different texts under one name.
  */
 export interface ShapedStatement {
@@ -98,7 +98,7 @@ export function executeNamed<Row extends Record<string, unknown>>(
   }
   // On the embedded database drizzle would build a prepared-query object (a dozen closures and
   // two parser tables) for this one call: about a third of a millisecond of a cold send's start
-  // at one stream (issue 15). The client gets the same text, values and config directly.
+  // at one stream. The client gets the same text, values and config directly.
   if (is(session, PgliteSession)) {
     const { client, logger } = session as unknown as PgliteSessionParts
     logger.logQuery(query.sql, query.params)

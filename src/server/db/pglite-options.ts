@@ -4,7 +4,7 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
 
 /**
  * PGlite zero-fills PostgreSQL's shared buffers inside its WebAssembly memory when it starts, and
- * a WebAssembly memory never shrinks: the default 128 MB was 128 MB of resident memory from the
+ * a WebAssembly memory never shrinks: the default 128 MB would be 128 MB of resident memory from the
  * first second. 16 MB (2,048 pages) holds the hot part of a person's or a small team's history
  * (the latest threads and messages, the sessions); the pages that do not fit are still in the
  * operating system's file cache, one read away.
@@ -13,7 +13,7 @@ export const SHARED_BUFFERS = '16MB'
 
 /**
  * Every prepared statement (pglite-statements.ts) runs on its generic plan, made once: planning
- * in WebAssembly is a good part of a statement's cost (the send's start went from 1.75 to 1.1 ms),
+ * in WebAssembly is a good part of a statement's cost (a third of the send's start),
  * and the app's statements are index walks whose best plan does not depend on the values
  * (decision 024; the plan tests in list-pages.test.ts read the plans PostgreSQL then uses).
  */

@@ -1,5 +1,5 @@
 // Messages between the app and the worker thread that owns the embedded database
-// (pglite-thread.ts, pglite-worker.ts; issue 15, decision 017).
+// (pglite-thread.ts, pglite-worker.ts; decision 017).
 
 export interface QueryOptions {
   rowMode?: 'array' | 'object'

@@ -1,4 +1,4 @@
-// The embedded database's statements, each prepared once by name (issue 15, decision 024).
+// The embedded database's statements, each prepared once by name (decision 024).
 // PGlite's `query` makes six calls into PostgreSQL's WebAssembly for every statement (Parse,
 // Describe, Bind, Describe, Execute, Sync), and PostgreSQL parses and analyses the text each
 // time: about three quarters of a small statement's cost. Here a statement's text is prepared the

@@ -1,6 +1,6 @@
 // The embedded database in its worker thread (decision 017): the app's statements, transactions
 // (committed, rolled back, nested) and PostgreSQL's errors work as in the app's thread, and a long
-// query no longer stops the app's event loop.
+// query does not stop the app's event loop.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'

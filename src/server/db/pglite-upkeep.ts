@@ -1,9 +1,9 @@
 // What PostgreSQL's autovacuum does on a server, for the embedded database (decision 030). PGlite
-// runs PostgreSQL as one backend with no autovacuum daemon: without this, its tables were never
-// analysed nor vacuumed. The cost that showed was the plans: a statement prepared while a table
-// was small (pglite-statements.ts, decision 024) kept its plan for the life of the process, so a
-// follow-up's history was read by a sequential scan of every message at each of its turns (1 ms
-// for a send's start statement became 300 to 500 ms once messages held 200,000 rows). An ANALYZE
+// runs PostgreSQL as one backend with no autovacuum daemon: without this, its tables are never
+// analysed nor vacuumed. The cost shows in the plans: a statement prepared while a table is small
+// (pglite-statements.ts, decision 024) keeps its plan for the life of the process, so a
+// follow-up's history would be read by a sequential scan of every message at each of its turns
+// (1 ms for a send's start statement becomes 300 to 500 ms once messages hold 200,000 rows). An ANALYZE
 // updates the statistics and invalidates the plans that depend on them; a VACUUM reclaims what
 // progress saves leave behind (a dead row version a second per streaming reply) and freezes old
 // rows before transaction ids could wrap around.

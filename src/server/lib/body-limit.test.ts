@@ -1,6 +1,6 @@
 // The API's body limits over real HTTP, as main.ts serves the app (@hono/node-server): a declared
 // length is checked from the header, a chunked body as it is read, and neither a GET nor a JSON
-// body turns the server's lightweight request into a full WHATWG Request (issue 15).
+// body turns the server's lightweight request into a full WHATWG Request.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'

@@ -1,14 +1,14 @@
 // Response compression. Hono's compress() pipes every body through a CompressionStream: for an
 // answer already whole in memory (the API's JSON) that is a stream, a queue and a zlib job on the
 // thread pool per answer, and the Node adapter then reads the body chunk by chunk: about 2 ms of
-// CPU for a page of threads (issue 15: more than the page itself). Such an answer is gzipped here
+// CPU for a page of threads (more than the page itself). Such an answer is gzipped here
 // in one call instead; everything else (files, downloads, deflate-only clients) still goes through
 // compress(), which sees the Content-Encoding set here and leaves the answer alone.
 //
 // The JSON is gzipped from its text, kept when c.json made it, not read back from the Response:
-// reading it back turned the Node adapter's light Response into a full one (and its body into a
-// stream), and so did putting the gzipped one in its place through Hono's c.res setter, which
-// copies the old answer's body. Both were a fifth of a thread page's CPU (session 29's profile).
+// reading it back turns the Node adapter's light Response into a full one (and its body into a
+// stream), and so does putting the gzipped one in its place through Hono's c.res setter, which
+// copies the old answer's body: together a fifth of a thread page's CPU (decision 045).
 import { promisify } from 'node:util'
 import { constants, gzip, gzipSync } from 'node:zlib'
 import type { Context, MiddlewareHandler } from 'hono'

@@ -1,4 +1,4 @@
-// Opaque page cursors (issue 15): the sort key of the last row a page showed, so the next page
+// Opaque page cursors: the sort key of the last row a page showed, so the next page
 // starts right after it through an index, however long the list. The key's timestamp is kept
 // as PostgreSQL wrote it (microseconds), since a JavaScript Date would round it to milliseconds
 // and skip or repeat rows that differ below that.

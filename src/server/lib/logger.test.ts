@@ -1,4 +1,4 @@
-// Issue 11, section 6: a failed query is logged by its SQL shape and the database's error, never
+// A failed query is logged by its SQL shape and the database's error, never
 // with its bound parameters (message text, addresses).
 import { execFileSync } from 'node:child_process'
 import { once } from 'node:events'

@@ -1,5 +1,5 @@
 // The server's logger. Errors go through `serializeError`, which never writes a failed query's
-// bound parameters (they carry message text, e-mail addresses, titles: issue 11): a query error
+// bound parameters (they carry message text, e-mail addresses, titles; decision 008): a query error
 // is logged as its SQL shape, how many parameters it had, and the database's error code and
 // message, with the parts of the database error that quote values (detail, where) left out.
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino'
@@ -88,7 +88,7 @@ interface Buffered {
 /**
  * Standard output for the server's log, written in blocks of 4 KB or at least once a second
  * rather than one write per line: two lines per chat send (the request, the reply's end) were a
- * write each (issue 15). Flushed on exit; a kill -9 can lose up to a second of log. A reader that
+ * write each. Flushed on exit; a kill -9 can lose up to a second of log. A reader that
  * stops reading (a stuck log shipper, a paused pager) costs at most LOG_BUFFER_MAX_BYTES of
  * memory: the server keeps serving and drops the lines it cannot keep.
  * The flush a second after a line is this timer's, armed by the line, not sonic-boom's

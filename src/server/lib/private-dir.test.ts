@@ -1,4 +1,4 @@
-// Issue 11, section 6: DATA_DIR, the database in it and the uploads folder are the server user's
+// DATA_DIR, the database in it and the uploads folder are the server user's
 // alone (0700), and uploaded files are 0600.
 import { chmod, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

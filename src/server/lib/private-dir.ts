@@ -1,5 +1,5 @@
 // DATA_DIR holds the database, the session secret and every uploaded file: only the server's own
-// user may list or read it (issue 11). Directories are created 0700; one that already exists (an
+// user may list or read it. Directories are created 0700; one that already exists (an
 // install from before this rule, a volume created by hand) is tightened to 0700 when we own it.
 import { chmodSync, mkdirSync } from 'node:fs'
 import { chmod, mkdir } from 'node:fs/promises'

@@ -1,5 +1,5 @@
 // @runs-alone: measures time on the main thread, so runs after the other files, one at a time.
-// Forms built to hurt the parser (issue 11's rule for hostile input): as large as the body limit
+// Forms built to hurt the parser (the rule for hostile input, decision 040): as large as the body limit
 // allows, made of one-byte fields, to each route that reads a form. Refused with a 400 that says
 // why, before the platform's parser builds them all on the main thread, which never stalls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

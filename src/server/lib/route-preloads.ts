@@ -1,4 +1,4 @@
-// What the chat's HTML tells the browser to fetch at once (issue 13, decision 018). Without it a
+// What the chat's HTML tells the browser to fetch at once (decision 018). Without it a
 // phone learns of the chat's code only after the entry script has downloaded and run, and of the
 // visitor's background poster only after the page has rendered: two round trips on slow 4G.
 import { existsSync, readFileSync } from 'node:fs'

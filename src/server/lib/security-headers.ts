@@ -22,7 +22,7 @@ export const noStoreUnlessChosen: MiddlewareHandler = async (c, next) => {
 // The CSP the built app passes: no inline scripts, styles inline only as attributes/tags
 // (Radix positions popovers with style attributes). Images only from the app itself: a remote image
 // in a reply is a way to send data out, so markdown.tsx shows a placeholder and opens it in a new
-// tab on request, and this policy stops any that slips through (issue 11, decision 008).
+// tab on request, and this policy stops any that slips through (decision 008).
 export function securityHeaders() {
   return secureHeaders({
     contentSecurityPolicy: {

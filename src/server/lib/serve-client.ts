@@ -68,7 +68,7 @@ export function serveClient(
     `content="${publicOrigin}/og-image.png"`,
   )
   const root = path.relative(process.cwd(), clientDir) || '.'
-  // /chat and /chat/:threadId name their code and first data in the HTML (issue 13); a visitor's
+  // /chat and /chat/:threadId name their code and first data in the HTML; a visitor's
   // also names the background poster. Who asks decides which, so the answer varies by cookie.
   const manifest = readManifest(clientDir)
   const chatChunks = manifest ? staticChunks(manifest, CHAT_ROUTE_SOURCES) : []
@@ -93,7 +93,7 @@ export function serveClient(
   app.get('/index.html', sendIndex)
   const { shareHead } = opts
   if (shareHead) {
-    // A shared conversation's card and robots rule come from its share (issue 14); a revoked or
+    // A shared conversation's card and robots rule come from its share; a revoked or
     // unknown link answers 404 (the page then says so).
     app.get('/share/:token', async (c) => {
       const meta = await shareHead(c.req.param('token'))

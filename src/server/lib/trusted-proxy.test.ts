@@ -1,6 +1,6 @@
 // Throttles keyed by the caller's address, behind the reverse proxy the README describes
 // (TRUST_PROXY=true), over real HTTP: an X-Forwarded-For entry the client writes itself is not
-// a new address. Before, the first entry was believed, so each request could bring its own.
+// a new address; believing the first entry would let each request bring its own.
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

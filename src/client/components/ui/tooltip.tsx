@@ -35,7 +35,7 @@ export function TooltipContent({
 
 /**
  * A tooltip that a tap opens too: touch screens have no hover, and a badge whose meaning sits in
- * its tooltip must still explain itself (issue 13). Spread `root` on Tooltip, `onClick` on the
+ * its tooltip must still explain itself. Spread `root` on Tooltip, `onClick` on the
  * trigger's child.
  */
 export function useTapTooltip() {

@@ -13,7 +13,7 @@ import { useSideTabs } from './hooks/use-side-tabs.ts'
 const TABS = ['account', 'consumption', 'actions', 'shared'] as const
 type Tab = (typeof TABS)[number]
 
-/** Settings (spec section 2): side tabs (Shared links from issue 14); the URL remembers the open one (?tab=). */
+/** Settings (spec section 2): side tabs (and Shared links); the URL remembers the open one (?tab=). */
 export default function AccountPage() {
   const { user } = useUser()
   const search = useSearch()

@@ -25,12 +25,12 @@ import { pickUpcomingThread, useThreadSelection } from './hooks/use-thread-selec
 import { useThreadUrl } from './hooks/use-thread-url.ts'
 
 /**
- * What the chat shows first, fetched before it first renders (the router waits for it, issue 13,
+ * What the chat shows first, fetched before it first renders (the router waits for it,
  * decision 018): who is signed in, the configuration, the threads and the messages of the thread
  * about to be shown (picked now, as the page would pick it once mounted). The page then mounts
  * once, complete, instead of mounting a spinner and re-rendering whole as each answer lands. The
  * chat's HTML preloads these answers (src/server/lib/route-preloads.ts). A request that fails is
- * left to the page's own queries, which retry and show the error as before.
+ * left to the page's own queries, which retry and show the error.
  */
 export async function prepare(client: QueryClient) {
   // A large screen shows the thread list beside the chat (and a visitor may sign in): its code

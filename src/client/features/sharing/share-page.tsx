@@ -1,4 +1,4 @@
-// /share/:token (issue 14): a shared conversation, read-only, rendered with the chat's own
+// /share/:token: a shared conversation, read-only, rendered with the chat's own
 // exchange and markdown components. Anyone may read it; a signed-in reader can continue it in a
 // thread of their own.
 import { useQueryClient } from '@tanstack/react-query'

@@ -45,7 +45,7 @@ export const threads = pgTable(
   },
   (t) => [
     // The thread list's order (Default, favourites, then lastMessageAt, then id): a page is one
-    // walk of it from the cursor (issue 15, decision 014).
+    // walk of it from the cursor (decision 014).
     index('threads_user_page_idx').on(t.userId, t.isDefault, t.isFavorite, t.lastMessageAt, t.id),
     uniqueIndex('threads_one_default_idx').on(t.userId).where(sql`${t.isDefault}`),
     uniqueIndex('threads_import_source_idx')
@@ -149,22 +149,22 @@ export const messages = pgTable(
   },
   (t) => [
     // A thread's messages in page order (createdAt, then id); the Default thread also shows the
-    // thread-less ones, which have their own (issue 15).
+    // thread-less ones, which have their own.
     index('messages_thread_page_idx').on(t.threadId, t.createdAt, t.id),
     index('messages_threadless_page_idx').on(t.userId, t.createdAt, t.id).where(sql`${t.threadId} is null`),
     // Replies not yet settled, found per user by the lease check a list makes and by the sweep
     // (lease.ts finishLapsed; the same condition, so the planner uses it however long the
     // history). No index names heartbeat_at or response: a progress save changes only those, so
     // it is a HOT update (no index entries), in the room the table's fillfactor keeps on each page
-    // (migration 0014, issue 15).
+    // (migration 0014).
     index('messages_unsettled_idx')
       .on(t.userId)
       .where(sql`${t.completedAt} is null and (${t.status} = 'streaming' or ${t.reservedChars} > 0)`),
     index('messages_search_idx').using('gin', t.searchVector),
     index('messages_user_created_idx').on(t.userId, t.createdAt),
     // A turn's versions in page order (created_at, id) by one walk: with only (thread_id,
-    // parent_id), statistics that saw many short threads made the planner read the whole thread
-    // through messages_thread_page_idx for its order instead (session 11: 999 rows per row).
+    // parent_id), statistics that see many short threads make the planner read the whole thread
+    // through messages_thread_page_idx for its order instead (999 rows per row; decision 030).
     index('messages_thread_parent_idx').on(t.threadId, t.parentId, t.createdAt, t.id),
     // The shown branch by turn: one row per depth (two sends racing to follow the same leaf
     // cannot both be shown; the loser retries), a page is a walk of it from the cursor.

@@ -25,7 +25,7 @@ export const users = pgTable('users', {
   treesPlanted: integer('trees_planted').notNull().default(0),
   // The person's sent messages (origins sent and edit, not failed): the count behind a tree on
   // every second message and the upgrade prompt. Kept by the database's triggers on messages
-  // (migration 0015), so a reply's end reads it instead of counting the whole history (issue 15).
+  // (migration 0015), so a reply's end reads it instead of counting the whole history.
   sentMessages: integer('sent_messages').notNull().default(0),
   aiInputChars: integer('ai_input_chars').notNull().default(0),
   aiOutputChars: integer('ai_output_chars').notNull().default(0),

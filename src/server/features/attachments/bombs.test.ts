@@ -1,5 +1,5 @@
 // @runs-alone: measures time on the main thread, so runs after the other files, one at a time.
-// Issue 11, section 1: files built to freeze or exhaust the server are sent through the real upload
+// Files built to freeze or exhaust the server are sent through the real upload
 // path (POST /api/messages) while the main thread's event-loop delay is measured. Each one is
 // either refused with a 422 naming the limit it hit or read with its text cut and a note saying so,
 // and the main thread never stalls more than 200 ms.

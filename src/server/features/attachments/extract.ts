@@ -112,7 +112,7 @@ async function rawText(bytes: Uint8Array, mimeType: string, limits: ParseLimits)
 
 /**
  * Trailing spaces and tabs go from every line, and runs of blank lines become one. A loop rather
- * than `/[ \t]+\n/g`, which is quadratic on a long run of spaces with no newline (issue 11).
+ * than `/[ \t]+\n/g`, which is quadratic on a long run of spaces with no newline.
  */
 export function tidyWhitespace(text: string): string {
   const lines = text.split('\n')

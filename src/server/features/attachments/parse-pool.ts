@@ -1,5 +1,5 @@
 // A small, bounded pool of worker threads that read uploaded files (parse-worker.ts), so a crafted
-// file can cost a worker its time or memory but never stalls the server (issue 11; decision 008).
+// file can cost a worker its time or memory but never stalls the server (decision 008).
 // Each file gets a wall-clock limit and the worker a heap cap; a worker past either is terminated
 // and replaced. When every worker is busy and the queue is full, the send is refused with 503.
 import { createRequire } from 'node:module'

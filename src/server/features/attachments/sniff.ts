@@ -63,7 +63,7 @@ const isSpace = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === 
  * An SVG document: optional BOM, XML declaration, comments and doctype, then an <svg> root. A
  * single left-to-right scan (each prolog part is skipped with indexOf), so its time is linear in
  * the text whatever it holds; a regex with a repeated group backtracked exponentially on
- * `<!---->` repeated (issue 11).
+ * `<!---->` repeated.
  */
 export function hasSvgRoot(text: string): boolean {
   let at = text.startsWith('\uFEFF') ? 1 : 0

@@ -1,4 +1,4 @@
-// Issue 11, section 3: verification, reset, pre-hijacking, throttling without lockout, and the
+// Account security (decision 010): verification, reset, pre-hijacking, throttling without lockout, and the
 // notices, through the real app and the real mailer writing to a per-file outbox.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -168,7 +168,8 @@ describe('taking the account back after someone changed its address', () => {
   it("the notice's link restores the address, sets a new password and signs every device out", async () => {
     const { owner, thief, cookie } = await takenOver()
     const notice = await mailTo(owner, /e-mail address was changed/)
-    // The notice's advice did nothing before: "Forgot password?" with this address found no account.
+    // The notice carries its own link back: "Forgot password?" with this address would find no
+    // account, the address having moved.
     const link = linkIn(notice, '/reset-password')
     const res = await t.request('/api/reset-password', {
       method: 'POST',
@@ -240,7 +241,7 @@ describe('mail to one address', () => {
     const victim = unique('victim')
     const sent = () => readOutbox(dataDir).filter((m) => m.to.includes(victim)).length
     // Three accounts each move their address to the victim's and away again: a verification
-    // link and a notice to the victim each time (before: as many as the accounts' limits allowed).
+    // link and a notice to the victim each time, held to the address's own mail budget.
     for (let account = 0; account < 3; account++) {
       const own = unique('bomber')
       const { cookie } = await t.signUp(own)

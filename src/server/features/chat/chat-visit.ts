@@ -1,4 +1,4 @@
-// Who opens /chat, for the preloads in its HTML (issue 13, decision 018): the chat then finds the
+// Who opens /chat, for the preloads in its HTML (decision 018): the chat then finds the
 // messages it shows first already on their way. The rules are the client's
 // (use-thread-selection.ts): the thread in the address, none on /chat/new, else Default.
 import type { Context } from 'hono'

@@ -47,7 +47,7 @@ export function chargedChars(r: Pick<FinishedReply, 'outcome' | 'inputChars'>) {
 /**
  * Messages the user has sent, failed sends (nothing but the prompt stored) not counted, nor what
  * the person did not write: regenerated replies and the copies '@' makes (docs/decisions/012).
- * Kept on the user's row by the database (migration 0015), not counted here (issue 15).
+ * Kept on the user's row by the database (migration 0015), not counted here.
  */
 export async function countSentMessages(db: Db | Tx, userId: string): Promise<number> {
   const [row] = await db.select({ n: users.sentMessages }).from(users).where(eq(users.id, userId))
@@ -122,7 +122,7 @@ export async function finalizeReply(
   r: FinishedReply,
 ): Promise<{ userMessageCount?: number; stored: boolean }> {
   const charged = chargedChars(r)
-  // CO2 of what the model generated (issue #5); null when it generated nothing or cannot be priced.
+  // CO2 of what the model generated; null when it generated nothing or cannot be priced.
   const co2Impact =
     r.outcome.status === 'failed'
       ? null

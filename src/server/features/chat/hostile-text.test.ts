@@ -1,6 +1,6 @@
 // @runs-alone: measures time on the main thread, so runs after the other files, one at a time.
-// Text written to make a regular expression work the square of its length (issue 11's rule: every
-// regex over what a person sends meets its worst case here). A message as long as allowed, made
+// Text written to make a regular expression work the square of its length (the rule for hostile
+// input: every regex over what a person sends meets its worst case here). A message as long as allowed, made
 // of marks that never close, is sent as a new thread's first message (its title is read from it)
 // and copied into a thread of its own with '@'; the main thread must never stall meanwhile.
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -11,9 +11,9 @@ import { readEvents } from '../../../../tests/helpers/chat.ts'
 import { worstStall } from '../../../../tests/helpers/stall.ts'
 
 // The upload guard's 200 ms. The database runs in a worker thread, as the shipped server's does
-// (decision 017): on this thread, indexing the 200,000 characters of each exchange held it 0.1 to
-// 0.25 s, and the guard had to be a second. Here the sends stall 10 to 40 ms; the quadratic title
-// held the thread 6 to 12 s, and read over 20,000 characters instead of 1,000 still 0.2 to 0.8 s.
+// (decision 017): on this thread, indexing the 200,000 characters of each exchange would hold it
+// 0.1 to 0.25 s. Here the sends stall 10 to 40 ms; a quadratic title would hold the thread 6 to
+// 12 s, and one read over 20,000 characters instead of 1,000 still 0.2 to 0.8 s.
 const MAX_STALL_MS = 200
 const app = setUpAiTestApp(undefined, { pgliteThread: true })
 // The routes' first requests load their code: done before any is measured.

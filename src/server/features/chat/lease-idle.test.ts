@@ -1,4 +1,4 @@
-// The lease sweep on an idle server (issue 15): every node sweeps every SWEEP_MS, so a sweep that
+// The lease sweep on an idle server: every node sweeps every SWEEP_MS, so a sweep that
 // finds nothing must cost as little as it can: two statements, no transaction.
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'

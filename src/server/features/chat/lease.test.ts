@@ -1,4 +1,4 @@
-// A crash leaves nothing hanging (issue 11, section 5): a reply whose node stopped renewing its
+// A crash leaves nothing hanging: a reply whose node stopped renewing its
 // lease is finished by the sweep within seconds, keeping its text and settling usage, and a retry
 // of that send generates again at once instead of following a stream nobody writes.
 import { randomUUID } from 'node:crypto'
@@ -170,7 +170,7 @@ describe('lease sweep', () => {
 
   it('leaves rows ended before leases existed alone (nothing charged twice)', async () => {
     const { userId, row } = await orphanedReply(LEASE_MS + 5_000, 'old-1')
-    // As the old 6-minute sweep left them: interrupted, no completed_at, nothing reserved.
+    // As rows from before leases are: interrupted, no completed_at, nothing reserved.
     await db()
       .update(messages)
       .set({ status: 'interrupted', reservedChars: 0 })

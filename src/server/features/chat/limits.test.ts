@@ -1,4 +1,4 @@
-// Limits under concurrency (issue 11, section 2): the usage limit is checked and reserved in one
+// Limits under concurrency: the usage limit is checked and reserved in one
 // step, at most MAX_GENERATING_PER_USER replies generate at once per user, and sends have a
 // per-minute budget. Also run on PostgreSQL: node scripts/test-pg.mjs <this file>.
 import { eq, sql } from 'drizzle-orm'

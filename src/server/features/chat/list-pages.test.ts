@@ -1,4 +1,4 @@
-// Cursor pages of the long lists (issue 15): every row exactly once in the full list's order,
+// Cursor pages of the long lists: every row exactly once in the full list's order,
 // and the same small, fixed amount of database work per page whatever the history's size.
 import { type SQL, sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'

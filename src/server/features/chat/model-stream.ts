@@ -1,4 +1,4 @@
-// The lean token path (issue 15, decision 016): the provider's own stream (`doStream`), below
+// The lean token path (decision 016): the provider's own stream (`doStream`), below
 // `streamText`, whose chain of TransformStreams per chunk (steps, tools, callbacks, stitching)
 // a plain text reply does not need. The prompt is converted exactly as streamText converts it
 // (the SDK's own `standardizePrompt` and `convertToLanguageModelPrompt`; a conversation of plain
@@ -6,7 +6,7 @@
 // a total time and a time between chunks, are applied here. Models that are not provider objects
 // of the current specification go through streamText (generation.ts).
 // For the hosted providers the chunks themselves are read here too, from the provider's wire
-// format (decision 019, wire/): the SDK builds the request and reports HTTP errors as before.
+// format (decision 019, wire/): the SDK builds the request and reports HTTP errors.
 import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { APICallError, JSONParseError, type LanguageModel, type ModelMessage } from 'ai'
 import { asLanguageModelUsage, convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal'
@@ -28,7 +28,7 @@ type Input = { system?: string; messages: ModelMessage[] }
 /**
  * The prompt as the SDK's conversion writes it, when every message is plain text: its
  * validation (zod, for messages this server built itself) and its download step (for files, none
- * here) are a millisecond before the first token (issue 15). Null for anything else.
+ * here) are a millisecond before the first token. Null for anything else.
  */
 export function textOnlyPrompt(input: Input): LanguageModelV3Prompt | null {
   const prompt: LanguageModelV3Prompt = []

@@ -1,4 +1,4 @@
-// GET /api/chat/next-model (issue 13): the Consumption tab names the model that really answers.
+// GET /api/chat/next-model: the Consumption tab names the model that really answers.
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nextModelResponse } from '#contract/messages.ts'

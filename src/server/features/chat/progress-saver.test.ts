@@ -1,4 +1,4 @@
-// Progress saves written in place (issue 15, migration 0014): a save changes only a streaming
+// Progress saves written in place (migration 0014): a save changes only a streaming
 // reply's text and heartbeat, neither of them indexed, so PostgreSQL writes it as a HOT update
 // (the new version beside the old on its page, no entry in any of the table's ten indexes). Counted
 // with PostgreSQL's own per-transaction counters, on both databases.

@@ -1,4 +1,4 @@
-// Progress saves batched across streams (issue 15). Every FLUSH_MS one statement saves the text
+// Progress saves batched across streams. Every FLUSH_MS one statement saves the text
 // of every reply being generated here that grew, and renews the lease of those due for it
 // (FLAG_CHECK_MS), instead of one UPDATE per reply. A reply the statement did not touch must stop:
 // Stop was pressed on some node, the row was deleted, its lease was taken over (lease.ts), or a
@@ -10,7 +10,7 @@ import type { Db, Tx } from '#server/db/client.ts'
 import { executeNamed } from '#server/db/named-statement.ts'
 
 /**
- * A second (decision 019; 500 ms before): what a crash or a reload on another node sees lags the
+ * A second (decision 019): what a crash or a reload on another node sees lags the
  * reply by at most this; followers on this node get every token from memory.
  */
 export const FLUSH_MS = 1_000

@@ -74,7 +74,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
     .get('/messages', readsCheckSession(deps), validate('query', messagesQuery), async (c) => {
       const { threadId, cursor, limit } = c.req.valid('query')
       const missing = () => new AppError('not_found:thread', 'This thread does not exist')
-      // Without limit or cursor, the whole shown branch as before (clients that predate pages).
+      // Without limit or cursor, the whole shown branch (for clients that read whole lists).
       if (cursor === undefined && limit === undefined) {
         const user = await readUser(c, deps)
         const thread = threadId

@@ -1,8 +1,8 @@
-// A send's start in one statement (issue 15, docs/decisions/021): where it goes on the thread's
+// A send's start in one statement (docs/decisions/021): where it goes on the thread's
 // shown branch, the per-minute budget, the usage reservation and the count of replies generating
 // (decision 009), the new thread when none was named, the exchange itself, and the history the
 // model is sent. Every write depends on the one before through the data it returns, so a refused
-// send stores nothing but its budget spend, as before. Race-free across nodes because each check
+// send stores nothing but its budget spend. Race-free across nodes because each check
 // is made on the row it updates (re-read under its lock by PostgreSQL), never on the statement's
 // snapshot: the budget on its rate_limits row, the usage and the replies generating on the user's
 // row, the branch on the thread's row (locked) and the parent's shown flag (locked, re-checked).

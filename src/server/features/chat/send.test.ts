@@ -92,7 +92,7 @@ describe('POST /api/messages', () => {
 
     const listed = messageListSchema.parse(await (await app.t.request('/api/messages', { cookie })).json())
     // The CO2 midpoints of the reply (grams; asserted in detail in impact/message-co2.test.ts).
-    // With the estimate's bounds for the reply footer's tooltip (issue 13).
+    // With the estimate's bounds for the reply footer's tooltip.
     const bounds = { min: expect.any(Number), max: expect.any(Number) }
     const co2 = {
       saved: expect.any(Number),

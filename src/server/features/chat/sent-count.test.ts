@@ -1,6 +1,6 @@
 // The person's sent-message count (a tree on every second message, the upgrade prompt) is kept on
 // their row by the database (migration 0015): a reply's end reads it instead of counting their
-// whole history (issue 15). It must match a count of the messages after anything that adds,
+// whole history. It must match a count of the messages after anything that adds,
 // settles or removes them, and a reply's end must read as much with a long history as a short one.
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'

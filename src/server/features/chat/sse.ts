@@ -2,7 +2,7 @@
 // plus a comment line now and then so proxies do not close a quiet stream.
 // Served by Node (main.ts, `directSse`), the events are written straight to the Node response:
 // one `write` per event, no ReadableStream read and promise per frame between the sink and the
-// socket (issue 15, decision 019). The Response returned still carries the status and headers the
+// socket (decision 019). The Response returned still carries the status and headers the
 // middlewares set (security headers included), and is the body itself wherever there is no Node
 // response (app.request in tests, any other server).
 import { ServerResponse } from 'node:http'

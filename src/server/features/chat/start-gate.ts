@@ -1,8 +1,7 @@
-// Sends starting at once on this node (issue 15, decision 024). A send's start (its statement,
+// Sends starting at once on this node (decision 024). A send's start (its statement,
 // the prompt, the provider's request) is a millisecond or two of this thread; 500 arriving
-// together were half a second of it in one piece, and every reply already streaming waited
-// behind it (the 500-stream per-token p99 went from about 80 to 200 to 550 ms once the embedded
-// database answered faster). A few at a time, the replies' tokens are relayed between them; and
+// together would be half a second of it in one piece, every reply already streaming waiting
+// behind it. A few at a time, the replies' tokens are relayed between them; and
 // each begins when the event loop's turns leave room for it (start-pacer.ts, decision 029).
 import { AppError } from '#server/lib/app-error.ts'
 import { ConcurrencyLimit } from '#server/lib/concurrency-limit.ts'

@@ -1,8 +1,7 @@
-// How fast sends begin their start, by how long the event loop's turns take (issue 15, decision
-// 029). A send's start is a millisecond or two of this thread in several pieces; when 500 arrive
-// together they were begun as fast as the start gate's slots freed, and the loop's turns grew to
-// 150 to 220 ms while the replies already streaming waited for them (the 500-stream per-token p99
-// was 160 to 200 ms). Measured as the time between two check phases, a turn under BUSY_TURN_MS
+// How fast sends begin their start, by how long the event loop's turns take (decision 029). A
+// send's start is a millisecond or two of this thread in several pieces; 500 arriving together and
+// begun as fast as the start gate's slots free would grow the loop's turns to 150 to 220 ms while
+// the replies already streaming wait for them. Measured as the time between two check phases, a turn under BUSY_TURN_MS
 // lets a few sends begin; a longer one lets one begin, so the burst is started from the time the
 // relaying leaves, and each turn still begins at least one (none is stranded).
 

@@ -1,4 +1,4 @@
-// Text frames for the streaming hot loop (issue 15): a reply's text goes to the browser at most
+// Text frames for the streaming hot loop: a reply's text goes to the browser at most
 // once per frame per stream instead of once per token. The first text after a quiet spell
 // goes at once (time to first token is not delayed, nor are tokens slower than a frame); text
 // arriving faster is gathered and written by one timer shared by every stream of this process.

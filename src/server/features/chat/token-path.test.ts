@@ -1,4 +1,4 @@
-// The streaming hot loop counted in work, not time (issue 15): SSE writes per burst of tokens,
+// The streaming hot loop counted in work, not time: SSE writes per burst of tokens,
 // and statements per progress tick for many replies at once.
 import { randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
@@ -263,7 +263,7 @@ describe('statements per send', () => {
     const long = await count(179, first.threadId)
     // The session; the send's start (budget, admission, the exchange, its history); its end
     // (the reply, usage, CO2). Once this node has read the session, the start checks it itself
-    // (decision 026). Raise only with a reason: issue 15 measured 13 and two transactions.
+    // (decision 026). Raise only with a reason: each statement is a round trip on every send (decision 021).
     expect([first.statements, next.statements, long.statements]).toEqual([3, 2, 2])
     // The model was sent the history read in the start statement.
     const body = app.ai.requests.at(-1)?.body as { contents: { parts: { text: string }[] }[] }

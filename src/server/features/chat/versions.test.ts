@@ -1,4 +1,4 @@
-// Message versions (issue 13, docs/decisions/012): edits and regenerations are siblings, the
+// Message versions (docs/decisions/012): edits and regenerations are siblings, the
 // shown branch follows the selected version, and every count follows what the person wrote.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'

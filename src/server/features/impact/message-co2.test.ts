@@ -114,7 +114,7 @@ describe('CO2 of a streamed reply', () => {
       saved: stored.saved.mid,
       actual: stored.actual.mid,
       standard: stored.standard.mid,
-      // The reply footer's tooltip shows the bounds (issue 13).
+      // The reply footer's tooltip shows the bounds.
       range: {
         saved: bounds(stored.saved),
         actual: bounds(stored.actual),

@@ -57,7 +57,7 @@ describe('a ChatGPT export with entries not in its form', () => {
         // The current node itself: the branch ends at the question instead.
         conversation('array node', [1, 2]),
         conversation('null node', null),
-        // Parts: text kept, a picture (an object) noted as before, a number and null unreadable.
+        // Parts: text kept, a picture (an object) noted as left out, a number and null unreadable.
         conversation(
           'parts',
           answerWith(message('assistant', ['kept', 7, null, { content_type: 'image_asset_pointer' }])),

@@ -176,7 +176,7 @@ describe('POST /api/import (ChatGPT)', () => {
       chatModel: 'gemini' as const,
       origin: 'sent' as const,
     })
-    // As an import stored them before: 'sent', counted.
+    // As an older build's import stored them: 'sent', counted.
     await db
       .insert(messages)
       .values([exchange(imported!.id, 'a'), exchange(imported!.id, 'b'), exchange(own!.id, 'c')])

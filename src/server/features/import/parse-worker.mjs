@@ -1,4 +1,4 @@
-// Parses an import file off the main thread (issue 14): a ChatGPT data export (conversations.json
+// Parses an import file off the main thread: a ChatGPT data export (conversations.json
 // or the zip holding it) or a Loris export (the data zip or one thread's JSON). Plain JavaScript so
 // the same file runs under the tests, tsx and the bundled server (Node 20 runs no TypeScript in a
 // worker). Everything is read as a stream: the zip with fflate's Unzip, the JSON with

@@ -129,7 +129,7 @@ export function threadPageQuery(
 
 /**
  * A page of threads as the answer's JSON text, `{ items, nextCursor }` (contract/threads.ts):
- * each thread's JSON as PostgreSQL wrote it, not parsed and written again (issue 15: a tenth of a
+ * each thread's JSON as PostgreSQL wrote it, not parsed and written again (a tenth of a
  * page's CPU). Only the last thread's is read, for the cursor.
  */
 export async function listThreadsPageJson(

@@ -1,4 +1,4 @@
-// One transcription budget (issue 11, section 2): POST /api/transcribe and audio attachments on
+// One transcription budget: POST /api/transcribe and audio attachments on
 // POST /api/messages spend from the same 30-per-10-minutes budget per user.
 import { readFile } from 'node:fs/promises'
 import { eq, sql } from 'drizzle-orm'

@@ -1,8 +1,8 @@
 // The outbox of security notices (decision 043): "your address was changed" and "your password
 // was changed". Each is a row written in the change's own transaction, sent right after the
 // change, and deleted once sent; a row a crash or a failed send left behind is sent by the
-// repeating job on any node. Before, the notice was queued in memory after the change committed:
-// a crash in between lost the old address's only link back to the account.
+// repeating job on any node. Queued in memory after the change committed, a notice would be lost
+// by a crash in between, and with it the old address's only link back to the account.
 import { and, eq, inArray, lte, sql } from 'drizzle-orm'
 import type { Db, Tx } from '#server/db/client.ts'
 import { securityNotices } from '#server/db/schema/index.ts'

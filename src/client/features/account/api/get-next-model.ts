@@ -3,7 +3,7 @@ import { apiJson } from '#client/lib/api.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { NextModel } from '#contract/messages.ts'
 
-/** The model this server answers the next message in `mode` with (issue 13: the real one). */
+/** The model this server answers the next message in `mode` with (the real one). */
 export function useNextModel(mode: ChatModel) {
   return useQuery({
     queryKey: ['/api/chat/next-model', mode],

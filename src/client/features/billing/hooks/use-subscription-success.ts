@@ -31,7 +31,7 @@ async function refreshUntilPremium(queryClient: QueryClient): Promise<boolean> {
 /**
  * Back from Checkout with ?subscription=success on /chat (spec section 2), then the account
  * page. The spec's welcome toast is said once the account really is Pro; until the webhook lands
- * the person is told the payment is being confirmed (issue 13), never that it is active.
+ * the person is told the payment is being confirmed, never that it is active.
  */
 export function useSubscriptionSuccess() {
   const search = useSearch()

@@ -24,7 +24,7 @@ async function errorCode(res: Response): Promise<string | undefined> {
 
 export const messagesQueryKey = (threadId: string) => ['/api/messages', threadId] as const
 
-/** The cached pages of a thread: the newest first, each oldest first (issue 15). */
+/** The cached pages of a thread: the newest first, each oldest first. */
 export type MessagePages = InfiniteData<MessagePage, string | null>
 
 async function fetchMessagePage(threadId: string, cursor: string | null, signal: AbortSignal) {
@@ -118,7 +118,7 @@ export async function setShownBranch(queryClient: QueryClient, threadId: string,
 /**
  * Spec section 5: only with a user and a thread id. While a reply in this thread is being
  * written by someone else (another tab, or this one before a reload), poll every second.
- * `data` is the loaded messages oldest first; `fetchNextPage` loads older ones (issue 15).
+ * `data` is the loaded messages oldest first; `fetchNextPage` loads older ones.
  */
 export function useMessages(threadId: string | null, enabled: boolean, streamingHereId: string | null) {
   return useInfiniteQuery({

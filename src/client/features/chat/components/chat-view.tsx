@@ -45,7 +45,7 @@ import { NoModeNotice } from './no-mode-notice.tsx'
 import { VisitorEmptyState } from './visitor-empty-state.tsx'
 
 // The conversation (markdown and GFM: most of the chat's code) is loaded only when there is one
-// to show, so an empty chat and a visitor's chat paint without it (issue 13, decision 018).
+// to show, so an empty chat and a visitor's chat paint without it (decision 018).
 const loadConversation = () => import('./conversation.tsx')
 const Conversation = lazy(() => loadConversation().then((m) => ({ default: m.Conversation })))
 
@@ -135,7 +135,7 @@ export function ChatView() {
   const viewKey = threadId ?? selection.kind
   // Stored exchanges change only with the list, so a streaming chunk re-renders one row only.
   const serverId = pending?.serverId
-  // Older exchanges, a page at a time as the reader scrolls up (issue 15).
+  // Older exchanges, a page at a time as the reader scrolls up.
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = messages
   const loadOlder = useMemo(
     () => (hasNextPage && !isFetchingNextPage ? () => void fetchNextPage() : undefined),

@@ -1,4 +1,4 @@
-// The composer (spec sections 2 and 5): a 100 px text area (64 px on phones, issue 13), Enter sends, Shift+Enter adds a line;
+// The composer (spec sections 2 and 5): a 100 px text area (64 px on phones), Enter sends, Shift+Enter adds a line;
 // sending needs trimmed text (or a file) and no reply in progress, and waits while recording.
 // Stop appears while a reply streams.
 import ArrowUp from 'lucide-react/icons/arrow-up'

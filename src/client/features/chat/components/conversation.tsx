@@ -1,7 +1,7 @@
 // The conversation view (spec section 2): centred, max-w-5xl, virtualized so a thread of a
 // thousand exchanges stays fast, scrolled smoothly to the bottom 100 ms after the messages or the
 // loading state change (500 ms after a pending sign-in send). Older exchanges load a page at a
-// time as the reader scrolls up, and the view stays on what they were reading (issue 15).
+// time as the reader scrolls up, and the view stays on what they were reading.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { cn } from '#client/lib/cn.ts'

@@ -1,6 +1,6 @@
 // Desktop: two resizable panels (spec section 9): threads 25 % (15–40), chat 75 % (min 60).
 // The library steps 5 % per key; the spec wants 10 %, or 100 % with Shift. The width is
-// remembered and the list can be collapsed (issue 13).
+// remembered and the list can be collapsed.
 import type { KeyboardEvent, ReactNode } from 'react'
 import { useEffect, useRef, useState } from 'react'
 import {

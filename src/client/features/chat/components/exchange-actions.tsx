@@ -1,4 +1,4 @@
-// What a person can do to an exchange (issue 13): edit the sent text, regenerate or retry the
+// What a person can do to an exchange: edit the sent text, regenerate or retry the
 // reply (optionally in another mode), switch between versions, copy, branch with '@'. Given by
 // the chat view through context so the virtualized list passes nothing down.
 import { createContext, useContext } from 'react'

@@ -1,7 +1,7 @@
 // Markdown for both sides of an exchange (spec section 2 'Reply rendering'): GFM, no raw HTML,
 // links limited by safeUrl, images that hide themselves when they fail, remote images only when the
 // person asks, copy on tables and code. Code fences that name their language are highlighted and
-// math is typeset (issue 13), with code loaded only when a text needs it (lib/rich-markdown.ts).
+// math is typeset, with code loaded only when a text needs it (lib/rich-markdown.ts).
 import ImageOff from 'lucide-react/icons/image-off'
 import { Children, isValidElement, memo, useEffect, useMemo, useRef, useState } from 'react'
 import ReactMarkdown, { type Components } from 'react-markdown'

@@ -1,4 +1,4 @@
-// With no chat mode at all on this server, the chat says so before anyone types (issue 12).
+// With no chat mode at all on this server, the chat says so before anyone types.
 import { NO_MODE_REASON } from '../lib/chat-mode.ts'
 
 export function NoModeNotice({ heading: Heading = 'h2' }: { heading?: 'h1' | 'h2' }) {

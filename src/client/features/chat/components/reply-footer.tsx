@@ -1,4 +1,4 @@
-// Under each reply (issue 13): the versions of the turn, Copy, Regenerate, '@', Retry when the
+// Under each reply: the versions of the turn, Copy, Regenerate, '@', Retry when the
 // reply failed or broke off, then the model that answered, the time and this reply's CO2.
 import AtSign from 'lucide-react/icons/at-sign'
 import Check from 'lucide-react/icons/check'
@@ -143,7 +143,7 @@ interface Figure {
   range?: string
 }
 
-/** The reply's footprint (issues 13 and 16): CO2 with its bounds, then energy and water when counted. */
+/** The reply's footprint: CO2 with its bounds, then energy and water when counted. */
 export function footprintFigures(co2: MessageCo2Impact): Figure[] {
   const gramsRange = (r?: { min: number; max: number }) =>
     r && `${formatSmall(r.min)} to ${formatSmall(r.max)} g`

@@ -16,7 +16,7 @@ import { threadsUi } from './threads-ui.ts'
 
 export function ThreadsDrawer() {
   const [open, setOpen] = useState(false)
-  // The list's code is fetched when the button is about to be used (issue 13); until it is in,
+  // The list's code is fetched when the button is about to be used; until it is in,
   // the drawer shows the list's own loading state.
   const [wanted, setWanted] = useState(false)
   const want = () => setWanted(true)

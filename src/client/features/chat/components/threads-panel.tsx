@@ -1,6 +1,6 @@
 // The thread list wired to the selection (spec section 4): picking a thread shows it and takes
 // its mode; deleting the shown one goes back to Default. While searching, matches inside
-// messages open their thread at that exchange (issue 14).
+// messages open their thread at that exchange.
 
 import { useQueryClient } from '@tanstack/react-query'
 import { MessageMatches } from '#client/features/search/components/message-matches.tsx'

@@ -1,4 +1,4 @@
-// The header's button that hides or shows the desktop thread list (issue 13).
+// The header's button that hides or shows the desktop thread list.
 import PanelLeftClose from 'lucide-react/icons/panel-left-close'
 import PanelLeftOpen from 'lucide-react/icons/panel-left-open'
 import { Button } from '#client/components/ui/button.tsx'

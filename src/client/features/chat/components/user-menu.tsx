@@ -53,7 +53,7 @@ function useClearHistory() {
   })
 }
 
-/** Every thread goes, favourites included: asked first (issue 13). */
+/** Every thread goes, favourites included: asked first. */
 function ClearHistoryDialog({
   open,
   onOpenChange,

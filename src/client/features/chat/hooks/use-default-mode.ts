@@ -1,4 +1,4 @@
-// First run and the default mode (issue 12): a person whose stored mode this server cannot serve,
+// First run and the default mode: a person whose stored mode this server cannot serve,
 // or who has none, gets GET /api/config's defaultChatModel.
 import { useEffect } from 'react'
 import { useAppConfig } from '#client/features/config/api/get-config.ts'

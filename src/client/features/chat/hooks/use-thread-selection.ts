@@ -105,7 +105,7 @@ export function initialThread(threads: Thread[]): Thread | undefined {
 }
 
 /**
- * Makes the automatic pick before the chat first renders (its prepare step, issue 13), by the
+ * Makes the automatic pick before the chat first renders (its prepare step), by the
  * rules of useThreadSelection and useThreadUrl below, which would otherwise make it right after
  * mounting: nothing chosen, or a thread that a complete list does not hold, becomes the one in
  * the address, else Default, and the address follows (replaced, as they replace it). The chat
@@ -142,7 +142,7 @@ function automaticPick(threads: Thread[], complete: boolean): string | undefined
  * Applies the rules: signed out clears the selection; signed in with nothing selected (or a
  * selected thread that no longer exists) picks Default. Returns the thread id to show.
  * `complete` is false while older pages of the list are not loaded: a thread not among the
- * loaded ones may still exist then (issue 15).
+ * loaded ones may still exist then.
  */
 export function useThreadSelection(
   signedIn: boolean,

@@ -1,4 +1,4 @@
-// Each thread has its own address (issue 13): /chat/:threadId, /chat/new for an empty
+// Each thread has its own address: /chat/:threadId, /chat/new for an empty
 // conversation, /chat as the entry. The address and the selection follow each other, so reload,
 // back and forward keep a person in their thread.
 //

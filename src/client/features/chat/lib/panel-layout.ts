@@ -1,4 +1,4 @@
-// The desktop thread panel's width is remembered per browser (issue 13), within its limits;
+// The desktop thread panel's width is remembered per browser, within its limits;
 // 0 means the list is collapsed.
 import { THREADS_PANEL } from './panel-resize.ts'
 

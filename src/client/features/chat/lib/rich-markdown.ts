@@ -1,4 +1,4 @@
-// The heavy parts of reply rendering, loaded only when a reply needs them (issue 13): code
+// The heavy parts of reply rendering, loaded only when a reply needs them: code
 // highlighting (rehype-highlight) and math (remark-math + KaTeX) with their styles. /chat's
 // first load stays as it was; markdown.tsx imports this file dynamically.
 import 'highlight.js/styles/github-dark.css'

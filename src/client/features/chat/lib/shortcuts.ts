@@ -1,4 +1,4 @@
-// The chat's keyboard shortcuts (issue 13), in one list the help sheet shows and the key handler
+// The chat's keyboard shortcuts, in one list the help sheet shows and the key handler
 // matches. Single keys ([, ], ?) act only outside text fields, where typing them means text.
 
 export type ShortcutAction =

@@ -1,5 +1,5 @@
 // Button-looking links of the landing page, written out rather than built with cn() so that
-// tailwind-merge stays out of this page's bundle (issue #8: under 90 KB of JS for /).
+// tailwind-merge stays out of this page's bundle (under 90 KB of JS for /).
 export const primaryLink =
   'inline-flex h-11 items-center gap-2 rounded-lg bg-primary px-6 font-semibold text-primary-foreground transition-colors hover:bg-emerald-400'
 export const secondaryLink =

@@ -1,4 +1,4 @@
-// Settings > Actions > Download my data (issue 14, GDPR article 20): the whole account as a zip.
+// Settings > Actions > Download my data (GDPR article 20): the whole account as a zip.
 import Download from 'lucide-react/icons/download'
 import { useEffect, useRef, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'

@@ -1,4 +1,4 @@
-// Settings > Actions > Import conversations (issue 14): a ChatGPT export or a Loris export.
+// Settings > Actions > Import conversations: a ChatGPT export or a Loris export.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import Upload from 'lucide-react/icons/upload'
 import { useRef } from 'react'

@@ -1,4 +1,4 @@
-// Matches inside messages, shown below the thread-title filter while searching (issue 14): a
+// Matches inside messages, shown below the thread-title filter while searching: a
 // snippet with the words highlighted, the thread's title and the date.
 import FileText from 'lucide-react/icons/file-text'
 import { Button } from '#client/components/ui/button.tsx'

@@ -1,4 +1,4 @@
-// Settings > Shared links (issue 14): every link the person created, with Revoke.
+// Settings > Shared links: every link the person created, with Revoke.
 import ExternalLink from 'lucide-react/icons/external-link'
 import Trash2 from 'lucide-react/icons/trash'
 import { Button } from '#client/components/ui/button.tsx'

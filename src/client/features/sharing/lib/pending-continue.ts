@@ -1,4 +1,4 @@
-// A visitor's 'Continue this conversation' (issue 14), kept while they sign in: the share page
+// A visitor's 'Continue this conversation', kept while they sign in: the share page
 // carries it out by itself once they have, after a password sign-in on the page as after Google's
 // return to it (a new page load, decision 005). In session storage like the pre-auth draft
 // (chat/lib/pending-draft.ts) rather than as a marker in the return address: a link anyone can

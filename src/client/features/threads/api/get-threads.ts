@@ -11,7 +11,7 @@ import type { Thread, ThreadPage } from '#contract/threads.ts'
 
 export const threadsQueryKey = ['/api/threads'] as const
 
-/** The cached pages of the thread list: Default first, then the most recent (issue 15). */
+/** The cached pages of the thread list: Default first, then the most recent. */
 export type ThreadPages = InfiniteData<ThreadPage, string | null>
 
 async function fetchThreadPage(cursor: string | null, signal: AbortSignal): Promise<ThreadPage> {

@@ -1,4 +1,4 @@
-// Share (issue 14): a read-only snapshot link anyone can open; search engines skip it unless the
+// Share: a read-only snapshot link anyone can open; search engines skip it unless the
 // owner ticks the box.
 import Check from 'lucide-react/icons/check'
 import Copy from 'lucide-react/icons/copy'

@@ -38,7 +38,7 @@ export interface ThreadListProps {
   onDeleted: (id: string) => void
   /** Shown below the title matches while searching (matches inside messages, composed by the chat). */
   renderSearchExtra?: (search: string) => ReactNode
-  /** Loads the next page of older threads; called as the list nears its end (issue 15). */
+  /** Loads the next page of older threads; called as the list nears its end. */
   onLoadMore?: () => void
   hasMore?: boolean
   /** The last next page failed: no more are asked for until the person retries. */

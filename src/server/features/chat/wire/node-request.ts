@@ -1,4 +1,4 @@
-// The captured streaming request sent with node:http(s) (issue 15, decision 019): its body is read
+// The captured streaming request sent with node:http(s) (decision 019): its body is read
 // as a Node stream, so a chunk costs one Buffer and one iterator step instead of undici's WHATWG
 // byte stream (a ReadableStream read, its promise and its queue per chunk). One keep-alive agent
 // per protocol, as undici keeps its connections. No proxy: Loris configures none for fetch either.
@@ -70,7 +70,7 @@ function nodeBody(res: http.IncomingMessage): WireBody {
       return chunks.next()
     },
     // 'data' events rather than the stream's async iterator: the iterator makes a promise and
-    // a read() per chunk, about a tenth of what reading a chunk costs (issue 15).
+    // a read() per chunk, about a tenth of what reading a chunk costs.
     read: (onChunk) =>
       new Promise<void>((resolve, reject) => {
         const take = (chunk: Uint8Array) => {
@@ -122,12 +122,12 @@ export function nodeRequest(
 
 /**
  * A kept-alive connection the provider closed as it went idle can be reused at the very moment it
- * closes: the request then fails before any answer, and the provider never read it (seen once in
+ * closes: the request then fails before any answer, and the provider never read it (a few in
  * 1,500 streams after the bench's idle spells). Its reset shows as ECONNRESET, or as EPIPE when a
  * second write follows it (the held last byte: the provider's reset of a connection it had closed
  * marks it broken). Such a request is sent once more, as Node's documentation advises
  * (`request.reusedSocket`), on a connection of its own: when every kept connection went idle at
- * once, the next kept one is as likely to be closed too (session 16: 5 of 1,500 streams failed so).
+ * once, the next kept one is as likely to be closed too.
  */
 function isStaleConnection(req: http.ClientRequest, error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code

@@ -1,8 +1,8 @@
 // A kept-alive connection the provider closes just as it is reused: the request, never read by the
 // provider, is sent once more on a new connection. A connection reset on a new connection is an
-// error as before (the provider may have read that request). Found by the load bench at 500
-// streams (session 16): the reset showed as EPIPE when the request's last byte was held (decision
-// 033), and the one retry took another kept connection the provider had closed too.
+// error (the provider may have read that request). At 500 streams the reset shows as EPIPE when the
+// request's last byte is held (decision 033), and a retry on another kept connection may find it
+// closed too.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'

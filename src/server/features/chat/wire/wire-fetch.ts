@@ -34,7 +34,7 @@ const captures = new WeakMap<AbortSignal, WireCapture>()
 /**
  * Thrown by the fetch once it has captured a streaming body; `captureWire` catches it. Made
  * without a stack trace: it is thrown by every streamed reply and never shown, and capturing the
- * stack of the SDK's async chain was 35 microseconds of each send's start (issue 15).
+ * stack of the SDK's async chain was 35 microseconds of each send's start.
  */
 class Captured extends Error {
   constructor() {
