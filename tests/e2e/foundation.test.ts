@@ -21,12 +21,16 @@ afterAll(async () => {
 })
 
 describe('routes', () => {
-  it('shows the 404 screen for an unknown path', async () => {
+  it('shows the 404 screen for an unknown path, answered with status 404', async () => {
     const { page, unexpectedErrors } = await browser.newPage()
-    await page.goto(`${server.url}/no/such/page`)
+    const answer = await page.goto(`${server.url}/no/such/page`)
+    // Search engines and link checkers read the status, people the screen.
+    expect(answer?.status()).toBe(404)
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor()
     expect(await page.getByText('Did you forget to add the page to the router?').isVisible()).toBe(true)
     expect(unexpectedErrors()).toEqual([])
+    // A route the router knows is a 200, whatever its letters' case.
+    expect((await page.goto(`${server.url}/HowItWorks`))?.status()).toBe(200)
   })
 
   it('matches routes case-insensitively', async () => {
