@@ -50,6 +50,26 @@ describe('in development (PUBLIC_URL http://localhost:5000)', () => {
   })
 })
 
+describe('in production on this machine only (PUBLIC_URL unset: http://127.0.0.1:5000)', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp({
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'production-secret-production-secret-0123',
+      PUBLIC_URL: '',
+    })
+  })
+  afterAll(() => t.close())
+
+  it('answers every loopback name on its port', async () => {
+    for (const base of ['http://127.0.0.1:5000', 'http://localhost:5000', 'http://[::1]:5000'])
+      expect((await register(t, base, { origin: base })).status, base).toBe(201)
+    expect(
+      (await register(t, 'http://rebind.example:5000', { origin: 'http://rebind.example:5000' })).status,
+    ).toBe(421)
+  })
+})
+
 describe('in production (PUBLIC_URL https://loris.example)', () => {
   const env = {
     NODE_ENV: 'production',

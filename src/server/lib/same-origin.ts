@@ -20,8 +20,9 @@ export interface PublicAddresses {
 }
 
 /**
- * PUBLIC_URL's host and origin; outside production also the loopback names on its port and on the
- * listen port, so http://localhost:5000 keeps working where the default PUBLIC_URL says 127.0.0.1.
+ * PUBLIC_URL's host and origin; outside production, or when PUBLIC_URL is itself on this machine,
+ * also the loopback names on its port and on the listen port, so http://localhost:5000 keeps
+ * working where the default PUBLIC_URL says 127.0.0.1.
  */
 export function publicAddresses(env: Env): PublicAddresses {
   const origin = publicOrigin(env)
@@ -29,7 +30,7 @@ export function publicAddresses(env: Env): PublicAddresses {
   const defaultPort = url.protocol === 'https:' ? '443' : '80'
   const hosts = new Set([hostKey(url.hostname, url.port, defaultPort)])
   const origins = new Set([origin])
-  if (env.NODE_ENV !== 'production') {
+  if (env.NODE_ENV !== 'production' || LOOPBACK.includes(url.hostname)) {
     const ports = new Set([url.port || defaultPort, String(env.PORT)])
     for (const name of LOOPBACK)
       for (const port of ports) {
