@@ -45,11 +45,16 @@ function hostKey(hostname: string, port: string, defaultPort: string): string {
   return port && port !== defaultPort ? `${hostname}:${port}` : hostname
 }
 
-/** `host` (a Host header's value) as publicAddresses writes it; null when it is no host at all. */
+/**
+ * `host` (a Host or X-Forwarded-Host value) as publicAddresses writes it; null unless it is only a
+ * name and a port (`a@loris.example` parses as loris.example, and is not one).
+ */
 function normalHost(host: string, defaultPort: string): string | null {
+  const asked = host.toLowerCase()
   try {
-    const url = new URL(`http://${host}`)
-    if (url.host !== host.toLowerCase() && url.host !== host.toLowerCase().replace(/:80$/, '')) return null
+    const url = new URL(`http://${asked}`)
+    // The parser drops port 80, http's own.
+    if (url.host !== asked && `${url.host}:80` !== asked) return null
     return hostKey(url.hostname, url.port, defaultPort)
   } catch {
     return null
