@@ -10,6 +10,8 @@ export const errorTypes = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  // A request naming another host than the server's own (DNS rebinding, a misconfigured proxy).
+  misdirected: 421,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,

@@ -14,9 +14,11 @@ export type CreateShareBody = z.input<typeof createShareBody>
 export const createShareResponse = z.object({ url: z.string(), token: z.string() })
 export type CreateShareResponse = z.infer<typeof createShareResponse>
 
-/** One exchange as the shared page shows it; files are served through the share's token. */
+/**
+ * One exchange as the shared page shows it; files are served through the share's token. No ids:
+ * a reader needs none (the page lists the exchanges in order), and the owner's stay theirs.
+ */
 export const sharedExchangeSchema = z.object({
-  id: z.string(),
   content: z.string(),
   response: z.string(),
   chatModel: chatModelSchema,

@@ -31,7 +31,7 @@ import { limitBody } from './lib/body-limit.ts'
 import { compression } from './lib/compression.ts'
 import type { AppDeps, AppEnv } from './lib/context.ts'
 import { errorBody, toErrorResponse } from './lib/on-error.ts'
-import { sameOrigin } from './lib/same-origin.ts'
+import { publicAddresses, publicHostOnly, sameOrigin } from './lib/same-origin.ts'
 import { noStoreUnlessChosen, securityHeaders } from './lib/security-headers.ts'
 import { serveClient } from './lib/serve-client.ts'
 
@@ -105,6 +105,16 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
       )
     }
   })
+  const addresses = publicAddresses(deps.env)
+  // Before any work: a request for another host is a page that rebound its name to this machine.
+  // A health probe names the node's own address (a load balancer's, Kubernetes').
+  app.use(
+    publicHostOnly(
+      addresses,
+      deps.env.TRUST_PROXY,
+      (method, path) => (method === 'GET' || method === 'HEAD') && path === '/api/health',
+    ),
+  )
   // Outside the security headers: served files get a sandbox CSP of their own.
   app.use('/api/uploads/*', sandboxUploads)
   app.use('/api/shares/:token/files/*', sandboxUploads)
@@ -135,10 +145,7 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
   })
   app.use(
     '*',
-    sameOrigin(
-      () => publicOrigin(deps.env),
-      (p) => p === '/api/stripe/webhook',
-    ),
+    sameOrigin(addresses, (p) => p === '/api/stripe/webhook'),
   )
   app.route('/api', apiRoutes(deps))
   // Google sign-in is a browser navigation, outside /api (spec section 7).

@@ -169,8 +169,11 @@ describe('share', () => {
     await dialog.getByRole('button', { name: 'Done' }).click()
     await exchange(owner.chat, 'A later question that is not shared')
 
-    // The shell carries the card and noindex before any script runs.
-    const html = await (await fetch(url)).text()
+    // The shell carries the card and noindex before any script runs, and is never kept: the card
+    // quotes the conversation, which a revoked link must not show.
+    const shell = await fetch(url)
+    expect(shell.headers.get('cache-control')).toBe('no-store')
+    const html = await shell.text()
     expect(html).toContain('<meta property="og:title" content="Tell me about slow lorises | Shared on Loris"')
     expect(html).toContain('<meta name="robots" content="noindex" />')
 

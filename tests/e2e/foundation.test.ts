@@ -13,20 +13,60 @@ let browser: TestBrowser
 
 beforeAll(async () => {
   server = await startAppServer()
-  browser = await launchBrowser()
+  // rebind.example stands for a name its owner pointed at this machine (DNS rebinding).
+  browser = await launchBrowser(['--host-resolver-rules=MAP rebind.example 127.0.0.1'])
 })
 afterAll(async () => {
   await browser?.close()
   await server?.stop()
 })
 
+/** Registers from the page's own origin, as a script on it could; answers the status. */
+function registerFrom(page: Page): Promise<number> {
+  return page.evaluate(async (email) => {
+    const res = await fetch('/api/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery' }),
+    })
+    return res.status
+  }, `addresses-${randomUUID()}@example.com`)
+}
+
+describe('addresses', () => {
+  it('works at localhost as at 127.0.0.1, and answers a name rebound to this machine 421', async () => {
+    const port = new URL(server.url).port
+    // The server's PUBLIC_URL says 127.0.0.1; outside production localhost is the same server.
+    const local = await browser.newPage()
+    await local.page.goto(`http://localhost:${port}/`)
+    await local.page
+      .getByRole('link', { name: /start chatting/i })
+      .first()
+      .waitFor()
+    expect(await registerFrom(local.page)).toBe(201)
+    expect(local.unexpectedErrors()).toEqual([])
+
+    // A page on another name that resolves here reaches nothing: not the app, not its API.
+    const rebound = await browser.newPage()
+    const answer = await rebound.page.goto(`http://rebind.example:${port}/`)
+    expect(answer?.status()).toBe(421)
+    expect(await rebound.page.textContent('body')).toContain('This server answers at')
+    expect(await registerFrom(rebound.page)).toBe(421)
+  })
+})
+
 describe('routes', () => {
-  it('shows the 404 screen for an unknown path', async () => {
+  it('shows the 404 screen for an unknown path, answered with status 404', async () => {
     const { page, unexpectedErrors } = await browser.newPage()
-    await page.goto(`${server.url}/no/such/page`)
+    const answer = await page.goto(`${server.url}/no/such/page`)
+    // Search engines and link checkers read the status, people the screen.
+    expect(answer?.status()).toBe(404)
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor()
     expect(await page.getByText('Did you forget to add the page to the router?').isVisible()).toBe(true)
-    expect(unexpectedErrors()).toEqual([])
+    // Chromium logs the page's own 404; nothing else may fail.
+    expect(unexpectedErrors([/status of 404/])).toEqual([])
+    // A route the router knows is a 200, whatever its letters' case.
+    expect((await page.goto(`${server.url}/HowItWorks`))?.status()).toBe(200)
   })
 
   it('matches routes case-insensitively', async () => {

@@ -9,11 +9,10 @@ import {
   useEffect,
   useState,
 } from 'react'
-import { parse } from 'regexparam'
 import { Route, Router, Switch, useLocation } from 'wouter'
 import { type ModuleLoader, moduleLoader } from '#client/lib/module-loader.ts'
+import { paths, routePattern } from '#contract/paths.ts'
 import { LoadFailureBoundary } from './load-failure-boundary.tsx'
-import { paths } from './paths.ts'
 
 type PageModule = {
   default: ComponentType
@@ -82,12 +81,6 @@ const NotFoundPage = shellPage(() =>
   import('#client/features/not-found/not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })),
 )
 
-// Spec section 2: route matching is case-insensitive (params, optionals, wildcards still work).
-function caseInsensitiveParser(route: string, loose?: boolean) {
-  const { pattern, keys } = parse(route, loose)
-  return { pattern: new RegExp(pattern.source, 'i'), keys }
-}
-
 // PageSpinner's look without cn(), which would pull tailwind-merge into the landing page's load.
 function RouteSpinner() {
   return (
@@ -131,8 +124,9 @@ function RoutesBoundary({ children }: { children: ReactNode }) {
 }
 
 export function AppRouter({ base }: { base?: string }) {
+  // Spec section 2: route matching is case-insensitive (params, optionals, wildcards still work).
   return (
-    <Router parser={caseInsensitiveParser} base={base}>
+    <Router parser={routePattern} base={base}>
       <DocumentTitle />
       <RoutesBoundary>
         <Suspense fallback={<RouteSpinner />}>

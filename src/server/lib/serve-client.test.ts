@@ -62,7 +62,12 @@ describe('serveClient', () => {
     mkdirSync(path.join(clientDir, 'assets'))
     writeFileSync(path.join(clientDir, 'index.html'), shell)
     writeFileSync(path.join(clientDir, 'assets', 'present-A1.js'), 'export {}')
-    serveClient(app, clientDir, 'http://localhost:5000')
+    serveClient(app, clientDir, 'http://localhost:5000', {
+      shareHead: async (token) =>
+        token === 'known'
+          ? { title: 'Lorises | Shared on Loris', description: 'd', url: 'u', noindex: true }
+          : null,
+    })
   })
   afterAll(() => rmSync(clientDir, { recursive: true, force: true }))
 
@@ -75,5 +80,37 @@ describe('serveClient', () => {
     const route = await app.request('/account')
     expect(route.status).toBe(200)
     expect(await route.text()).toContain('<div id="root">')
+  })
+
+  it('answers 404 with the shell for a path no client route knows, 200 for every route', async () => {
+    for (const path of ['/no/such/page', '/chatx', '/chat/a/b', '/share', '/index.html', '/account/x']) {
+      const res = await app.request(path)
+      expect(res.status, path).toBe(404)
+      // The shell still comes: its router shows the not-found screen.
+      expect(await res.text(), path).toContain('<div id="root">')
+    }
+    for (const path of [
+      '/',
+      '/chat',
+      '/chat/',
+      '/CHAT/some-thread',
+      '/howitworks',
+      '/HowItWorks',
+      '/account',
+      '/privacy-policy?from=chat',
+      '/terms-of-service',
+      '/verify-email?token=x',
+      '/reset-password',
+    ])
+      expect((await app.request(path)).status, path).toBe(200)
+  })
+
+  it('never lets a shared page be stored, known or revoked', async () => {
+    const known = await app.request('/share/known')
+    expect(known.status).toBe(200)
+    expect(known.headers.get('cache-control')).toBe('no-store')
+    const gone = await app.request('/share/revoked')
+    expect(gone.status).toBe(404)
+    expect(gone.headers.get('cache-control')).toBe('no-store')
   })
 })

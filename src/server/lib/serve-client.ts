@@ -3,6 +3,7 @@ import path from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { Context, Hono } from 'hono'
 import { getCookie } from 'hono/cookie'
+import { isAppPath, paths, routePattern } from '#contract/paths.ts'
 import type { AppEnv } from './context.ts'
 import { CHAT_ROUTE_SOURCES, type ChatVisit, chatHtml, readManifest, staticChunks } from './route-preloads.ts'
 import { SESSION_COOKIE } from './session.ts'
@@ -42,12 +43,13 @@ export function withHead(indexHtml: string, meta: HeadMeta | null): string {
     .replace('</head>', () => tail)
 }
 
-/** The client's chat routes (matched case-insensitively, like the client's router). */
-const CHAT_PATH = /^\/chat(\/[^/]+)?\/?$/i
+/** The client's chat routes, matched as its router matches them. */
+const CHAT_PATH = routePattern(paths.chatThread).pattern
 
 /**
  * Serves the built SPA: hashed assets cached for a year (a missing one is a 404), everything
- * else revalidated, and index.html for any client route (the router shows the 404 screen itself).
+ * else revalidated, and index.html for any other path: 200 on a client route, 404 elsewhere
+ * (the router shows its not-found screen; search engines and link checkers read the status).
  */
 export function serveClient(
   app: Hono<AppEnv>,
@@ -75,6 +77,7 @@ export function serveClient(
   const { chatVisit } = opts
   const sendIndex = async (c: Context<AppEnv>) => {
     c.header('Cache-Control', 'no-cache')
+    if (!isAppPath(c.req.path)) return c.html(indexHtml, 404)
     if (!CHAT_PATH.test(c.req.path)) return c.html(indexHtml)
     c.header('Vary', 'Cookie')
     let visit: ChatVisit = { signedIn: Boolean(getCookie(c, SESSION_COOKIE)), threadId: null }
@@ -94,10 +97,11 @@ export function serveClient(
   const { shareHead } = opts
   if (shareHead) {
     // A shared conversation's card and robots rule come from its share; a revoked or
-    // unknown link answers 404 (the page then says so).
+    // unknown link answers 404 (the page then says so). Never kept (decision 013): the card
+    // quotes the conversation, which must be gone the moment its link is revoked.
     app.get('/share/:token', async (c) => {
       const meta = await shareHead(c.req.param('token'))
-      c.header('Cache-Control', 'no-cache')
+      c.header('Cache-Control', 'no-store')
       if (!meta || meta.noindex) c.header('X-Robots-Tag', 'noindex')
       return c.html(withHead(indexHtml, meta), meta ? 200 : 404)
     })

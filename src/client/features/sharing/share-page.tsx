@@ -88,8 +88,10 @@ export default function SharePage() {
         </Button>
       </header>
       <section aria-label="Conversation">
-        {data.exchanges.map((e) => (
-          <Exchange key={e.id} exchange={{ ...e, pending: false }} />
+        {/* A snapshot never changes: its exchanges' places are their keys. */}
+        {data.exchanges.map((e, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the list is fixed once loaded
+          <Exchange key={i} exchange={{ ...e, id: null, pending: false }} />
         ))}
       </section>
       <footer className="mt-8 border-t pt-4 text-center text-sm text-muted-foreground">

@@ -61,13 +61,21 @@ function buildFinish() {
     sql`, `,
   )
   return sql`
-    with info as (
+    with owner as materialized (
+      -- The person's row before the message's, as a send takes them: its admission updates the
+      -- person's row, then its insert waits on any change to a message with its clientMessageId
+      -- in progress. Taken the other way round, a retry of this very send (a second tab, a
+      -- resent request) and this statement each waited for the other until PostgreSQL ended one:
+      -- the reply was never stored, and the retry, following it, saw it lost when its lease lapsed.
+      select id from users where id = ${p('userId')} for no key update
+    ), info as (
       select origin, status from messages where id = ${p('messageId')}
     ), held as (
       -- Still this attempt's: a retry that restarted the row after the sweep settled it made
       -- another, whose reservation and place among the replies generating are not this one's.
       select id, reserved_chars from messages
       where id = ${p('messageId')} and completed_at is null and attempt_id = ${p('attemptId')}::uuid
+        and exists (select 1 from owner)
       for update
     ), done as (
       update messages m set

@@ -1,5 +1,6 @@
 // A reply's life beyond the happy path: retries, closed tabs, broken models, Stop, other nodes.
-import { and, eq } from 'drizzle-orm'
+import { randomUUID } from 'node:crypto'
+import { and, eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { messageListSchema } from '#contract/messages.ts'
 import { createApp } from '#server/app.ts'
@@ -7,6 +8,8 @@ import { messages, threads, users } from '#server/db/schema/index.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { eventReader, readEvents, replyText, settled, waitFor } from '../../../../tests/helpers/chat.ts'
 import { TEST_ORIGIN } from '../../../../tests/helpers/test-app.ts'
+import { finalizeReply } from './finalize.ts'
+import { violates } from './send-statement.ts'
 
 const app = setUpAiTestApp()
 // A second app node on the same database: its own in-memory generation registry.
@@ -54,13 +57,87 @@ describe('idempotent sends (clientMessageId)', () => {
       send(cookie, { content: 'twice', clientMessageId: 'k-2' }).then(readEvents),
       send(cookie, { content: 'twice', clientMessageId: 'k-2' }).then(readEvents),
     ])
-    expect(a.at(-1)?.id).toBe(b.at(-1)?.id)
-    expect(a.at(-1)?.done && b.at(-1)?.done).toBe(true)
+    // Each stream ends with the one reply, stored: the one that lost the insert follows it.
+    const rows = await rowsWithKey(userId, 'k-2')
+    expect(rows.map((r) => r.status)).toEqual(['complete'])
+    const end = { id: rows[0]?.id, done: true, status: 'complete' }
+    expect(a.at(-1)).toMatchObject(end)
+    expect(b.at(-1)).toMatchObject(end)
     expect(replyText(a)).toBe(replyText(b))
-    expect(await rowsWithKey(userId, 'k-2')).toHaveLength(1)
+    expect(replyText(a)).toBe(rows[0]?.response)
     expect(await db().select().from(threads).where(eq(threads.userId, userId))).toHaveLength(2)
     expect(app.ai.requests).toHaveLength(1)
   })
+
+  // Only PostgreSQL runs two statements at once: the embedded database takes them in turn.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'stores a reply while a retry of its send is admitted, neither waiting for the other',
+    async () => {
+      const { userId } = await signedIn()
+      const content = 'stored while retried'
+      const attemptId = randomUUID()
+      const reply = { chatModel: 'gemini', provider: 'google', modelId: 'gemini-test' } as const
+      const [row] = await db()
+        .insert(messages)
+        .values({
+          userId,
+          clientMessageId: 'k-6',
+          content,
+          ...reply,
+          reservedChars: content.length,
+          attemptId,
+        })
+        .returning()
+      await db()
+        .update(users)
+        .set({ aiReservedChars: content.length, aiGenerating: 1 })
+        .where(eq(users.id, userId))
+      const waitingOnLocks = async () => {
+        const result = (await db().execute(sql`
+          select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'
+        `)) as unknown as { rows: { n: number }[] }
+        return result.rows[0]?.n ?? 0
+      }
+      let storing: Promise<unknown> | undefined
+      // The retry's statement as it runs: the person's row updated by its admission, then its
+      // insert of the same key, while the reply it names is being stored.
+      const retry = db().transaction(async (tx) => {
+        await tx
+          .update(users)
+          .set({ aiGenerating: sql`${users.aiGenerating} + 1` })
+          .where(eq(users.id, userId))
+        storing = finalizeReply(db(), {
+          messageId: row!.id,
+          attemptId,
+          userId,
+          threadId: null,
+          ...reply,
+          outcome: { status: 'complete', response: 'Stored.', errorMessage: null },
+          inputTokens: 1,
+          outputTokens: 1,
+          latencyMs: 1,
+          inputChars: content.length,
+          impact: { zone: null, selfParamsB: null },
+          now: new Date(),
+        }).catch((err: unknown) => err)
+        await waitFor(async () => (await waitingOnLocks()) > 0)
+        await tx.insert(messages).values({ userId, clientMessageId: 'k-6', content, ...reply })
+      })
+      // The retry learns at once that the send was stored before (and answers as it), and the
+      // reply is stored: no deadlock, which PostgreSQL ends by failing one of them.
+      const refused = await retry.then(
+        () => null,
+        (err: unknown) => err,
+      )
+      expect(violates(refused, 'messages_client_id_idx')).toBe(true)
+      expect(await storing).toMatchObject({ stored: true })
+      const [stored] = await db().select().from(messages).where(eq(messages.id, row!.id))
+      expect(stored).toMatchObject({ status: 'complete', response: 'Stored.', reservedChars: 0 })
+      const [person] = await db().select().from(users).where(eq(users.id, userId))
+      expect(person).toMatchObject({ aiReservedChars: 0, aiGenerating: 0 })
+    },
+  )
 
   it('generates again into the same row when the first attempt failed', async () => {
     const { cookie, userId } = await signedIn()

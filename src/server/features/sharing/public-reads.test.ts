@@ -25,7 +25,7 @@ const shareOf = (cookie: string, threadId: string) =>
 
 /** An exchange as the public read answered it when it parsed the snapshot: the expected shape. */
 function asParsedBefore(token: string, e: StoredExchange): SharedExchange {
-  const { uploadId, modelId, completedAt, ...rest } = e
+  const { id, uploadId, modelId, completedAt, ...rest } = e
   return {
     ...rest,
     mediaUrl: uploadId ? shareFileUrl(token, uploadId) : null,

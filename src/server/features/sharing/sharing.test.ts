@@ -40,7 +40,14 @@ describe('sharing a thread', () => {
     const res = await read(token)
     expect(res.status).toBe(200)
     expect(res.headers.get('x-robots-tag')).toBe('noindex')
-    const body = sharedConversationSchema.parse(await res.json())
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    const text = await res.text()
+    // The owner's message ids are theirs: a reader is given none.
+    const ids = (await t.deps.database.db.select({ id: messages.id }).from(messages)).map((m) => m.id)
+    expect(ids.length).toBeGreaterThan(0)
+    for (const id of ids) expect(text).not.toContain(id)
+    const body = sharedConversationSchema.parse(JSON.parse(text))
+    expect(Object.keys(body.exchanges[0] ?? {})).not.toContain('id')
     expect(body.title).toBe('Slow lorises')
     expect(body.allowIndexing).toBe(false)
     expect(body.exchanges.map((e) => [e.content, e.response])).toEqual([

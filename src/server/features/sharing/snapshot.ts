@@ -1,5 +1,6 @@
 // What a share keeps: the thread's exchanges copied at sharing time. Stored as JSON in
-// shares.snapshot; uploadId stays on the server (the page gets a token-scoped file URL).
+// shares.snapshot; the message ids and uploadId stay on the server (the page gets a token-scoped
+// file URL).
 import { z } from 'zod'
 import { MB } from '#contract/attachments.ts'
 import { chatModelSchema } from '#contract/config.ts'

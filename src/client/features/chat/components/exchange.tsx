@@ -33,7 +33,10 @@ export type ExchangeView = Pick<
   | 'modelName'
   | 'versionIds'
 > & {
-  /** The server id; null while the send has not been stored yet. */
+  /**
+   * The server id; null while the send has not been stored yet, and on a shared conversation
+   * (read-only: no actions, which need one).
+   */
   id: string | null
   /** True while this reply is arriving. */
   pending: boolean
@@ -269,7 +272,8 @@ export const Exchange = memo(function Exchange({ exchange }: { exchange: Exchang
             {!pending && <ReplyNote status={status} errorMessage={exchange.errorMessage} />}
           </>
         )}
-        {id && !generating && <ReplyFooter exchange={{ ...exchange, id }} />}
+        {/* A read-only copy (no actions) shows its footer's figures without an id. */}
+        {(id || !actions) && !generating && <ReplyFooter exchange={exchange} />}
       </div>
     </article>
   )

@@ -204,26 +204,27 @@ export type FooterExchange = Pick<
   | 'co2Impact'
   | 'modelName'
   | 'versionIds'
-> & { id: string }
+> & {
+  /** Null on a shared conversation: its footer offers no action, only Copy and the figures. */
+  id: string | null
+}
 
 export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
-  const actions = useExchangeActions()
   const { id, status, chatModel, co2Impact } = exchange
+  const context = useExchangeActions()
+  const actions = id ? context : null
   const time = timeOf(exchange.completedAt ?? exchange.createdAt)
   const broken = status === 'failed' || status === 'interrupted'
-  const of: RevisedExchange = {
-    id,
-    content: exchange.content,
-    mediaUrl: exchange.mediaUrl,
-    mediaType: exchange.mediaType,
-  }
+  const of: RevisedExchange | null = id
+    ? { id, content: exchange.content, mediaUrl: exchange.mediaUrl, mediaType: exchange.mediaType }
+    : null
   return (
     <div
       data-testid="reply-footer"
       className="mt-2 flex flex-wrap items-center gap-x-1 gap-y-1 text-xs text-muted-foreground"
     >
-      <VersionSwitcher id={id} versionIds={exchange.versionIds ?? [id]} />
-      {broken && actions && (
+      {id && <VersionSwitcher id={id} versionIds={exchange.versionIds ?? [id]} />}
+      {broken && actions && of && (
         <button
           type="button"
           className={cn(actionButtonClass, 'border text-foreground')}
@@ -234,8 +235,8 @@ export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
         </button>
       )}
       {exchange.response && <CopyMarkdownButton text={exchange.response} label="Copy reply" />}
-      <RegenerateMenu of={of} model={chatModel} />
-      {actions && (
+      {of && <RegenerateMenu of={of} model={chatModel} />}
+      {actions && id && (
         <ActionTip label="Start new thread from this message">
           <button
             type="button"
