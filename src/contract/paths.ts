@@ -5,7 +5,7 @@ import { parse } from 'regexparam'
 export const paths = {
   landing: '/',
   chat: '/chat',
-  /** The chat route with its optional thread (issue 13); /chat/new is the empty conversation. */
+  /** The chat route with its optional thread; /chat/new is the empty conversation. */
   chatThread: '/chat/:threadId?',
   howItWorks: '/howitworks',
   account: '/account',
