@@ -1,0 +1,159 @@
+import { type FormEvent, useId, useState } from 'react'
+import { Button } from '#client/components/ui/button.tsx'
+import { Input } from '#client/components/ui/input.tsx'
+import { Spinner } from '#client/components/ui/spinner.tsx'
+import { errorText } from '#client/lib/api.ts'
+import { type AdminLimits, type PlanLimits, planLimitsSchema } from '#contract/admin.ts'
+import { type LimitsAnswer, useLimits, useSaveLimits } from '../api/limits.ts'
+import { Field } from './field.tsx'
+
+const PLANS = [
+  { id: 'free', label: 'Free plan' },
+  { id: 'premium', label: 'Premium plan' },
+] as const
+type Plan = (typeof PLANS)[number]['id']
+
+const FIELDS: { id: keyof PlanLimits; label: string }[] = [
+  { id: 'charsPer30Days', label: 'Characters per 30 days' },
+  { id: 'sendsPerMinute', label: 'Sends per minute' },
+  { id: 'repliesAtOnce', label: 'Replies at once' },
+]
+
+type Draft = Record<Plan, Record<keyof PlanLimits, string>>
+type Errors = Partial<Record<`${Plan}.${keyof PlanLimits}`, string>>
+
+const draftOf = (limits: AdminLimits): Draft => ({
+  free: toDraft(limits.free),
+  premium: toDraft(limits.premium),
+})
+const toDraft = (l: PlanLimits) => ({
+  charsPer30Days: String(l.charsPer30Days),
+  sendsPerMinute: String(l.sendsPerMinute),
+  repliesAtOnce: String(l.repliesAtOnce),
+})
+
+/** The draft as numbers, or each field's message (the contract's own rules, as the server's). */
+export function checkLimits(draft: Draft): { limits: AdminLimits } | { errors: Errors } {
+  const errors: Errors = {}
+  const limits = {} as AdminLimits
+  for (const { id: plan } of PLANS) {
+    const values = Object.fromEntries(
+      FIELDS.map((f) => {
+        const text = draft[plan][f.id].trim().replaceAll(',', '')
+        return [f.id, text === '' ? Number.NaN : Number(text)]
+      }),
+    )
+    const parsed = planLimitsSchema.safeParse(values)
+    if (parsed.success) limits[plan] = parsed.data
+    else
+      for (const issue of parsed.error.issues) {
+        const key = `${plan}.${String(issue.path[0])}` as keyof Errors
+        errors[key] ??= issue.message
+      }
+  }
+  return Object.keys(errors).length > 0 ? { errors } : { limits }
+}
+
+/** Plan limits, kept in the database; the environment gives only the defaults shown. */
+export function LimitsTab() {
+  const id = useId()
+  const limits = useLimits()
+  return (
+    <section aria-labelledby={`${id}-title`} className="grid gap-6">
+      <div className="grid gap-1">
+        <h2 id={`${id}-title`} className="text-lg font-semibold">
+          Plan limits
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          Stored in the database, so every server uses them without a restart. The defaults come from the
+          server's environment.
+        </p>
+      </div>
+      {limits.isPending ? (
+        <Spinner label="Loading plan limits" />
+      ) : limits.isError ? (
+        <p role="alert" className="text-sm text-red-400">
+          {errorText(limits.error, 'The plan limits could not be loaded')}
+        </p>
+      ) : (
+        <LimitsForm answer={limits.data} />
+      )}
+    </section>
+  )
+}
+
+function LimitsForm({ answer }: { answer: LimitsAnswer }) {
+  const id = useId()
+  const save = useSaveLimits()
+  const [draft, setDraft] = useState<Draft>(() => draftOf(answer))
+  const [errors, setErrors] = useState<Errors>({})
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    const checked = checkLimits(draft)
+    if ('errors' in checked) {
+      setErrors(checked.errors)
+      // The first field in error takes focus, so its message is read out.
+      const first = Object.keys(checked.errors)[0]?.replace('.', '-')
+      if (first) document.getElementById(`${id}-${first}`)?.focus()
+      return
+    }
+    setErrors({})
+    save.mutate(checked.limits, { onSuccess: (saved) => setDraft(draftOf(saved)) })
+  }
+  return (
+    <form onSubmit={submit} noValidate aria-label="Plan limits" className="grid gap-6">
+      <div className="grid gap-6 md:grid-cols-2">
+        {PLANS.map((plan) => (
+          <fieldset key={plan.id} className="grid gap-4 rounded-lg border bg-card p-4">
+            <legend className="px-1 text-base font-semibold">{plan.label}</legend>
+            {FIELDS.map((f) => {
+              const fieldId = `${id}-${plan.id}-${f.id}`
+              const error = errors[`${plan.id}.${f.id}`]
+              return (
+                <Field
+                  key={f.id}
+                  id={fieldId}
+                  label={f.label}
+                  hint={`Default: ${answer.defaults[plan.id][f.id].toLocaleString('en-US')}`}
+                  error={error}
+                >
+                  <Input
+                    id={fieldId}
+                    inputMode="numeric"
+                    autoComplete="off"
+                    value={draft[plan.id][f.id]}
+                    aria-invalid={error ? true : undefined}
+                    aria-describedby={`${fieldId}-hint${error ? ` ${fieldId}-error` : ''}`}
+                    onChange={(e) =>
+                      setDraft((d) => ({ ...d, [plan.id]: { ...d[plan.id], [f.id]: e.target.value } }))
+                    }
+                  />
+                </Field>
+              )
+            })}
+          </fieldset>
+        ))}
+      </div>
+      {save.isError ? (
+        <p role="alert" className="text-sm text-red-400">
+          {errorText(save.error, 'The plan limits could not be saved. Try again.')}
+        </p>
+      ) : null}
+      <div className="flex flex-wrap gap-3">
+        <Button type="submit" disabled={save.isPending}>
+          {save.isPending ? 'Saving...' : 'Save limits'}
+        </Button>
+        <Button
+          type="button"
+          variant="outline"
+          onClick={() => {
+            setErrors({})
+            setDraft(draftOf(answer.defaults))
+          }}
+        >
+          Fill in the defaults
+        </Button>
+      </div>
+    </form>
+  )
+}
