@@ -44,6 +44,22 @@ describe('the JavaScript /chat loads first', () => {
     expect(chat.js.map((f) => f.file).filter((file) => !html.includes(`/${file}"`))).toEqual([])
   })
 
+  it("holds nothing of the operator's console, and neither does the landing page", () => {
+    const landing = landingBundleSize(clientDir)
+    expect(landing.js.every((f) => f.sources.length > 0)).toBe(true)
+    const admin = (files: { file: string; sources: string[] }[]) =>
+      files.flatMap((f) =>
+        f.sources.filter((s) => s.includes('features/admin/')).map((s) => `${f.file}: ${s}`),
+      )
+    expect(admin(chat.js)).toEqual([])
+    expect(admin(landing.js)).toEqual([])
+    // The console is in the build, as its own chunk: the check above cannot pass by its absence.
+    const manifest = readManifest(clientDir)
+    expect(Object.keys(manifest ?? {}).some((src) => src.includes('features/admin/admin-page.tsx'))).toBe(
+      true,
+    )
+  })
+
   it('is not loaded by the landing page, nor by the toaster every page loads after it', () => {
     const manifest = readManifest(clientDir)
     if (!manifest) throw new Error('the build wrote no manifest')

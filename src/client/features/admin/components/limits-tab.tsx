@@ -54,7 +54,7 @@ export function checkLimits(draft: Draft): { limits: AdminLimits } | { errors: E
   return Object.keys(errors).length > 0 ? { errors } : { limits }
 }
 
-/** Plan limits, kept in the database; the environment gives only the defaults shown. */
+/** Plan limits, kept in the database; Loris's own defaults are shown beside each. */
 export function LimitsTab() {
   const id = useId()
   const limits = useLimits()
@@ -65,8 +65,8 @@ export function LimitsTab() {
           Plan limits
         </h2>
         <p className="text-sm text-muted-foreground">
-          Stored in the database, so every server uses them without a restart. The defaults come from the
-          server's environment.
+          Stored in the database and read by every server, so a change needs no restart. Until an
+          operator saves them, Loris's own defaults apply.
         </p>
       </div>
       {limits.isPending ? (
