@@ -19,7 +19,7 @@ export function Field({
   children: ReactNode
 }) {
   return (
-    <div className={cn('grid content-start gap-1.5', className)}>
+    <div className={cn('grid min-w-0 content-start gap-1.5', className)}>
       <Label htmlFor={id}>{label}</Label>
       {children}
       {hint ? (

@@ -65,8 +65,8 @@ export function LimitsTab() {
           Plan limits
         </h2>
         <p className="text-sm text-muted-foreground">
-          Stored in the database and read by every server, so a change needs no restart. Until an
-          operator saves them, Loris's own defaults apply.
+          Stored in the database and read by every server, so a change needs no restart. Until an operator
+          saves them, Loris's own defaults apply.
         </p>
       </div>
       {limits.isPending ? (

@@ -34,9 +34,9 @@ export function PeopleTab({ selfId }: { selfId: string }) {
       <form
         aria-label="Find people"
         onSubmit={search}
-        className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end"
+        className="grid grid-cols-2 items-end gap-4 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto]"
       >
-        <Field id={`${id}-q`} label="E-mail contains">
+        <Field id={`${id}-q`} label="E-mail contains" className="col-span-2 lg:col-span-1">
           <Input id={`${id}-q`} name="q" type="search" autoComplete="off" maxLength={254} />
         </Field>
         <Field id={`${id}-plan`} label="Plan">
@@ -46,16 +46,16 @@ export function PeopleTab({ selfId }: { selfId: string }) {
             <option value="premium">Premium</option>
           </select>
         </Field>
+        <Field id={`${id}-active`} label="Active since">
+          <Input id={`${id}-active`} name="activeFrom" type="date" />
+        </Field>
         <Field id={`${id}-from`} label="Joined from">
           <Input id={`${id}-from`} name="createdFrom" type="date" />
         </Field>
         <Field id={`${id}-to`} label="Joined until">
           <Input id={`${id}-to`} name="createdTo" type="date" />
         </Field>
-        <Field id={`${id}-active`} label="Active since">
-          <Input id={`${id}-active`} name="activeFrom" type="date" />
-        </Field>
-        <Button type="submit" className="sm:justify-self-start">
+        <Button type="submit" className="col-span-2 lg:col-span-1">
           Search
         </Button>
       </form>
