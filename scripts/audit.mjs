@@ -6,7 +6,7 @@
 // and exits 1 below the targets. Debian's Chromium, no network needed.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
@@ -76,7 +76,10 @@ async function signUpOperator(url, dataDir) {
   const deadline = Date.now() + 15_000
   for (;;) {
     const outbox = path.join(dataDir, 'outbox')
-    const mails = readdirSync(outbox, { withFileTypes: true }).filter((f) => f.name.endsWith('.eml'))
+    // The outbox appears with its first mail, written after the answer.
+    const mails = existsSync(outbox)
+      ? readdirSync(outbox, { withFileTypes: true }).filter((f) => f.name.endsWith('.eml'))
+      : []
     const token = mails
       .map((f) => readFileSync(path.join(outbox, f.name), 'utf8').replace(/=\r?\n/g, ''))
       .find((text) => text.includes(OPERATOR_EMAIL))

@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { linkIn, waitForMail } from '../helpers/mailbox.ts'
 import { AdminPage } from '../pages/admin-page.ts'
 import { ChatPage } from '../pages/chat-page.ts'
-import { ThreadList } from '../pages/thread-list.ts'
+import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
 import { launchBrowser, type TestBrowser, type TestPage } from './support/browser.ts'
+import { aiProviderEnv } from './support/chat-harness.ts'
 
 const shots = path.resolve(import.meta.dirname, '../../.tmp/e2e-screenshots')
 const password = 'a strong password'
@@ -26,17 +27,21 @@ const nextOperator = () => {
   return email
 }
 
+let standIn: AiStandIn
 let server: AppServer
 let browser: TestBrowser
 
+// The model stand-in gives the usage report replies to show.
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true })
-  server = await startAppServer({ ADMIN_EMAILS: operators.join(',') })
+  standIn = await startAiStandIn()
+  server = await startAppServer({ ...aiProviderEnv(standIn), ADMIN_EMAILS: operators.join(',') })
   browser = await launchBrowser()
 })
 afterAll(async () => {
   await browser?.close()
   await server?.stop()
+  await standIn?.close()
 })
 
 /** Signs up in /chat and confirms the address from the outbox (ADMIN_EMAILS needs it confirmed). */
@@ -90,6 +95,8 @@ describe('the operator', () => {
     const theirChat = new ChatPage(them.page, server.url)
     await theirChat.open()
     await theirChat.signUp(personEmail, password)
+    await theirChat.send('Hello from the person')
+    await theirChat.waitForReply('Hello from the person')
 
     // The console is in the operator's account menu.
     await opChat.open()
@@ -105,8 +112,7 @@ describe('the operator', () => {
     await card.getByText('Suspended', { exact: true }).waitFor()
 
     // Their open tab: the next request finds the session gone and the page turns to a visitor's.
-    // (A search of their messages: any request of theirs would do.)
-    await new ThreadList(them.page).search('still there')
+    await theirChat.send('Still there?')
     await theirChat.signInButton().waitFor()
     await theirChat.openSignIn()
     await theirChat.fillCredentials('Sign in', personEmail, password)
@@ -180,10 +186,17 @@ describe('the operator', () => {
       Number(next),
     )
 
-    // Usage and impact: totals, the chart and its table.
+    // Usage and impact: totals, the chart and its table, here by model.
     const usage = await admin.showTab('Usage and impact')
     await usage.getByText('Emitted this month (UTC)').waitFor()
-    await usage.getByTestId('usage-chart').waitFor()
+    await usage.getByLabel('Group by').selectOption('model')
+    await usage.getByRole('button', { name: 'Show' }).click()
+    const figures = usage.getByRole('region', { name: 'Usage figures' })
+    await figures.getByRole('columnheader', { name: 'Model' }).waitFor()
+    expect(await figures.getByRole('row').count()).toBeGreaterThanOrEqual(2)
+    await usage.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first().waitFor()
+    const replies = usage.getByRole('definition').first()
+    expect(Number(await replies.textContent())).toBeGreaterThanOrEqual(1)
     await op.page.screenshot({ path: path.join(shots, 'admin-usage-1440.png'), fullPage: true })
 
     // The audit log names each action, newest first.

@@ -44,8 +44,9 @@ export function AuditTab() {
             {entries.map((e) => (
               <li key={e.id} className="grid gap-1 rounded-lg border bg-card p-3 text-sm">
                 <p>
-                  <span className="font-medium">{ACTIONS[e.action] ?? e.action}</span>{' '}
-                  <span className="break-all">{e.target}</span>
+                  <span className="font-medium">{ACTIONS[e.action] ?? e.action}</span>
+                  {/* A change of limits is about the plans, which its detail names. */}
+                  {e.action === 'limits' ? null : <span className="break-all"> {e.target}</span>}
                 </p>
                 <p className="text-xs text-muted-foreground">
                   <span className="break-all">by {e.actorEmail}</span>,{' '}
