@@ -91,6 +91,12 @@ async function signUpOperator(url, dataDir) {
         body: JSON.stringify({ token: token[1] ?? token[2] }),
       })
       if (!verified.ok) throw new Error(`Confirming the audit's operator failed: ${verified.status}`)
+      // Something for the console's Waitlist to show (an address and its Invite button).
+      await fetch(`${url}/api/waitlist`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'audit-waiting@example.com' }),
+      })
       return cookie
     }
     if (Date.now() > deadline) throw new Error("The audit's operator got no confirmation mail")

@@ -66,6 +66,10 @@ export function PersonActions({ person }: { person: AdminPerson }) {
   )
 }
 
+// The destructive red (#dc2626) under its light text is 4.41:1, short of WCAG AA's 4.5 for small
+// text; a darker red keeps the meaning and reads at 5.9:1.
+const DELETE_CLASS = 'bg-red-700 hover:bg-red-800'
+
 /** Deleting is asked for by typing the person's address, as the server requires. */
 function DeletePersonDialog({ person }: { person: AdminPerson }) {
   const id = useId()
@@ -83,7 +87,7 @@ function DeletePersonDialog({ person }: { person: AdminPerson }) {
       }}
     >
       <AlertDialogTrigger asChild>
-        <Button size="sm" variant="destructive">
+        <Button size="sm" variant="destructive" className={DELETE_CLASS}>
           Delete
         </Button>
       </AlertDialogTrigger>
@@ -119,7 +123,12 @@ function DeletePersonDialog({ person }: { person: AdminPerson }) {
             <AlertDialogCancel type="button" disabled={remove.isPending}>
               Cancel
             </AlertDialogCancel>
-            <Button type="submit" variant="destructive" disabled={!matches || remove.isPending}>
+            <Button
+              type="submit"
+              variant="destructive"
+              className={DELETE_CLASS}
+              disabled={!matches || remove.isPending}
+            >
               {remove.isPending ? 'Deleting...' : 'Delete account'}
             </Button>
           </AlertDialogFooter>
