@@ -40,7 +40,8 @@ const AXIS: Record<Metric, (x: number) => string> = {
 const BY_LABEL = { day: 'Day (UTC)', model: 'Model', plan: 'Plan' } as const
 
 /**
- * One metric at a time as bars per day, model or plan. The drawing is one image to assistive
+ * One metric at a time as bars per day, model or plan, drawn at once (no growing animation: the
+ * figures are what an operator came for). The drawing is one image to assistive
  * tech; every figure is in the table below it, which a phone scrolls sideways.
  */
 export function UsageChart({ report }: { report: AdminUsageResponse }) {
@@ -99,7 +100,14 @@ export function UsageChart({ report }: { report: AdminUsageResponse }) {
               />
               <Legend wrapperStyle={{ color: '#a1a1aa', fontSize: 12 }} />
               {bars.map((b) => (
-                <Bar key={b.key} dataKey={b.key} name={b.name} fill={b.color} radius={[3, 3, 0, 0]} />
+                <Bar
+                  key={b.key}
+                  dataKey={b.key}
+                  name={b.name}
+                  fill={b.color}
+                  radius={[3, 3, 0, 0]}
+                  isAnimationActive={false}
+                />
               ))}
             </BarChart>
           </ResponsiveContainer>
