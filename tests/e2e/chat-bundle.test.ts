@@ -1,7 +1,8 @@
 // Issue 13's budget for /chat on phones, counted on the built app rather than timed: before any
 // message exists the chat loads no markdown renderer (nor highlighting, math, the thread list's
 // virtualizer or the desktop's panels) and stays under CHAT_JS_BUDGET, in at most
-// CHAT_FILES_BUDGET files, each named in the chat's HTML (decision 044). The browser files build
+// CHAT_FILES_BUDGET files, each named in the chat's HTML (decision 044); nothing of the operator's
+// console is in it or in the landing page's load (decision 063). The browser files build
 // the app once (global-setup.ts); this one reads what they drive.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
