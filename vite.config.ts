@@ -30,6 +30,7 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/api': 'http://127.0.0.1:5000', '/auth': 'http://127.0.0.1:5000' },
+    // Only Google's flow lives under /auth on the server; /auth itself is a client page.
+    proxy: { '/api': 'http://127.0.0.1:5000', '/auth/google': 'http://127.0.0.1:5000' },
   },
 })

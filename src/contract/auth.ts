@@ -31,6 +31,12 @@ const tokenSchema = z
   .string({ error: 'This link is incomplete. Open the link from the e-mail again.' })
   .regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is incomplete. Open the link from the e-mail again.')
 
+/**
+ * POST /api/register: the credentials, and the token of an operator's invitation link when the
+ * person came from one (required when the server is invite-only).
+ */
+export const registerSchema = credentialsSchema.extend({ invite: tokenSchema.optional() })
+
 /** POST /api/reset-password: the token from the mailed link and the new password. */
 export const resetPasswordBody = z.object({
   token: tokenSchema,

@@ -16,6 +16,10 @@ export const googleAuthErrorMessages = {
   no_email: 'Google did not share an e-mail address for this account, so Loris cannot sign you in.',
   not_configured: 'Google sign-in is not configured on this server. Use your e-mail and password.',
   unavailable: 'Google sign-in is unavailable right now. Please try again in a moment.',
+  suspended:
+    'This account is suspended, so it cannot sign in. If you think this is a mistake, reply to any e-mail from Loris to reach the team.',
+  invite_only:
+    'Loris is open by invitation for now. Join the waitlist on the home page and we will e-mail you an invitation.',
   failed: 'Something went wrong while signing in with Google. Please try again.',
 } as const
 

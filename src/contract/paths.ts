@@ -15,6 +15,10 @@ export const paths = {
   // Opened from mailed links (decision 010), beyond the spec's routes.
   verifyEmail: '/verify-email',
   resetPassword: '/reset-password',
+  /** The operator's console (decision 063). */
+  admin: '/admin',
+  /** Sign-up by an operator's invitation link (?tab=signup&email=&invite=). */
+  auth: '/auth',
 } as const
 
 /** A route's pattern as the router matches it: case-insensitively (spec section 2). */

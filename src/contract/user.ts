@@ -17,6 +17,8 @@ export const userSchema = z.object({
   aiOutputChars: z.number().int(),
   aiUsageStartDate: z.string(),
   lastAiUsageReset: z.string(),
+  // Beyond spec section 3: whether the operator's console (/admin) is open to this person.
+  operator: z.boolean(),
 })
 export type User = z.infer<typeof userSchema>
 

@@ -4,7 +4,8 @@ import { Hono } from 'hono'
 import { requestId } from 'hono/request-id'
 import { IMPORT_LIMITS } from '#contract/import.ts'
 import { publicOrigin } from './env.ts'
-import { accountRoutes } from './features/account/routes.ts'
+import { type AccountHooks, accountRoutes, deleteAccount } from './features/account/routes.ts'
+import { adminRoutes } from './features/admin/routes.ts'
 import { createAttachments } from './features/attachments/attachments.ts'
 import { sandboxUploads } from './features/attachments/routes.ts'
 import { authRoutes } from './features/auth/routes.ts'
@@ -55,6 +56,14 @@ function apiRoutes(deps: AppDeps) {
     forget(userId)
     return attachments.afterDelete(userId)
   }
+  const accountHooks: AccountHooks = {
+    beforeDelete: [cancelSubscriptionForUser],
+    // The account's files go once its uploads rows are gone.
+    afterDelete: [
+      async (_, { userId }) => forget(userId),
+      (_, { userId, storageKeys }) => attachments.afterDelete(userId, storageKeys),
+    ],
+  }
   return new Hono<AppEnv>()
     .route('/', authRoutes(deps))
     .route('/', systemRoutes(deps))
@@ -65,16 +74,10 @@ function apiRoutes(deps: AppDeps) {
     .route('/', billingRoutes(deps))
     .route('/', impactRoutes(deps))
     .route('/', metricsRoutes(deps))
+    .route('/', accountRoutes(deps, accountHooks))
     .route(
       '/',
-      accountRoutes(deps, {
-        beforeDelete: [cancelSubscriptionForUser],
-        // The account's files go once its uploads rows are gone.
-        afterDelete: [
-          async (_, { userId }) => forget(userId),
-          (_, { userId, storageKeys }) => attachments.afterDelete(userId, storageKeys),
-        ],
-      }),
+      adminRoutes(deps, { deleteAccount: (user, log) => deleteAccount(deps, accountHooks, user, log) }),
     )
     .route('/', waitlistRoutes(deps))
     .route('/', searchRoutes(deps))

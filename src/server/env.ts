@@ -100,6 +100,16 @@ export const envSchema = z.object({
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
   GOOGLE_ISSUER_URL: z.url().default('https://accounts.google.com'),
+
+  // Operating (features/admin): these verified addresses are operators; `invite` makes
+  // registering need an operator's invite.
+  ADMIN_EMAILS: optionalString.transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  ),
+  SIGNUP: z.enum(['open', 'invite']).default('open'),
 })
 
 export type Env = z.infer<typeof envSchema>

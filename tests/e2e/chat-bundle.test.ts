@@ -1,7 +1,8 @@
 // The budget for /chat on phones, counted on the built app rather than timed: before any
 // message exists the chat loads no markdown renderer (nor highlighting, math, the thread list's
 // virtualizer or the desktop's panels) and stays under CHAT_JS_BUDGET, in at most
-// CHAT_FILES_BUDGET files, each named in the chat's HTML (decision 044). The browser files build
+// CHAT_FILES_BUDGET files, each named in the chat's HTML (decision 044); nothing of the operator's
+// console is in it or in the landing page's load (decision 063). The browser files build
 // the app once (global-setup.ts); this one reads what they drive.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -42,6 +43,27 @@ describe('the JavaScript /chat loads first', () => {
       { signedIn: true, threadId: null },
     )
     expect(chat.js.map((f) => f.file).filter((file) => !html.includes(`/${file}"`))).toEqual([])
+  })
+
+  it("holds nothing of the operator's console, and neither does the landing page", () => {
+    const landing = landingBundleSize(clientDir)
+    expect(landing.js.every((f) => f.sources.length > 0)).toBe(true)
+    const admin = (files: { file: string; sources: string[] }[]) =>
+      files.flatMap((f) =>
+        f.sources.filter((s) => s.includes('features/admin/')).map((s) => `${f.file}: ${s}`),
+      )
+    expect(admin(chat.js)).toEqual([])
+    expect(admin(landing.js)).toEqual([])
+    // The console's own chunk is named so by its source map: the check above cannot pass blind.
+    const manifest = readManifest(clientDir)
+    const chunk = Object.entries(manifest ?? {}).find(([src]) =>
+      src.endsWith('features/admin/admin-page.tsx'),
+    )
+    if (!chunk) throw new Error('the build has no chunk for the console')
+    const map = JSON.parse(readFileSync(path.join(clientDir, `${chunk[1].file}.map`), 'utf8')) as {
+      sources: string[]
+    }
+    expect(map.sources.some((s) => s.includes('features/admin/'))).toBe(true)
   })
 
   it('is not loaded by the landing page, nor by the toaster every page loads after it', () => {

@@ -77,6 +77,10 @@ const TermsOfServicePage = shellPage(() => import('#client/features/legal/terms-
 const SharePage = shellPage(() => import('#client/features/sharing/share-page.tsx'))
 const VerifyEmailPage = shellPage(() => import('#client/features/auth/verify-email-page.tsx'))
 const ResetPasswordPage = shellPage(() => import('#client/features/auth/reset-password-page.tsx'))
+// The operator's console: its own chunk, never part of the chat's or the landing page's load.
+const AdminPage = shellPage(() => import('#client/features/admin/admin-page.tsx'))
+// Until the full /auth page: the target of an operator's invitation link.
+const AuthPage = shellPage(() => import('#client/features/auth/invite-sign-up-page.tsx'))
 const NotFoundPage = shellPage(() =>
   import('#client/features/not-found/not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })),
 )
@@ -101,6 +105,8 @@ const titles: Record<string, string> = {
   [paths.termsOfService]: 'Terms of Service | Loris',
   [paths.verifyEmail]: 'Confirm your e-mail | Loris',
   [paths.resetPassword]: 'Choose a new password | Loris',
+  [paths.admin]: "Operator's console | Loris",
+  [paths.auth]: 'Sign in or sign up | Loris',
 }
 
 function DocumentTitle() {
@@ -141,6 +147,8 @@ export function AppRouter({ base }: { base?: string }) {
             <Route path={paths.share} component={SharePage} />
             <Route path={paths.verifyEmail} component={VerifyEmailPage} />
             <Route path={paths.resetPassword} component={ResetPasswordPage} />
+            <Route path={paths.admin} component={AdminPage} />
+            <Route path={paths.auth} component={AuthPage} />
             <Route component={NotFoundPage} />
           </Switch>
         </Suspense>

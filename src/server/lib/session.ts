@@ -10,6 +10,9 @@ import { AppError } from './app-error.ts'
 import type { AppDeps, AppEnv, SessionRow, UserRow } from './context.ts'
 
 export const SESSION_COOKIE = 'loris_session'
+/** What a suspended person reads when they try to sign in (an operator suspended the account). */
+export const SUSPENDED =
+  'This account is suspended, so it cannot sign in. If you think this is a mistake, reply to any e-mail from Loris to reach the team.'
 const SESSION_DAYS = 30
 // However often it is used, a session ends this long after its sign-in: a stolen cookie, or a
 // device left signed in, does not stay good for ever (decision 041).
@@ -53,8 +56,9 @@ function writeCookie(c: Context, deps: AppDeps, token: string, expires: Date) {
 export async function startSession(
   c: Context,
   deps: AppDeps,
-  user: Pick<UserRow, 'id' | 'sessionEpoch'>,
+  user: Pick<UserRow, 'id' | 'sessionEpoch' | 'suspendedAt'>,
 ): Promise<void> {
+  if (user.suspendedAt) throw new AppError('forbidden:suspended', SUSPENDED)
   const token = randomBytes(32).toString('base64url')
   const now = deps.now?.() ?? new Date()
   const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY_MS)

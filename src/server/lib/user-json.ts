@@ -1,8 +1,10 @@
 import type { User } from '#contract/user.ts'
+import type { Env } from '#server/env.ts'
 import type { UserRow } from './context.ts'
+import { operatorSource } from './roles.ts'
 
 /** The user as the client sees it (spec section 3): never the hash or Stripe ids. */
-export function toUserJson(u: UserRow): User {
+export function toUserJson(u: UserRow, env: Pick<Env, 'ADMIN_EMAILS'>): User {
   return {
     id: u.id,
     email: u.email,
@@ -18,5 +20,6 @@ export function toUserJson(u: UserRow): User {
     aiOutputChars: u.aiOutputChars,
     aiUsageStartDate: u.aiUsageStartDate.toISOString(),
     lastAiUsageReset: u.lastAiUsageReset.toISOString(),
+    operator: operatorSource(env, u) !== null,
   }
 }

@@ -42,6 +42,11 @@ export const users = pgTable('users', {
   // session holds the value its sign-in read with the credential it checked, and is good only
   // while the two agree. A sign-in racing a reset cannot keep a session the reset ended (041).
   sessionEpoch: integer('session_epoch').notNull().default(0),
+  // 'operator' when an operator granted the console to this account; ADMIN_EMAILS makes an
+  // operator of a verified address without it (features/admin/roles.ts).
+  role: text('role', { enum: ['operator'] }),
+  // Set by an operator: the account cannot sign in and its sessions are gone.
+  suspendedAt: timestamp('suspended_at', { withTimezone: true }),
 })
 
 export const sessions = pgTable(

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import type { Logger } from 'pino'
 import { updateEmailBody } from '#contract/account.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv, UserRow } from '#server/lib/context.ts'
@@ -21,6 +22,29 @@ export interface AccountHooks {
   afterDelete?: Array<(deps: AppDeps, deleted: { userId: string; storageKeys: string[] }) => Promise<unknown>>
 }
 
+/**
+ * Deletes `user`'s account with the hooks around it: the person's own deletion and an operator's.
+ * False when the account was already gone.
+ */
+export async function deleteAccount(
+  deps: AppDeps,
+  hooks: AccountHooks,
+  user: UserRow,
+  requestLog: Logger,
+): Promise<boolean> {
+  const log = requestLog.child({ userId: user.id })
+  for (const hook of hooks.beforeDelete ?? []) await hook(deps, user)
+  const deleted = await deleteUser(deps.database.db, user.id)
+  if (!deleted) return false
+  log.info({ uploads: deleted.storageKeys.length }, 'account deleted')
+  for (const hook of hooks.afterDelete ?? []) {
+    await hook(deps, { userId: user.id, ...deleted }).catch((err: unknown) =>
+      log.error({ err }, 'cleanup after account deletion failed'),
+    )
+  }
+  return true
+}
+
 export function accountRoutes(deps: AppDeps, hooks: AccountHooks = {}) {
   const { db } = deps.database
   const auth = requireUser(deps)
@@ -36,7 +60,7 @@ export function accountRoutes(deps: AppDeps, hooks: AccountHooks = {}) {
       }
       await enforceRateLimit(db, `update-email:user:${user.id}`, { limit: 10, windowSeconds: 15 * 60 })
       const { email } = c.req.valid('json')
-      if (email === user.email) return c.json(toUserJson(user), 200)
+      if (email === user.email) return c.json(toUserJson(user, deps.env), 200)
       // A confirmed old address hears of it, with a link that takes the account back: if someone
       // else made the change (a session left open), its owner can undo it. An address never
       // confirmed may be a stranger's (a typo fixed): it gets nothing. The notice commits with the
@@ -58,22 +82,14 @@ export function accountRoutes(deps: AppDeps, hooks: AccountHooks = {}) {
       await sendVerification(deps, result.user)
       if (oldEmail) sendSecurityNoticesSoon(deps)
       c.get('log').info({ userId: user.id }, 'e-mail updated')
-      return c.json(toUserJson(result.user), 200)
+      return c.json(toUserJson(result.user, deps.env), 200)
     })
     .post('/delete-account', auth, async (c) => {
       const user = c.get('user')
-      const log = c.get('log').child({ userId: user.id })
-      for (const hook of hooks.beforeDelete ?? []) await hook(deps, user)
-      const deleted = await deleteUser(db, user.id)
+      const deleted = await deleteAccount(deps, hooks, user, c.get('log'))
       // The session row went with the user; this clears the browser's cookie.
       await endSession(c, deps)
       if (!deleted) throw new AppError('unauthorized:session', 'Please sign in to continue')
-      log.info({ uploads: deleted.storageKeys.length }, 'account deleted')
-      for (const hook of hooks.afterDelete ?? []) {
-        await hook(deps, { userId: user.id, ...deleted }).catch((err: unknown) =>
-          log.error({ err }, 'cleanup after account deletion failed'),
-        )
-      }
       return c.json({ ok: true as const }, 200)
     })
 }

@@ -21,7 +21,12 @@ export type Resolution =
  * unverified address. An existing account whose address Loris never verified is joined only
  * after every other way in is closed (linkGoogleId, decision 010).
  */
-export async function resolveGoogleAccount(db: Db, id: GoogleIdentity): Promise<Resolution> {
+/** `mayCreate`, when given, decides whether an address without an account may have one made. */
+export async function resolveGoogleAccount(
+  db: Db,
+  id: GoogleIdentity,
+  mayCreate?: (email: string) => Promise<boolean>,
+): Promise<Resolution> {
   const known = await findUserByGoogleId(db, id.sub)
   if (known) return { ok: true, user: known, outcome: 'returning' }
   const email = id.email?.trim().toLowerCase()
@@ -41,6 +46,7 @@ export async function resolveGoogleAccount(db: Db, id: GoogleIdentity): Promise<
       if (linked)
         return { ok: true, user: linked, outcome: existing.emailVerifiedAt ? 'linked' : 'taken_over' }
     } else {
+      if (mayCreate && !(await mayCreate(email))) return { ok: false, error: 'invite_only' }
       const created = await unlessTaken(
         createAccount(db, { email, googleId: id.sub, emailVerifiedAt: new Date() }),
       )

@@ -5,9 +5,12 @@ const TOKEN = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde'
 const THREAD = '0b9f2c1e-6a53-4d1e-9f3a-2c4b5d6e7f80'
 
 describe('returnPathFrom', () => {
-  it.each([['/chat'], ['/chat/new'], [`/chat/${THREAD}`], [`/share/${TOKEN}`]])('keeps %s', (next) => {
-    expect(returnPathFrom(next)).toBe(next)
-  })
+  it.each([['/chat'], ['/chat/new'], [`/chat/${THREAD}`], [`/share/${TOKEN}`], ['/admin']])(
+    'keeps %s',
+    (next) => {
+      expect(returnPathFrom(next)).toBe(next)
+    },
+  )
 
   it.each([
     [undefined],
@@ -22,6 +25,9 @@ describe('returnPathFrom', () => {
     ['javascript:alert(1)'],
     ['/account?x'],
     ['/account'],
+    ['/admin?tab=audit'],
+    ['/admin/'],
+    ['/admin\n'],
     ['/chat?x=1'],
     ['/chat#x'],
     ['/chat/'],

@@ -10,11 +10,13 @@ export const DEFAULT_RETURN_PATH = '/chat'
 const CHAT = /^\/chat(?:\/new)?$/
 const CHAT_THREAD = /^\/chat\/([^/]+)$/
 const SHARE = /^\/share\/([^/]+)$/
+/** The operator's console, which asks a visitor to sign in first. */
+const ADMIN = /^\/admin$/
 
 /** `next` when it is one of the allowed shapes, else the chat screen. */
 export function returnPathFrom(next: string | undefined): string {
   if (!next) return DEFAULT_RETURN_PATH
-  if (CHAT.test(next)) return next
+  if (CHAT.test(next) || ADMIN.test(next)) return next
   const thread = CHAT_THREAD.exec(next)?.[1]
   if (thread && threadIdParam.safeParse({ id: thread }).success) return next
   const token = SHARE.exec(next)?.[1]

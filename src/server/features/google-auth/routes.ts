@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import * as client from 'openid-client'
 import type { GoogleAuthError } from '#contract/account.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
+import { claimInviteFor } from '#server/lib/invites.ts'
 import { startSession } from '#server/lib/session.ts'
 import {
   clearFlowCookie,
@@ -102,14 +103,23 @@ export function googleAuthRoutes(deps: AppDeps) {
       }
       if (!claims) return failed('verification')
 
-      const result = await resolveGoogleAccount(deps.database.db, {
-        sub: claims.sub,
-        email: typeof claims.email === 'string' ? claims.email : undefined,
-        emailVerified: claims.email_verified === true,
-      })
+      const result = await resolveGoogleAccount(
+        deps.database.db,
+        {
+          sub: claims.sub,
+          email: typeof claims.email === 'string' ? claims.email : undefined,
+          emailVerified: claims.email_verified === true,
+        },
+        // Invite-only: a new account needs an open invitation for Google's verified address.
+        deps.env.SIGNUP === 'invite' ? (email) => claimInviteFor(deps.database.db, email) : undefined,
+      )
       if (!result.ok) {
         log.info({ reason: result.error }, 'Google sign-in refused')
         return failed(result.error)
+      }
+      if (result.user.suspendedAt) {
+        log.info({ userId: result.user.id }, 'Google sign-in refused: account suspended')
+        return failed('suspended')
       }
       // A new identity gets a new session; whoever was signed in here before is signed out.
       await dropPreviousSession(c, deps)

@@ -70,7 +70,7 @@ export function impactRoutes(deps: AppDeps) {
     .post('/user/plant-tree', requireUser(deps), async (c) => {
       const user = await plantTrees(db, c.get('user').id)
       if (!user) throw new AppError('not_found:user', 'This account no longer exists')
-      return c.json(toUserJson(user), 200)
+      return c.json(toUserJson(user, deps.env), 200)
     })
 }
 

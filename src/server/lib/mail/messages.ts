@@ -73,3 +73,15 @@ export function passwordChangedNotice(to: string): OutgoingMail {
       `right away.${SIGNATURE}`,
   }
 }
+
+export function inviteMail(to: string, link: string, days: number): OutgoingMail {
+  return {
+    to,
+    kind: 'invite',
+    subject: 'Your invitation to Loris',
+    text:
+      `You asked to hear when Loris opens: your place is ready. Create your account with this ` +
+      `link:\n\n${link}\n\nThe link works once, for this address, and for ${days} days. If you did ` +
+      `not join the Loris waitlist, you can ignore this message.${SIGNATURE}`,
+  }
+}

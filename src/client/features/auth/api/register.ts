@@ -8,7 +8,8 @@ import { setUser } from './get-user.ts'
 export function useRegister() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (credentials: Credentials) => apiJson<User>('POST', '/api/register', credentials),
+    // `invite`: the token of an operator's invitation link (the /auth page reads it from the link).
+    mutationFn: (body: Credentials & { invite?: string }) => apiJson<User>('POST', '/api/register', body),
     onSuccess: async (user) => {
       await setUser(queryClient, user)
       toast({ title: 'Welcome!', description: 'Successfully registered and logged in' })

@@ -11,6 +11,7 @@ export function CredentialsForm({
   pending,
   onSubmit,
   footer,
+  defaultEmail = '',
 }: {
   submitLabel: string
   pendingLabel: string
@@ -19,9 +20,11 @@ export function CredentialsForm({
   onSubmit: (values: { email: string; password: string }) => void
   /** Below the submit button, e.g. "Forgot password?". */
   footer?: ReactNode
+  /** The address filled in at first (an invitation link names it). */
+  defaultEmail?: string
 }) {
   const id = useId()
-  const [email, setEmail] = useState('')
+  const [email, setEmail] = useState(defaultEmail)
   const [password, setPassword] = useState('')
   const submit = (e: FormEvent) => {
     e.preventDefault()

@@ -9,9 +9,16 @@ import { GoogleButton } from './google-button.tsx'
 
 /**
  * The body of 'Welcome to Loris': the Google button, then Sign in / Sign up tabs. `returnTo`: the
- * page Google sign-in comes back to (the other two keep the person where they are).
+ * page Google sign-in comes back to (the other two keep the person where they are). `invite`: an
+ * operator's invitation (its address and token), which opens Sign up with the address filled in.
  */
-export function SignInPanel({ returnTo }: { returnTo?: string }) {
+export function SignInPanel({
+  returnTo,
+  invite,
+}: {
+  returnTo?: string
+  invite?: { email: string; token: string }
+}) {
   const login = useLogin()
   const register = useRegister()
   const [forgot, setForgot] = useState(false)
@@ -23,7 +30,7 @@ export function SignInPanel({ returnTo }: { returnTo?: string }) {
         or
         <span className="h-px flex-1 bg-border" />
       </div>
-      <Tabs defaultValue="signin">
+      <Tabs defaultValue={invite ? 'signup' : 'signin'}>
         <TabsList className="grid w-full grid-cols-2">
           <TabsTrigger value="signin">Sign in</TabsTrigger>
           <TabsTrigger value="signup">Sign up</TabsTrigger>
@@ -57,7 +64,8 @@ export function SignInPanel({ returnTo }: { returnTo?: string }) {
             pendingLabel="Creating account..."
             autoCompletePassword="new-password"
             pending={register.isPending}
-            onSubmit={(v) => register.mutate(v)}
+            defaultEmail={invite?.email}
+            onSubmit={(v) => register.mutate(invite ? { ...v, invite: invite.token } : v)}
           />
         </TabsContent>
       </Tabs>

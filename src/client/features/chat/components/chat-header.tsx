@@ -23,7 +23,7 @@ export function ChatHeader({ start, badges }: { start?: ReactNode; badges?: Reac
           <>
             <ImpactBadges user={user} />
             {badges}
-            <UserMenu email={user.email} />
+            <UserMenu email={user.email} operator={user.operator} />
           </>
         ) : (
           <Button size="sm" onClick={() => setSignInDialogOpen(true)}>

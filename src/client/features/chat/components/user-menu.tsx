@@ -4,6 +4,7 @@ import FileText from 'lucide-react/icons/file-text'
 import LogOut from 'lucide-react/icons/log-out'
 import Settings from 'lucide-react/icons/settings'
 import Shield from 'lucide-react/icons/shield'
+import ShieldCheck from 'lucide-react/icons/shield-check'
 import Trash2 from 'lucide-react/icons/trash'
 import { useState } from 'react'
 import { Link } from 'wouter'
@@ -87,8 +88,11 @@ function ClearHistoryDialog({
   )
 }
 
-/** Spec section 2: Account, Clear History, Privacy Policy, Terms of Service, Sign Out. */
-export function UserMenu({ email }: { email: string }) {
+/**
+ * Spec section 2: Account, Clear History, Privacy Policy, Terms of Service, Sign Out; and for an
+ * operator, the operator's console.
+ */
+export function UserMenu({ email, operator = false }: { email: string; operator?: boolean }) {
   const logout = useLogout()
   const [confirming, setConfirming] = useState(false)
   return (
@@ -109,6 +113,13 @@ export function UserMenu({ email }: { email: string }) {
               <Settings /> Account
             </Link>
           </DropdownMenuItem>
+          {operator ? (
+            <DropdownMenuItem asChild>
+              <Link href="/admin">
+                <ShieldCheck /> Operator's console
+              </Link>
+            </DropdownMenuItem>
+          ) : null}
           <DropdownMenuItem onSelect={() => setConfirming(true)}>
             <Trash2 /> Clear History
           </DropdownMenuItem>
