@@ -10,15 +10,14 @@ import {
 } from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
 import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
+import { createModelRegistry } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { readOnSession, readsCheckSession, readUser, requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
 import { activeBranch } from './branch.ts'
-import { EarlyStarts } from './early-start.ts'
 import type { GenerationRegistry } from './generation.ts'
 import { messageFromJsonText, toMessageJson } from './message-json.ts'
-import { createProviderRegistry } from './providers/registry.ts'
 import {
   clearHistory,
   findDefaultThread,
@@ -58,9 +57,8 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
     db,
     log: deps.log,
     now: () => deps.now?.() ?? new Date(),
-    providers: createProviderRegistry(deps.env, ecoEngineFor(deps.env, deps.log)),
+    models: createModelRegistry(deps.env, ecoEngineFor(deps.env, deps.log)),
     generations: opts.generations,
-    early: new EarlyStarts(),
   }
   const auth = requireUser(deps)
   const starting = startGate()
@@ -120,7 +118,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
         mode,
         ...(['gemini', 'loris', 'chatgpt'] as const).filter((m) => m !== mode),
       ]
-      const served = order.find((m) => services.providers.availability(m).available)
+      const served = order.find((m) => services.models.availability(m).available)
       if (!served) {
         const none: NextModel = {
           available: false,
@@ -131,7 +129,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
         }
         return c.json(none, 200)
       }
-      const resolved = services.providers.resolve(served, tier.gemini)
+      const resolved = services.models.resolve(served, tier.gemini)
       const next: NextModel = {
         available: true,
         chatModel: resolved.chatModel,

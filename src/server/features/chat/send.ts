@@ -6,6 +6,7 @@ import { chatErrorCodes } from '#contract/chat-events.ts'
 import { threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
 import { threads } from '#server/db/schema/index.ts'
+import type { ModelRegistry, ResolvedModel } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { type GuessedSession, Unconfirmed } from '#server/lib/session.ts'
@@ -16,12 +17,10 @@ import {
   spendSendBudget,
   type UsageClaim,
 } from './admission.ts'
-import type { EarlyStart, EarlyStarts } from './early-start.ts'
 import { countSentMessages } from './finalize.ts'
 import type { GenerationDeps, GenerationRegistry } from './generation.ts'
 import { buildPrompt, type HistoryExchange, userText } from './history.ts'
 import { finishLapsed } from './lease.ts'
-import type { ProviderRegistry, ResolvedModel } from './providers/registry.ts'
 import {
   findByClientId,
   findOwnedMessage,
@@ -45,9 +44,8 @@ import { followGeneration, followStored, headOf, replayStored } from './stream.t
 import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, type Tier, tierOf } from './usage.ts'
 
 export interface ChatServices extends GenerationDeps {
-  providers: ProviderRegistry
+  models: ModelRegistry
   generations: GenerationRegistry
-  early: EarlyStarts
 }
 
 /**
@@ -74,7 +72,7 @@ async function checkUsageAndResolve(
   if (tier.exceeded) throw refusal()
   const chars = inputCharsOf({ content, extractedText: input.attachment?.extractedText })
   return {
-    resolved: s.providers.resolve(input.chatModel, tier.gemini),
+    resolved: s.models.resolve(input.chatModel, tier.gemini),
     claim: { chars, limit: tier.limit, refusal },
     tier,
   }
@@ -104,51 +102,22 @@ function generate(
   input: SendInput,
   signal: AbortSignal,
   history: HistoryExchange[],
-  early?: EarlyStart | null,
 ) {
-  const stored = {
+  const gen = s.generations.start(s, {
     messageId: row.id,
     attemptId: row.attemptId,
     userId: row.userId,
     threadId: row.threadId,
     inputChars: inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }),
-    history,
-    turn: { content: row.content, mediaType: row.mediaType },
-  }
-  // The provider's request was made while the send was stored and is now sent whole
-  // (early-start.ts), or goes out inside start (generation.ts runs up to its first await); the
-  // response only subscribes to it.
-  const gen =
-    early?.take(s.generations, s, stored) ??
-    s.generations.start(s, { ...stored, resolved, prompt: promptOf(row, input, resolved, history) })
+    resolved,
+    prompt: promptOf(row, input, resolved, history),
+  })
   return followGeneration(gen, headOf(row, input.threadId), signal)
-}
-
-/**
- * The model call of a send whose history this node can guess (a new thread's is empty), started
- * before the send is stored; null when it cannot be guessed or the person may not (early-start.ts).
- */
-function startEarly(
-  s: ChatServices,
-  user: UserRow,
-  input: SendInput,
-  place: Placement,
-  row: SendRow,
-  resolved: ResolvedModel,
-): EarlyStart | null {
-  const guess =
-    place.kind === 'new-thread'
-      ? []
-      : place.kind === 'follow'
-        ? s.generations.histories.get(place.threadId, user.id)
-        : undefined
-  if (!guess) return null
-  return s.early.begin(user.id, guess, { resolved, prompt: promptOf(row, input, resolved, guess) })
 }
 
 /** A mode without a provider answers one error event naming the variable to set; nothing is stored. */
 function unconfiguredResponse(s: ChatServices, input: SendInput, signal: AbortSignal): Response | null {
-  const availability = s.providers.availability(input.chatModel)
+  const availability = s.models.availability(input.chatModel)
   if (availability.available) return null
   const error = availability.reason ?? 'This chat mode is not available'
   return sseResponse(signal, (sink) => {
@@ -313,39 +282,32 @@ export async function sendMessage(
     mediaName: (input.media ? input.media.name : target?.mediaName) ?? null,
     mediaMime: (input.media ? input.media.mimeType : target?.mediaMime) ?? null,
   }
-  const early = startEarly(s, user, input, place, row, resolved)
-  try {
-    for (let i = 1; ; i++) {
-      let outcome: SendOutcome
-      try {
-        outcome = await attempt(db, user, place, row, claim, check)
-      } catch (err) {
-        // The clientMessageId was used before: answer as a retry of that send (nothing was stored).
-        if (violates(err, 'messages_client_id_idx')) {
-          const winner = await seenBefore(db, user, input)
-          if (!winner) throw new AppError('conflict:message', 'This message was just sent; please refresh')
-          return resend(s, user, winner, input, signal)
-        }
-        // Another send took the place after the same leaf first: follow it instead.
-        if (!violates(err, 'messages_shown_idx')) throw err
-        outcome = { kind: 'moved' }
+  for (let i = 1; ; i++) {
+    let outcome: SendOutcome
+    try {
+      outcome = await attempt(db, user, place, row, claim, check)
+    } catch (err) {
+      // The clientMessageId was used before: answer as a retry of that send (nothing was stored).
+      if (violates(err, 'messages_client_id_idx')) {
+        const winner = await seenBefore(db, user, input)
+        if (!winner) throw new AppError('conflict:message', 'This message was just sent; please refresh')
+        return resend(s, user, winner, input, signal)
       }
-      if (outcome.kind === 'stored')
-        return generate(s, outcome.row, resolved, input, signal, outcome.history, early)
-      if (outcome.kind === 'unsigned') throw new Unconfirmed()
-      if (outcome.kind === 'no-thread') throw new AppError('not_found:thread', 'This thread does not exist')
-      if (outcome.kind === 'moved') {
-        if (i < PLACE_ATTEMPTS) continue
-        throw new AppError('conflict:message', 'This conversation just changed; please send again')
-      }
-      // Refused: a retry of a send stored before is answered as that send, not refused.
-      const seen = await seenBefore(db, user, input)
-      if (seen) return resend(s, user, seen, input, signal)
-      if (outcome.kind === 'over-budget') throw budgetRefusal(outcome.retryAfter)
-      throw await refusalFor(db, user.id, claim)
+      // Another send took the place after the same leaf first: follow it instead.
+      if (!violates(err, 'messages_shown_idx')) throw err
+      outcome = { kind: 'moved' }
     }
-  } finally {
-    // Not taken as the reply: the send was refused or failed (a no-op once taken).
-    early?.cancel()
+    if (outcome.kind === 'stored') return generate(s, outcome.row, resolved, input, signal, outcome.history)
+    if (outcome.kind === 'unsigned') throw new Unconfirmed()
+    if (outcome.kind === 'no-thread') throw new AppError('not_found:thread', 'This thread does not exist')
+    if (outcome.kind === 'moved') {
+      if (i < PLACE_ATTEMPTS) continue
+      throw new AppError('conflict:message', 'This conversation just changed; please send again')
+    }
+    // Refused: a retry of a send stored before is answered as that send, not refused.
+    const seen = await seenBefore(db, user, input)
+    if (seen) return resend(s, user, seen, input, signal)
+    if (outcome.kind === 'over-budget') throw budgetRefusal(outcome.retryAfter)
+    throw await refusalFor(db, user.id, claim)
   }
 }
