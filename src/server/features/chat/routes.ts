@@ -31,7 +31,6 @@ import {
 } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
 import { type AttachmentReader, readSendInput } from './send-input.ts'
-import { startGate } from './start-gate.ts'
 import { resetIsDue, tierOf } from './usage.ts'
 
 export interface ChatRouteOptions {
@@ -61,7 +60,6 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
     generations: opts.generations,
   }
   const auth = requireUser(deps)
-  const starting = startGate()
   /** The thread as shown: the selected version of each turn, each naming its siblings. */
   const shownBranch = async (userId: string, thread: ThreadRow) => {
     const rows = await listMessages(db, userId, thread)
@@ -154,7 +152,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
       const input = await readSendInput(c, opts.attachments)
       try {
         const res = await readOnSession(c, deps, (guessed) =>
-          starting.run(() => sendMessage(services, c.get('user'), input, c.req.raw.signal, guessed)),
+          sendMessage(services, c.get('user'), input, c.req.raw.signal, guessed),
         )
         if (input.notice) res.headers.set(ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader(input.notice))
         return res
