@@ -1,4 +1,4 @@
-import { type Context, Hono } from 'hono'
+import { Hono } from 'hono'
 import { ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader } from '#contract/attachments.ts'
 import type { ChatModel } from '#contract/config.ts'
 import {
@@ -41,14 +41,6 @@ export interface ChatRouteOptions {
   /** Runs after the history is cleared (app.ts: forgets kept histories, removes unused files). */
   afterClear?: (userId: string) => Promise<void>
 }
-
-/**
- * A JSON send on a session this node has read before starts without reading it again: the
- * statement that stores it checks the session (decision 026). A form may carry a file, which is
- * stored as it is read: its session is read first.
- */
-const sendsJson = (c: Context<AppEnv>) =>
-  c.req.header('content-type')?.startsWith('application/json') ?? false
 
 export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
   const { db } = deps.database
@@ -148,12 +140,10 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
       if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
       return c.json(await shownBranch(user.id, thread), 200)
     })
-    .post('/messages', readsCheckSession(deps, sendsJson), async (c) => {
+    .post('/messages', auth, async (c) => {
       const input = await readSendInput(c, opts.attachments)
       try {
-        const res = await readOnSession(c, deps, (guessed) =>
-          sendMessage(services, c.get('user'), input, c.req.raw.signal, guessed),
-        )
+        const res = await sendMessage(services, c.get('user'), input, c.req.raw.signal)
         if (input.notice) res.headers.set(ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader(input.notice))
         return res
       } finally {
