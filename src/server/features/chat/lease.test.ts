@@ -289,8 +289,9 @@ describe('a node that stalled past its lease while a retry restarted its reply',
       limit: 1_000_000,
       refusal: () => new AppError('rate_limited:usage', 'over'),
     }
-    const restarted = await restartAttempt(db(), row, model, new Date(), claim)
-    if (!restarted || !replaced?.attemptId) throw new Error('not restarted')
+    const restart = await restartAttempt(db(), row, model, new Date(), claim)
+    if (restart.kind !== 'restarted' || !replaced?.attemptId) throw new Error('not restarted')
+    const restarted = restart.row
     expect(restarted.attemptId).not.toBe(replaced.attemptId)
 
     // Both attempts run on one node: the model calls end when the test says.

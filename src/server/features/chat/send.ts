@@ -294,9 +294,11 @@ async function resend(
   const { resolved, claim } = admission
   await spendSendBudget(s.db, user.id)
   const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
-  const restarted = await restartAttempt(s.db, row, model, s.now(), claim)
+  const restart = await restartAttempt(s.db, row, model, s.now(), claim)
+  if (restart.kind === 'refused') throw await refusalFor(s.db, user.id, claim)
   // Another retry restarted it first: answered as a send of it.
-  if (!restarted) return sendMessage(s, user, input, signal)
+  if (restart.kind === 'taken') return sendMessage(s, user, input, signal)
+  const restarted = restart.row
   // Only the exchanges on this one's branch: other versions are not the conversation it follows.
   const history = restarted.threadId ? await loadHistory(s.db, restarted.parentId) : []
   return generateAndStream(s, restarted, resolved, input, signal, history)
