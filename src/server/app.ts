@@ -47,22 +47,14 @@ function apiRoutes(deps: AppDeps) {
   const attachments = createAttachments(deps, { transcribe: budget.transcribe })
   const intake: typeof attachments.intake = (user, file, content, signal) =>
     budget.forUser(user.id, file, () => attachments.intake(user, file, content, signal))
-  // This node's replies; the threads it keeps histories of are forgotten when their person deletes.
-  const generations = new GenerationRegistry(deps.background, deps.database.kind === 'pglite')
-  const forget = (userId: string) => generations.histories.forgetUser(userId)
-  // After a person deletes threads or clears their history: the kept histories go, then the files
-  // no message uses any more.
-  const afterDeletes = (userId: string) => {
-    forget(userId)
-    return attachments.afterDelete(userId)
-  }
+  // This node's replies.
+  const generations = new GenerationRegistry(deps.background)
+  // After a person deletes threads or clears their history: the files no message uses any more go.
+  const afterDeletes = (userId: string) => attachments.afterDelete(userId)
   const accountHooks: AccountHooks = {
     beforeDelete: [cancelSubscriptionForUser],
     // The account's files go once its uploads rows are gone.
-    afterDelete: [
-      async (_, { userId }) => forget(userId),
-      (_, { userId, storageKeys }) => attachments.afterDelete(userId, storageKeys),
-    ],
+    afterDelete: [(_, { userId, storageKeys }) => attachments.afterDelete(userId, storageKeys)],
   }
   return new Hono<AppEnv>()
     .route('/', authRoutes(deps))

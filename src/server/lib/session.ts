@@ -144,9 +144,8 @@ export async function readSession(
 
 /**
  * Sessions this node has read lately, by their id (the token's HMAC), with their user's row as it
- * was then. Only a send (decision 026) and a list page (decision 036) start on one before reading
- * it again (sessionGuess), and the statement that stores the send or reads the page checks the
- * session (and for a send the row's deciding columns) itself.
+ * was then. Only a list page (decision 036) starts on one before reading it again (sessionGuess),
+ * and the statement that reads the page checks the session itself.
  */
 type Seen = { user: UserRow; session: SessionRow }
 const SEEN_MAX = 10_000
@@ -236,19 +235,15 @@ export function guessValues(guessed: GuessedSession | null | undefined): {
 }
 
 /**
- * For work whose one statement checks the session itself (decision 026: a JSON send; decision 036:
- * the list pages). On a session this node has read before, the request starts on that row and
- * `guessedSession` names it, which the route passes to its statement to check (`sessionLive`);
- * `readOnSession` runs the work. Any answer other than a success is given on the
- * session as it is now: 401 once it has ended. Without a guess, or when `guessIf` says this
- * request may not start on one, the session is read first, as `requireUser` does.
+ * For work whose one statement checks the session itself (decision 036: the list pages). On a
+ * session this node has read before, the request starts on that row and `guessedSession` names
+ * it, which the route passes to its statement to check (`sessionLive`); `readOnSession` runs the
+ * work. Any answer other than a success is given on the session as it is now: 401 once it has
+ * ended. Without a guess the session is read first, as `requireUser` does.
  */
-export function readsCheckSession(
-  deps: AppDeps,
-  guessIf?: (c: Context<AppEnv>) => boolean,
-): MiddlewareHandler<AppEnv> {
+export function readsCheckSession(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const guess = !guessIf || guessIf(c) ? sessionGuess(c, deps) : null
+    const guess = sessionGuess(c, deps)
     if (!guess) {
       await confirmSession(c, deps)
       return next()

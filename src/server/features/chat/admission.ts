@@ -77,9 +77,9 @@ export async function refusalFor(db: Db | Tx, userId: string, claim: UsageClaim)
  * Run inside the transaction that restarts a failed message (a new send is admitted by its own
  * statement, send-statement.ts). One statement checks the usage limit and the replies generating
  * on the user's row and reserves both (PostgreSQL re-reads the row under its lock, so parallel
- * sends on any node are counted). Throws (rolling the transaction back) when it must refuse.
+ * sends on any node are counted). False when it must refuse (refusalFor says why).
  */
-export async function admit(tx: Tx, userId: string, claim: UsageClaim): Promise<void> {
+export async function reserve(tx: Tx, userId: string, claim: UsageClaim): Promise<boolean> {
   const used = sql`${users.aiInputChars} + ${users.aiOutputChars}`
   // A send is taken when it fits in what is left, or when nothing else is in flight and the
   // limit is not reached yet (the spec's rule for one send at a time: the last one may go over).
@@ -98,5 +98,5 @@ export async function admit(tx: Tx, userId: string, claim: UsageClaim): Promise<
       ),
     )
     .returning({ id: users.id })
-  if (reserved.length === 0) throw await refusalFor(tx, userId, claim)
+  return reserved.length > 0
 }

@@ -3,22 +3,17 @@
 // replies of this process in one statement (progress-saver.ts), which is also when a Stop pressed
 // on another node (a DB flag) is noticed; each save, or a lease renewal at least every
 // FLAG_CHECK_MS, keeps this node's lease on the reply (lease.ts).
-import { streamText } from 'ai'
 import type { Logger } from 'pino'
 import { type ChatErrorCode, type ChatWait, chatErrorCodes } from '#contract/chat-events.ts'
 import type { Db } from '#server/db/client.ts'
-import { ecoLanguageModel } from '#server/features/eco-engine/language-model.ts'
 import type { MeasuredEnergy } from '#server/features/impact/message-impact.ts'
+import type { ResolvedModel } from '#server/features/models/registry.ts'
+import { streamReply } from '#server/features/models/stream-reply.ts'
 import type { BackgroundWork } from '#server/lib/background-work.ts'
 import { classify, type Ending, loggableError } from './failures.ts'
 import { type FinishedReply, finalizeReply, type ReplyOutcome } from './finalize.ts'
-import type { HistoryExchange, Prompt } from './history.ts'
-import { leanModel, leanStream } from './model-stream.ts'
+import type { Prompt } from './history.ts'
 import { ProgressSaver } from './progress-saver.ts'
-import type { ResolvedModel } from './providers/registry.ts'
-import { ThreadHistories } from './thread-histories.ts'
-export const MAX_GENERATION_MS = 5 * 60_000
-const CHUNK_TIMEOUT_MS = 90_000
 
 export interface GenerationEnd {
   outcome: ReplyOutcome
@@ -31,7 +26,7 @@ export type GenerationEvent =
   | { type: 'wait'; wait: ChatWait | null }
   | { type: 'end'; end: GenerationEnd }
 
-/** What the model is asked: known before the send is stored (early-start.ts). */
+/** What the model is asked. */
 export interface ModelCall {
   resolved: ResolvedModel
   prompt: Prompt
@@ -48,12 +43,6 @@ export interface StoredSend {
   userId: string
   threadId: string | null
   inputChars: number
-  /**
-   * The exchanges before this one as the send read them, and this one's turn: with the reply,
-   * the thread's history for its next send (thread-histories.ts). Absent: nothing is kept.
-   */
-  history?: HistoryExchange[]
-  turn?: Pick<HistoryExchange, 'content' | 'mediaType'>
 }
 
 export type GenerationJob = StoredSend & ModelCall
@@ -115,95 +104,33 @@ export interface ModelResult {
   started: number
 }
 
-/**
- * Streams the model into `gen` until it ends, is stopped or times out. Never throws. With `hold`
- * (an early call, decision 033) the provider's request is made at once but sent whole only once
- * `hold` resolves; a model this process runs, or one off the lean path, starts only then.
- */
-export async function streamModel(
-  gen: Generation,
-  call: ModelCall,
-  hold?: Promise<unknown>,
-): Promise<ModelResult> {
+/** Streams the model's reply into `gen` until it ends, is stopped or times out. Never throws. */
+export async function streamModel(gen: Generation, job: ModelCall): Promise<ModelResult> {
   const started = performance.now()
   let ending: Ending = { kind: 'finished' }
   let usage: ModelResult['usage'] = {}
   let measured: MeasuredEnergy | null = null
+  const parts = streamReply(job.resolved, job.prompt, {
+    signal: gen.controller.signal,
+    onWait: (wait) => gen.setWait(wait),
+  })
   try {
-    let model = call.resolved.model
-    const engine = call.resolved.local
-    // Only a provider's request can be held (wire-fetch.ts); anything else starts once released.
-    if (hold && (engine || !leanModel(model))) {
-      await hold
-      gen.controller.signal.throwIfAborted()
-    }
-    if (engine) {
-      // First use: the model may still be downloading or loading. The reply says so and waits,
-      // outside the generation timeouts; Stop still works (the signal).
-      if (engine.status().state !== 'ready') {
-        const show = () => gen.setWait({ kind: 'preparing', percent: engine.status().percent })
-        show()
-        const unsubscribe = engine.onStatus(show)
-        try {
-          await engine.ready(gen.controller.signal)
-        } finally {
-          unsubscribe()
-        }
-      }
-      model = ecoLanguageModel(engine, call.resolved.modelId, {
-        onQueued: (position) => gen.setWait(position > 0 ? { kind: 'queued', position } : null),
-        onMeasured: (energy) => {
-          measured = energy
-        },
-      })
-    }
-    const lean = leanModel(model)
-    if (lean) {
-      // The provider's own stream (model-stream.ts): no SDK retries either; a stop or a timeout
-      // ends it with a throw, handled below.
-      const parts = leanStream(
-        lean,
-        { system: call.prompt.system, messages: call.prompt.messages },
-        {
-          signal: gen.controller.signal,
-          totalMs: MAX_GENERATION_MS,
-          chunkMs: CHUNK_TIMEOUT_MS,
-          onText: (text) => gen.push(text),
-          hold,
-        },
-      )
-      for await (const part of parts) {
-        if (part.type === 'text-delta') gen.push(part.text)
-        else if (part.type === 'finish') usage = part.usage
-        else ending = { kind: 'error', error: part.error }
-      }
-    } else {
-      const result = streamText({
-        model,
-        system: call.prompt.system,
-        messages: call.prompt.messages,
-        // The client retries a failed send itself (spec 4, 3 attempts); SDK retries would multiply them.
-        maxRetries: 0,
-        abortSignal: gen.controller.signal,
-        timeout: { totalMs: MAX_GENERATION_MS, chunkMs: CHUNK_TIMEOUT_MS },
-        onError: () => {},
-      })
-      for await (const part of result.fullStream) {
-        if (part.type === 'text-delta') gen.push(part.text)
-        else if (part.type === 'finish') usage = part.totalUsage
-        else if (part.type === 'error') ending = { kind: 'error', error: part.error }
-        else if (part.type === 'abort') ending = { kind: gen.stopRequested ? 'stopped' : 'timeout' }
-      }
+    for await (const part of parts) {
+      if (part.type === 'text') gen.push(part.text)
+      else if (part.type === 'finish') {
+        usage = part.usage
+        measured = part.measured
+      } else if (part.type === 'error') ending = { kind: 'error', error: part.error }
+      else if (part.type === 'abort') ending = { kind: gen.stopRequested ? 'stopped' : 'timeout' }
     }
   } catch (error) {
-    // A dropped connection or an abort surfaces as a throw from the stream itself.
+    // A dropped connection, or a stop while our own engine was still preparing.
     ending = gen.stopRequested
       ? { kind: 'stopped' }
       : isAbort(error)
         ? { kind: 'timeout' }
         : { kind: 'error', error }
   }
-  gen.setWait(null)
   return { ending, usage, measured, started }
 }
 
@@ -217,8 +144,6 @@ export async function runGeneration(
   job: GenerationJob,
   saver: ProgressSaver,
   model: Promise<ModelResult>,
-  /** Told the outcome once this node stored it, before the reply's end is announced. */
-  onStored?: (outcome: ReplyOutcome) => void,
 ): Promise<void> {
   const log = deps.log.child({ messageId: job.messageId, modelId: job.resolved.modelId })
   saver.add({
@@ -256,7 +181,6 @@ export async function runGeneration(
   try {
     const finished = await finalizeReply(deps.db, reply)
     userMessageCount = finished.userMessageCount
-    if (finished.stored) onStored?.(outcome)
   } catch (err) {
     log.error({ err }, 'storing the finished reply failed')
   }
@@ -273,18 +197,8 @@ export class GenerationRegistry {
   private readonly running = new Map<string, { gen: Generation; done: Promise<void> }>()
   /** One saver per database: the progress of every reply here in one statement per tick. */
   private readonly savers = new Map<Db, ProgressSaver>()
-  /** Each thread's history after the last reply stored here, for an early start of its next send. */
-  readonly histories = new ThreadHistories()
 
-  constructor(
-    private readonly background?: BackgroundWork,
-    /**
-     * Whether to keep them: only where this process is the database's only writer (the embedded
-     * one). Elsewhere a deletion made through another node could not reach this node's copy, and
-     * an early call would send the provider what the person had deleted (decision 033).
-     */
-    private readonly keepHistories = true,
-  ) {}
+  constructor(private readonly background?: BackgroundWork) {}
 
   get(messageId: string): Generation | undefined {
     return this.running.get(messageId)?.gen
@@ -302,7 +216,7 @@ export class GenerationRegistry {
       saver = new ProgressSaver(deps.db, deps.log)
       this.savers.set(deps.db, saver)
     }
-    const done = runGeneration(deps, gen, job, saver, model, (outcome) => this.remember(job, outcome))
+    const done = runGeneration(deps, gen, job, saver, model)
       .catch((err) => {
         deps.log.error({ err, messageId: job.messageId }, 'generation crashed')
         // Subscribers must never wait forever.
@@ -322,12 +236,6 @@ export class GenerationRegistry {
     this.running.set(job.messageId, { gen, done })
     this.background?.track(done)
     return gen
-  }
-
-  private remember(job: GenerationJob, outcome: ReplyOutcome) {
-    if (!this.keepHistories || !job.history || !job.turn || !job.threadId) return
-    const reply = { ...job.turn, response: outcome.response, status: outcome.status }
-    this.histories.set(job.threadId, job.userId, [...job.history, reply])
   }
 
   stop(messageId: string): boolean {

@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { chatErrorCodes } from '#contract/chat-events.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
+import { createModelRegistry } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, waitFor } from '../../../../tests/helpers/chat.ts'
@@ -13,7 +14,6 @@ import { finalizeReply } from './finalize.ts'
 import { Generation, type GenerationJob, GenerationRegistry, type ModelResult } from './generation.ts'
 import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, SWEEP_MS, startLeaseSweeper } from './lease.ts'
 import { ProgressSaver } from './progress-saver.ts'
-import { createProviderRegistry } from './providers/registry.ts'
 import { restartAttempt } from './queries.ts'
 
 const app = setUpAiTestApp()
@@ -282,15 +282,16 @@ describe('a node that stalled past its lease while a retry restarted its reply',
       .where(eq(messages.id, row.id))
     const replaced = await rowOf(row.id)
     expect(await finishLapsed(db(), { messageId: row.id })).toHaveLength(1)
-    const resolved = createProviderRegistry(app.t.deps.env).resolve('gemini', 'flash-lite')
+    const resolved = createModelRegistry(app.t.deps.env).resolve('gemini', 'flash-lite')
     const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
     const claim = {
       chars: CONTENT.length,
       limit: 1_000_000,
       refusal: () => new AppError('rate_limited:usage', 'over'),
     }
-    const restarted = await restartAttempt(db(), row, model, new Date(), claim)
-    if (!restarted || !replaced?.attemptId) throw new Error('not restarted')
+    const restart = await restartAttempt(db(), row, model, new Date(), claim)
+    if (restart.kind !== 'restarted' || !replaced?.attemptId) throw new Error('not restarted')
+    const restarted = restart.row
     expect(restarted.attemptId).not.toBe(replaced.attemptId)
 
     // Both attempts run on one node: the model calls end when the test says.

@@ -11,7 +11,7 @@ import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
 import { type GuessedSession, guessValues, sessionLive, Unconfirmed } from '#server/lib/session.ts'
-import { admit, type UsageClaim } from './admission.ts'
+import { reserve, type UsageClaim } from './admission.ts'
 import { ancestorsOf, type BranchEntry } from './branch.ts'
 import { chargeUnfinishedReplies } from './charge-unfinished.ts'
 import type { HistoryExchange } from './history.ts'
@@ -304,6 +304,19 @@ export function generatesAgain(row: Pick<MessageRow, 'status' | 'errorMessage'>)
   return row.status === 'failed' || (row.status === 'interrupted' && row.errorMessage === LOST_NODE_MESSAGE)
 }
 
+/** A message a retry may generate again into: failed, or lost with its node. */
+const restartable = or(
+  eq(messages.status, 'failed'),
+  and(eq(messages.status, 'interrupted'), eq(messages.errorMessage, LOST_NODE_MESSAGE)),
+)
+
+export type Restart =
+  | { kind: 'restarted'; row: MessageRow & { attemptId: string } }
+  /** Another retry restarted it first. */
+  | { kind: 'taken' }
+  /** The usage limit or the replies generating refuse it (admission.ts refusalFor says which). */
+  | { kind: 'refused' }
+
 /**
  * A retried send of a failed (or lost) message generates again into the same row, admitted and
  * reserved like a new send. createdAt moves to now: the row is a fresh attempt, with a new
@@ -316,46 +329,36 @@ export async function restartAttempt(
   model: { chatModel: ChatModel; provider: string; modelId: string },
   now: Date,
   claim: UsageClaim,
-): Promise<(MessageRow & { attemptId: string }) | undefined> {
+): Promise<Restart> {
   const attemptId = randomUUID()
-  try {
-    return await db.transaction(async (tx) => {
-      await admit(tx, row.userId, claim)
-      const [restarted] = await tx
-        .update(messages)
-        .set({
-          ...model,
-          status: 'streaming',
-          response: '',
-          errorMessage: null,
-          createdAt: now,
-          completedAt: null,
-          reservedChars: claim.chars,
-          nodeId: NODE_ID,
-          heartbeatAt: sql`now()`,
-          attemptId,
-        })
-        .where(
-          and(
-            eq(messages.id, row.id),
-            or(
-              eq(messages.status, 'failed'),
-              and(eq(messages.status, 'interrupted'), eq(messages.errorMessage, LOST_NODE_MESSAGE)),
-            ),
-          ),
-        )
-        .returning()
-      // Another retry restarted it first: undo this reservation (the caller answers as a resend).
-      if (!restarted) throw new AlreadyRestarted()
-      return { ...restarted, attemptId }
-    })
-  } catch (err) {
-    if (err instanceof AlreadyRestarted) return undefined
-    throw err
-  }
+  return db.transaction(async (tx): Promise<Restart> => {
+    // Locked first: a second retry waits here, then finds it restarted.
+    const [claimed] = await tx
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.id, row.id), restartable))
+      .for('update')
+    if (!claimed) return { kind: 'taken' }
+    if (!(await reserve(tx, row.userId, claim))) return { kind: 'refused' }
+    const [restarted] = await tx
+      .update(messages)
+      .set({
+        ...model,
+        status: 'streaming',
+        response: '',
+        errorMessage: null,
+        createdAt: now,
+        completedAt: null,
+        reservedChars: claim.chars,
+        nodeId: NODE_ID,
+        heartbeatAt: sql`now()`,
+        attemptId,
+      })
+      .where(eq(messages.id, row.id))
+      .returning()
+    return restarted ? { kind: 'restarted', row: { ...restarted, attemptId } } : { kind: 'taken' }
+  })
 }
-
-class AlreadyRestarted extends Error {}
 
 /** The Stop flag every node sees: a streaming reply becomes interrupted; its generator notices. */
 export async function markStopped(db: Db, userId: string, id: string) {

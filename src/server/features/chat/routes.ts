@@ -1,4 +1,4 @@
-import { type Context, Hono } from 'hono'
+import { Hono } from 'hono'
 import { ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader } from '#contract/attachments.ts'
 import type { ChatModel } from '#contract/config.ts'
 import {
@@ -10,15 +10,14 @@ import {
 } from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
 import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
+import { createModelRegistry } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { readOnSession, readsCheckSession, readUser, requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
 import { activeBranch } from './branch.ts'
-import { EarlyStarts } from './early-start.ts'
 import type { GenerationRegistry } from './generation.ts'
 import { messageFromJsonText, toMessageJson } from './message-json.ts'
-import { createProviderRegistry } from './providers/registry.ts'
 import {
   clearHistory,
   findDefaultThread,
@@ -32,7 +31,6 @@ import {
 } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
 import { type AttachmentReader, readSendInput } from './send-input.ts'
-import { startGate } from './start-gate.ts'
 import { resetIsDue, tierOf } from './usage.ts'
 
 export interface ChatRouteOptions {
@@ -44,26 +42,16 @@ export interface ChatRouteOptions {
   afterClear?: (userId: string) => Promise<void>
 }
 
-/**
- * A JSON send on a session this node has read before starts without reading it again: the
- * statement that stores it checks the session (decision 026). A form may carry a file, which is
- * stored as it is read: its session is read first.
- */
-const sendsJson = (c: Context<AppEnv>) =>
-  c.req.header('content-type')?.startsWith('application/json') ?? false
-
 export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
   const { db } = deps.database
   const services: ChatServices = {
     db,
     log: deps.log,
     now: () => deps.now?.() ?? new Date(),
-    providers: createProviderRegistry(deps.env, ecoEngineFor(deps.env, deps.log)),
+    models: createModelRegistry(deps.env, ecoEngineFor(deps.env, deps.log)),
     generations: opts.generations,
-    early: new EarlyStarts(),
   }
   const auth = requireUser(deps)
-  const starting = startGate()
   /** The thread as shown: the selected version of each turn, each naming its siblings. */
   const shownBranch = async (userId: string, thread: ThreadRow) => {
     const rows = await listMessages(db, userId, thread)
@@ -120,7 +108,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
         mode,
         ...(['gemini', 'loris', 'chatgpt'] as const).filter((m) => m !== mode),
       ]
-      const served = order.find((m) => services.providers.availability(m).available)
+      const served = order.find((m) => services.models.availability(m).available)
       if (!served) {
         const none: NextModel = {
           available: false,
@@ -131,7 +119,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
         }
         return c.json(none, 200)
       }
-      const resolved = services.providers.resolve(served, tier.gemini)
+      const resolved = services.models.resolve(served, tier.gemini)
       const next: NextModel = {
         available: true,
         chatModel: resolved.chatModel,
@@ -152,12 +140,10 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
       if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
       return c.json(await shownBranch(user.id, thread), 200)
     })
-    .post('/messages', readsCheckSession(deps, sendsJson), async (c) => {
+    .post('/messages', auth, async (c) => {
       const input = await readSendInput(c, opts.attachments)
       try {
-        const res = await readOnSession(c, deps, (guessed) =>
-          starting.run(() => sendMessage(services, c.get('user'), input, c.req.raw.signal, guessed)),
-        )
+        const res = await sendMessage(services, c.get('user'), input, c.req.raw.signal)
         if (input.notice) res.headers.set(ATTACHMENT_NOTICE_HEADER, encodeNoticeHeader(input.notice))
         return res
       } finally {

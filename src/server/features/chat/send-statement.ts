@@ -11,7 +11,6 @@ import { type SQL, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { executeNamed, placeholder as p, shapedStatement } from '#server/db/named-statement.ts'
-import { sessionLive } from '#server/lib/session.ts'
 import { SENDS_PER_MINUTE } from './admission.ts'
 import type { HistoryExchange } from './history.ts'
 import { NODE_ID } from './lease.ts'
@@ -61,12 +60,12 @@ export interface StartedRow {
 }
 
 export type SendOutcome =
-  /** The guessed session has ended, or the user's plan or model tier changed: nothing was written. */
-  | { kind: 'unsigned' }
   /** The thread named is not this user's. */
   | { kind: 'no-thread' }
   /** The branch moved under the send (another send or a version switch in the thread): try again. */
   | { kind: 'moved' }
+  /** The send's clientMessageId names a send stored before: nothing was written. */
+  | { kind: 'duplicate' }
   | { kind: 'over-budget'; retryAfter: number }
   /** Refused by the usage limit or the replies generating at once (admission.ts tells which). */
   | { kind: 'refused' }
@@ -79,51 +78,25 @@ export interface Reservation {
   maxGenerating: number
 }
 
-/**
- * A send started on a session this node read before (decision 026): the statement writes only if
- * the session still exists unexpired for this user, and the user's row still gives the plan and
- * Gemini model the send was decided on. The limit itself is checked on the row as for any send.
- */
-export interface SessionCheck {
-  sessionId: string
-  premium: boolean
-  /** The plan's usage below which it gets Gemini's pro model, and whether the send was below it. */
-  proBelow: number
-  belowPro: boolean
-}
-
 /** The statement's text depends on these only; everything else is a value (named-statement.ts). */
 interface StartShape {
   kind: Placement['kind']
-  /** A session guessed under decision 026 is checked by the statement. */
-  checked: boolean
   /** A revision of a thread's first turn (no parent to find shown). */
   firstTurn: boolean
 }
-
-/** The check's part of the statement: `signed` has a row when the guess holds. */
-const signedBy = sql`signed as (
-      select 1 from users su
-      where su.id = ${p('u')}::uuid and ${sessionLive(p('u'), p('sessionId'), p('now'))}
-        and (su.is_premium and (su.subscription_end_date is null
-          or su.subscription_end_date > ${p('now')}::timestamptz)) = ${p('premium')}::boolean
-        and (su.ai_input_chars + su.ai_output_chars < ${p('proBelow')}::int) = ${p('belowPro')}::boolean
-    ),`
 
 /** The statement for one shape, its values as placeholders: built once per shape. */
 function buildStart(shape: StartShape): SQL {
   const u = p('u')
   const now = p('now')
   const used = sql`ai_input_chars + ai_output_chars`
-  // Without a check the session was read by this request: every send is signed.
-  const signed = shape.checked ? sql`exists (select 1 from signed)` : sql`true`
   let lead: SQL
   let threadIdOf: SQL
   let shown: SQL = sql`true`
   let afterPlaced: SQL = sql``
   let replaced: SQL = sql``
   if (shape.kind === 'new-thread') {
-    lead = sql`placed as (select null::uuid as thread_id, null::uuid as parent_id, 0 as depth where ${signed}),
+    lead = sql`placed as (select null::uuid as thread_id, null::uuid as parent_id, 0 as depth),
       found as (select 1)`
     threadIdOf = sql`(select id from created)`
   } else if (shape.kind === 'follow') {
@@ -137,7 +110,7 @@ function buildStart(shape: StartShape): SQL {
       placed as (
         select ${p('threadId')}::uuid as thread_id, (select id from parent) as parent_id,
           coalesce((select depth + 1 from parent), 0) as depth
-        where exists (select 1 from found) and ${signed}
+        where exists (select 1 from found)
           and (exists (select 1 from parent) or not exists (select 1 from leaf))
       )`
     threadIdOf = sql`placed.thread_id`
@@ -149,7 +122,7 @@ function buildStart(shape: StartShape): SQL {
       placed as (
         select ${p('threadId')}::uuid as thread_id, ${p('parentId')}::uuid as parent_id,
           ${p('depth')}::int as depth, ${parentShown} as visible
-        where exists (select 1 from found) and ${signed}
+        where exists (select 1 from found)
       )`
     // The new version replaces its turn and what followed it on the shown branch, only once the
     // send is admitted: every step of the statement runs, and a refused edit (429) must leave the
@@ -184,7 +157,7 @@ function buildStart(shape: StartShape): SQL {
           returning id
         )`
   return sql`
-    with recursive ${shape.checked ? signedBy : sql``} ${lead},
+    with recursive ${lead},
     budget as (
       insert into rate_limits (key, window_start, count)
       select ${p('budgetKey')}::text, now(), 1 from placed
@@ -232,7 +205,6 @@ function buildStart(shape: StartShape): SQL {
       where h.n < ${HISTORY_ROWS}
     )
     select
-      ${signed} as signed,
       exists (select 1 from found) as found,
       exists (select 1 from placed) as placed,
       (select count from budget) as budget_count,
@@ -247,18 +219,19 @@ function buildStart(shape: StartShape): SQL {
   `
 }
 
-/** Runs the statement. Unique violations (a reused clientMessageId, a raced branch) throw. */
+/**
+ * Runs the statement. The unique indexes it may hit are outcomes: a reused clientMessageId
+ * (`duplicate`), and another send placed after the same leaf first (`moved`).
+ */
 export async function startSend(
   db: Db | Tx,
   place: Placement,
   v: SendRow,
   claim: Reservation,
-  check?: SessionCheck,
 ): Promise<SendOutcome> {
   const u = v.userId
   const shape: StartShape = {
     kind: place.kind,
-    checked: Boolean(check),
     firstTurn: place.kind === 'revise' && place.parentId === null,
   }
   // Made here rather than by the statement: known without reading it back, a value like any other.
@@ -283,16 +256,21 @@ export async function startSend(
     mediaName: v.mediaName,
     mediaMime: v.mediaMime,
   }
-  if (check) Object.assign(values, check)
   if (place.kind === 'new-thread') values.title = place.title
   else values.threadId = place.threadId
   if (place.kind === 'revise') Object.assign(values, { parentId: place.parentId, depth: place.depth })
-  const result = await executeNamed(
-    db,
-    shapedStatement('start', shape, () => buildStart(shape), values),
-  )
+  let result: Awaited<ReturnType<typeof executeNamed>>
+  try {
+    result = await executeNamed(
+      db,
+      shapedStatement('start', shape, () => buildStart(shape), values),
+    )
+  } catch (err) {
+    if (violates(err, 'messages_client_id_idx')) return { kind: 'duplicate' }
+    if (violates(err, 'messages_shown_idx')) return { kind: 'moved' }
+    throw err
+  }
   const r = result.rows[0] ?? {}
-  if (!r.signed) return { kind: 'unsigned' }
   if (!r.found) return { kind: 'no-thread' }
   if (!r.placed) return { kind: 'moved' }
   if (Number(r.budget_count) > SENDS_PER_MINUTE)

@@ -1,14 +1,18 @@
-// POST /api/messages as a service: checks, stores the prompt, starts the detached generation and
-// answers with a stream that only subscribes to it. Persist before you stream (conventions 4).
+// POST /api/messages for a signed-in person (the route authenticates), one function per step in
+// the order a send takes them: admit (the mode is served, the usage limit), store (the exchange,
+// its usage reserved and its history read, in one statement: send-statement.ts), generate (the
+// reply runs detached from the request and finalizes itself: generation.ts), stream (the response
+// only subscribes to it: stream.ts). Persist before you stream (conventions 4). A send that names a
+// clientMessageId seen before is answered as that send (resend), never stored twice.
 
 import { and, eq } from 'drizzle-orm'
 import { chatErrorCodes } from '#contract/chat-events.ts'
 import { threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
 import { threads } from '#server/db/schema/index.ts'
+import type { ModelRegistry, ResolvedModel } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
-import { type GuessedSession, Unconfirmed } from '#server/lib/session.ts'
 import {
   budgetRefusal,
   MAX_GENERATING_PER_USER,
@@ -16,12 +20,10 @@ import {
   spendSendBudget,
   type UsageClaim,
 } from './admission.ts'
-import type { EarlyStart, EarlyStarts } from './early-start.ts'
 import { countSentMessages } from './finalize.ts'
 import type { GenerationDeps, GenerationRegistry } from './generation.ts'
 import { buildPrompt, type HistoryExchange, userText } from './history.ts'
 import { finishLapsed } from './lease.ts'
-import type { ProviderRegistry, ResolvedModel } from './providers/registry.ts'
 import {
   findByClientId,
   findOwnedMessage,
@@ -32,123 +34,41 @@ import {
   restartAttempt,
 } from './queries.ts'
 import type { SendInput } from './send-input.ts'
-import {
-  type Placement,
-  type SendOutcome,
-  type SendRow,
-  type SessionCheck,
-  startSend,
-  violates,
-} from './send-statement.ts'
+import { type Placement, type SendOutcome, type SendRow, startSend } from './send-statement.ts'
 import { sseResponse } from './sse.ts'
 import { followGeneration, followStored, headOf, replayStored } from './stream.ts'
-import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, type Tier, tierOf } from './usage.ts'
+import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, tierOf } from './usage.ts'
 
 export interface ChatServices extends GenerationDeps {
-  providers: ProviderRegistry
+  models: ModelRegistry
   generations: GenerationRegistry
-  early: EarlyStarts
 }
 
-/**
- * Refuses with 429 when the usage limit is reached (nothing stored); else the model to use and
- * the claim the store transaction makes on the user's usage (admission.ts), which decides for
- * good: this early check only spares a refused send the work before it.
- */
-async function checkUsageAndResolve(
+/** Attempts of a send whose branch moved under it (another send or a switch in the thread). */
+const PLACE_ATTEMPTS = 5
+
+export async function sendMessage(
   s: ChatServices,
   user: UserRow,
-  input: SendInput,
-  /** The text the model is sent: a regeneration's is the revised exchange's, not the request's. */
-  content: string,
-): Promise<{ resolved: ResolvedModel; claim: UsageClaim; tier: Tier }> {
-  const now = s.now()
-  const current = await resetUsageIfDue(s.db, user, now, resetIsDue(user.lastAiUsageReset, now))
-  const tier = tierOf(current, now)
-  // 429 rather than 402: the limit lifts with time (Retry-After), and paying does not lift the
-  // premium one. The client must not retry `rate_limited:usage`.
-  const refusal = () =>
-    new AppError('rate_limited:usage', limitMessage(tier.plan, current.lastAiUsageReset), {
-      headers: { 'Retry-After': String(secondsUntilReset(current.lastAiUsageReset, now)) },
-    })
-  if (tier.exceeded) throw refusal()
-  const chars = inputCharsOf({ content, extractedText: input.attachment?.extractedText })
-  return {
-    resolved: s.providers.resolve(input.chatModel, tier.gemini),
-    claim: { chars, limit: tier.limit, refusal },
-    tier,
-  }
-}
-
-/** What generate needs of the stored exchange, and the attempt at its reply the send made. */
-type GeneratedRow = Pick<MessageRow, 'id' | 'userId' | 'threadId' | 'parentId' | 'content' | 'mediaType'> & {
-  attemptId: string
-}
-
-/** What the model is sent for the turn `row` after `history`. */
-function promptOf(
-  row: Pick<MessageRow, 'content' | 'mediaType'>,
-  input: SendInput,
-  resolved: ResolvedModel,
-  history: HistoryExchange[],
-) {
-  // A new version keeps the turn's stored file but not its bytes: the model is told it was there.
-  const content = input.attachment ? row.content : userText(row)
-  return buildPrompt(history, { content, attachment: input.attachment }, resolved.historyBudgetTokens)
-}
-
-function generate(
-  s: ChatServices,
-  row: GeneratedRow,
-  resolved: ResolvedModel,
   input: SendInput,
   signal: AbortSignal,
-  history: HistoryExchange[],
-  early?: EarlyStart | null,
-) {
-  const stored = {
-    messageId: row.id,
-    attemptId: row.attemptId,
-    userId: row.userId,
-    threadId: row.threadId,
-    inputChars: inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }),
-    history,
-    turn: { content: row.content, mediaType: row.mediaType },
-  }
-  // The provider's request was made while the send was stored and is now sent whole
-  // (early-start.ts), or goes out inside start (generation.ts runs up to its first await); the
-  // response only subscribes to it.
-  const gen =
-    early?.take(s.generations, s, stored) ??
-    s.generations.start(s, { ...stored, resolved, prompt: promptOf(row, input, resolved, history) })
-  return followGeneration(gen, headOf(row, input.threadId), signal)
+): Promise<Response> {
+  const unserved = unservedResponse(s, input, signal)
+  if (unserved) return unserved
+  const { place, target } = await placeOf(s.db, user, input)
+  // A regeneration answers the revised exchange's text again; an edit brings its own.
+  const content = input.regenerateOf && target ? target.content : input.content
+  const admission = await admit(s, user, input, content)
+  if (admission.kind === 'over-limit') return answerRefused(s, user, input, signal, admission.refusal)
+  const row = sendRow(user, input, content, target, admission.resolved, s.now())
+  const stored = await store(s.db, user, place, row, admission.claim)
+  if (stored.kind !== 'stored') return answerUnstored(s, user, input, signal, stored, admission.claim)
+  return generateAndStream(s, stored.row, admission.resolved, input, signal, stored.history)
 }
 
-/**
- * The model call of a send whose history this node can guess (a new thread's is empty), started
- * before the send is stored; null when it cannot be guessed or the person may not (early-start.ts).
- */
-function startEarly(
-  s: ChatServices,
-  user: UserRow,
-  input: SendInput,
-  place: Placement,
-  row: SendRow,
-  resolved: ResolvedModel,
-): EarlyStart | null {
-  const guess =
-    place.kind === 'new-thread'
-      ? []
-      : place.kind === 'follow'
-        ? s.generations.histories.get(place.threadId, user.id)
-        : undefined
-  if (!guess) return null
-  return s.early.begin(user.id, guess, { resolved, prompt: promptOf(row, input, resolved, guess) })
-}
-
-/** A mode without a provider answers one error event naming the variable to set; nothing is stored. */
-function unconfiguredResponse(s: ChatServices, input: SendInput, signal: AbortSignal): Response | null {
-  const availability = s.providers.availability(input.chatModel)
+/** A mode without a provider answers one error event naming what is missing; nothing is stored. */
+function unservedResponse(s: ChatServices, input: SendInput, signal: AbortSignal): Response | null {
+  const availability = s.models.availability(input.chatModel)
   if (availability.available) return null
   const error = availability.reason ?? 'This chat mode is not available'
   return sseResponse(signal, (sink) => {
@@ -157,44 +77,6 @@ function unconfiguredResponse(s: ChatServices, input: SendInput, signal: AbortSi
     return undefined
   })
 }
-
-/** A send whose clientMessageId was seen before: never a second message. */
-async function resend(
-  s: ChatServices,
-  user: UserRow,
-  seen: MessageRow,
-  input: SendInput,
-  signal: AbortSignal,
-) {
-  let row = seen
-  const head = headOf(row, input.threadId)
-  if (row.status === 'streaming') {
-    const gen = s.generations.get(row.id)
-    if (gen) return followGeneration(gen, head, signal)
-    // Written by another node: follow it while that node holds its lease; once the lease has
-    // lapsed the node is gone, so finish the reply now and generate again below.
-    const [lost] = await finishLapsed(s.db, { messageId: row.id })
-    if (!lost) return followStored(s.db, row, head, signal)
-    const now = await findOwnedMessage(s.db, user.id, row.id)
-    if (!now) throw new AppError('not_found:message', 'This message was deleted')
-    row = now
-  }
-  if (!generatesAgain(row)) return replayStored(row, head, signal, await countSentMessages(s.db, row.userId))
-  // The model never answered, or the node writing the reply died: try again into the same row.
-  const unconfigured = unconfiguredResponse(s, input, signal)
-  if (unconfigured) return unconfigured
-  const { resolved, claim } = await checkUsageAndResolve(s, user, input, row.content)
-  await spendSendBudget(s.db, user.id)
-  const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
-  const restarted = await restartAttempt(s.db, row, model, s.now(), claim)
-  if (!restarted) return sendMessage(s, user, input, signal)
-  // Only the exchanges on this one's branch: other versions are not the conversation it follows.
-  const history = restarted.threadId ? await loadHistory(s.db, restarted.parentId) : []
-  return generate(s, restarted, resolved, input, signal, history)
-}
-
-/** Attempts of a send whose branch moved under it (another send or a switch in the thread). */
-const PLACE_ATTEMPTS = 5
 
 /**
  * Where a send goes: a new thread, after the branch the thread shows (a plain send), or beside the
@@ -215,8 +97,8 @@ async function placeOf(
       target,
     }
   }
+  // A file sent alone names its thread.
   if (!input.threadId)
-    // A file sent alone names its thread.
     return {
       place: {
         kind: 'new-thread',
@@ -226,126 +108,198 @@ async function placeOf(
   return { place: { kind: 'follow', threadId: input.threadId } }
 }
 
-/** One attempt: a version of a turn locks its thread first (the branch changes past its turn). */
-function attempt(
+type Admission =
+  | { kind: 'admitted'; resolved: ResolvedModel; claim: UsageClaim }
+  | { kind: 'over-limit'; refusal: AppError }
+
+/**
+ * The usage limit as the user's row stands (a due reset written first), and the model the tier
+ * gets. The statement that stores the send decides for good on the locked row (admission.ts):
+ * this check only spares a send over the limit the work before it. Edits and regenerations are
+ * sends: admitted, reserved and budgeted the same way.
+ */
+async function admit(s: ChatServices, user: UserRow, input: SendInput, content: string): Promise<Admission> {
+  const now = s.now()
+  const current = await resetUsageIfDue(s.db, user, now, resetIsDue(user.lastAiUsageReset, now))
+  const tier = tierOf(current, now)
+  // 429 rather than 402: the limit lifts with time (Retry-After), and paying does not lift the
+  // premium one. The client must not retry `rate_limited:usage`.
+  const refusal = () =>
+    new AppError('rate_limited:usage', limitMessage(tier.plan, current.lastAiUsageReset), {
+      headers: { 'Retry-After': String(secondsUntilReset(current.lastAiUsageReset, now)) },
+    })
+  if (tier.exceeded) return { kind: 'over-limit', refusal: refusal() }
+  const chars = inputCharsOf({ content, extractedText: input.attachment?.extractedText })
+  return {
+    kind: 'admitted',
+    resolved: s.models.resolve(input.chatModel, tier.gemini),
+    claim: { chars, limit: tier.limit, refusal },
+  }
+}
+
+/** The exchange as stored: a new version keeps the turn's file unless the edit brings another. */
+function sendRow(
+  user: UserRow,
+  input: SendInput,
+  content: string,
+  target: MessageRow | undefined,
+  resolved: ResolvedModel,
+  now: Date,
+): SendRow {
+  const media = input.media
+  return {
+    userId: user.id,
+    content,
+    clientMessageId: input.clientMessageId,
+    origin: input.editOf ? 'edit' : input.regenerateOf ? 'regenerate' : 'sent',
+    now,
+    chatModel: resolved.chatModel,
+    provider: resolved.provider,
+    modelId: resolved.modelId,
+    mediaUrl: (media ? media.url : target?.mediaUrl) ?? null,
+    mediaType: (media ? media.type : target?.mediaType) ?? null,
+    uploadId: (media ? media.uploadId : target?.uploadId) ?? null,
+    mediaName: (media ? media.name : target?.mediaName) ?? null,
+    mediaMime: (media ? media.mimeType : target?.mediaMime) ?? null,
+  }
+}
+
+/**
+ * Stores the send (send-statement.ts), placing it again while its branch moves under it. A version
+ * of a turn locks its thread first: the branch changes past its turn.
+ */
+async function store(
   db: Db,
   user: UserRow,
   place: Placement,
   row: SendRow,
   claim: UsageClaim,
-  check: SessionCheck | undefined,
-) {
+): Promise<SendOutcome> {
   const reservation = { chars: claim.chars, limit: claim.limit, maxGenerating: MAX_GENERATING_PER_USER }
-  if (place.kind !== 'revise') return startSend(db, place, row, reservation, check)
-  return db.transaction(async (tx) => {
-    await tx
-      .select({ id: threads.id })
-      .from(threads)
-      .where(and(eq(threads.id, place.threadId), eq(threads.userId, user.id)))
-      .for('update')
-    return startSend(tx, place, row, reservation, check)
-  })
+  const once = () =>
+    place.kind !== 'revise'
+      ? startSend(db, place, row, reservation)
+      : db.transaction(async (tx) => {
+          await tx
+            .select({ id: threads.id })
+            .from(threads)
+            .where(and(eq(threads.id, place.threadId), eq(threads.userId, user.id)))
+            .for('update')
+          return startSend(tx, place, row, reservation)
+        })
+  let outcome = await once()
+  for (let i = 1; outcome.kind === 'moved' && i < PLACE_ATTEMPTS; i++) outcome = await once()
+  return outcome
 }
 
-/** The earlier send a retry names, if any: a retry is answered as that send, never stored twice. */
+/** What generating needs of the stored exchange, and the attempt at its reply the send made. */
+type GeneratedRow = Pick<MessageRow, 'id' | 'userId' | 'threadId' | 'content' | 'mediaType'> & {
+  attemptId: string
+}
+
+/** The reply generated detached from this request, which only subscribes to it. */
+function generateAndStream(
+  s: ChatServices,
+  row: GeneratedRow,
+  resolved: ResolvedModel,
+  input: SendInput,
+  signal: AbortSignal,
+  history: HistoryExchange[],
+): Response {
+  // A new version keeps the turn's stored file but not its bytes: the model is told it was there.
+  const content = input.attachment ? row.content : userText(row)
+  const gen = s.generations.start(s, {
+    messageId: row.id,
+    attemptId: row.attemptId,
+    userId: row.userId,
+    threadId: row.threadId,
+    inputChars: inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }),
+    resolved,
+    prompt: buildPrompt(history, { content, attachment: input.attachment }, resolved.historyBudgetTokens),
+  })
+  return followGeneration(gen, headOf(row, input.threadId), signal)
+}
+
+/** The earlier send a retry names, if any. */
 async function seenBefore(db: Db, user: UserRow, input: SendInput) {
   return input.clientMessageId ? findByClientId(db, user.id, input.clientMessageId) : undefined
 }
 
-/**
- * Stores the send and starts its reply. With `guessedSession` (a session this node read before,
- * `user` its row then, and the clock `readOnSession` took) only the statement that stores the send
- * confirms the session, at that clock as the pages do: any other way out throws before writing
- * anything, and an answer other than the reply is given by the route after it reads the session.
- */
-export async function sendMessage(
+/** Refused before anything was stored: a retry of a send stored before is answered as that send. */
+async function answerRefused(
   s: ChatServices,
   user: UserRow,
   input: SendInput,
   signal: AbortSignal,
-  guessedSession?: GuessedSession | null,
+  refusal: AppError,
 ): Promise<Response> {
-  const db: Db = s.db
-  const unconfigured = unconfiguredResponse(s, input, signal)
-  if (unconfigured) {
-    if (guessedSession) throw new Unconfirmed()
-    return unconfigured
-  }
-  // A due reset is written from the user's row: the row must be read first.
-  if (guessedSession && resetIsDue(user.lastAiUsageReset, s.now())) throw new Unconfirmed()
-  const { place, target } = await placeOf(db, user, input)
-  // A regeneration answers the revised exchange's text again; an edit brings its own.
-  const content = input.regenerateOf && target ? target.content : input.content
-  // A send over the usage limit hears that first (it does not lift in a minute). Edits and
-  // regenerations are sends: admitted, reserved and budgeted the same way.
-  let checked: Awaited<ReturnType<typeof checkUsageAndResolve>>
-  try {
-    checked = await checkUsageAndResolve(s, user, input, content)
-  } catch (err) {
-    // Decided on the row as this node saw it last: decided again on the row read now.
-    if (guessedSession) throw new Unconfirmed()
-    const seen = await seenBefore(db, user, input)
-    if (seen) return resend(s, user, seen, input, signal)
-    throw err
-  }
-  const { resolved, claim, tier } = checked
-  const check: SessionCheck | undefined = guessedSession
-    ? {
-        sessionId: guessedSession.id,
-        premium: tier.plan === 'premium',
-        proBelow: tier.proBelow,
-        belowPro: tier.gemini === 'pro',
-      }
-    : undefined
-  const row: SendRow = {
-    userId: user.id,
-    content,
-    clientMessageId: input.clientMessageId,
-    origin: input.editOf ? 'edit' : input.regenerateOf ? 'regenerate' : 'sent',
-    now: guessedSession?.now ?? s.now(),
-    chatModel: resolved.chatModel,
-    provider: resolved.provider,
-    modelId: resolved.modelId,
-    // A new version keeps the turn's file unless the edit brings another.
-    mediaUrl: (input.media ? input.media.url : target?.mediaUrl) ?? null,
-    mediaType: (input.media ? input.media.type : target?.mediaType) ?? null,
-    uploadId: (input.media ? input.media.uploadId : target?.uploadId) ?? null,
-    mediaName: (input.media ? input.media.name : target?.mediaName) ?? null,
-    mediaMime: (input.media ? input.media.mimeType : target?.mediaMime) ?? null,
-  }
-  const early = startEarly(s, user, input, place, row, resolved)
-  try {
-    for (let i = 1; ; i++) {
-      let outcome: SendOutcome
-      try {
-        outcome = await attempt(db, user, place, row, claim, check)
-      } catch (err) {
-        // The clientMessageId was used before: answer as a retry of that send (nothing was stored).
-        if (violates(err, 'messages_client_id_idx')) {
-          const winner = await seenBefore(db, user, input)
-          if (!winner) throw new AppError('conflict:message', 'This message was just sent; please refresh')
-          return resend(s, user, winner, input, signal)
-        }
-        // Another send took the place after the same leaf first: follow it instead.
-        if (!violates(err, 'messages_shown_idx')) throw err
-        outcome = { kind: 'moved' }
-      }
-      if (outcome.kind === 'stored')
-        return generate(s, outcome.row, resolved, input, signal, outcome.history, early)
-      if (outcome.kind === 'unsigned') throw new Unconfirmed()
-      if (outcome.kind === 'no-thread') throw new AppError('not_found:thread', 'This thread does not exist')
-      if (outcome.kind === 'moved') {
-        if (i < PLACE_ATTEMPTS) continue
-        throw new AppError('conflict:message', 'This conversation just changed; please send again')
-      }
-      // Refused: a retry of a send stored before is answered as that send, not refused.
-      const seen = await seenBefore(db, user, input)
-      if (seen) return resend(s, user, seen, input, signal)
-      if (outcome.kind === 'over-budget') throw budgetRefusal(outcome.retryAfter)
-      throw await refusalFor(db, user.id, claim)
+  const seen = await seenBefore(s.db, user, input)
+  if (seen) return resend(s, user, seen, input, signal)
+  throw refusal
+}
+
+/** What a send the statement did not store is answered. */
+async function answerUnstored(
+  s: ChatServices,
+  user: UserRow,
+  input: SendInput,
+  signal: AbortSignal,
+  outcome: Exclude<SendOutcome, { kind: 'stored' }>,
+  claim: UsageClaim,
+): Promise<Response> {
+  switch (outcome.kind) {
+    case 'no-thread':
+      throw new AppError('not_found:thread', 'This thread does not exist')
+    case 'moved':
+      throw new AppError('conflict:message', 'This conversation just changed; please send again')
+    case 'duplicate': {
+      const winner = await seenBefore(s.db, user, input)
+      if (!winner) throw new AppError('conflict:message', 'This message was just sent; please refresh')
+      return resend(s, user, winner, input, signal)
     }
-  } finally {
-    // Not taken as the reply: the send was refused or failed (a no-op once taken).
-    early?.cancel()
+    case 'over-budget':
+      return answerRefused(s, user, input, signal, budgetRefusal(outcome.retryAfter))
+    case 'refused':
+      return answerRefused(s, user, input, signal, await refusalFor(s.db, user.id, claim))
   }
+}
+
+/** A send whose clientMessageId was seen before: never a second message. */
+async function resend(
+  s: ChatServices,
+  user: UserRow,
+  seen: MessageRow,
+  input: SendInput,
+  signal: AbortSignal,
+): Promise<Response> {
+  let row = seen
+  const head = headOf(row, input.threadId)
+  if (row.status === 'streaming') {
+    const gen = s.generations.get(row.id)
+    if (gen) return followGeneration(gen, head, signal)
+    // Written by another node: follow it while that node holds its lease; once the lease has
+    // lapsed the node is gone, so finish the reply now and generate again below.
+    const [lost] = await finishLapsed(s.db, { messageId: row.id })
+    if (!lost) return followStored(s.db, row, head, signal)
+    const now = await findOwnedMessage(s.db, user.id, row.id)
+    if (!now) throw new AppError('not_found:message', 'This message was deleted')
+    row = now
+  }
+  if (!generatesAgain(row)) return replayStored(row, head, signal, await countSentMessages(s.db, row.userId))
+  // The model never answered, or the node writing the reply died: try again into the same row.
+  const unserved = unservedResponse(s, input, signal)
+  if (unserved) return unserved
+  const admission = await admit(s, user, input, row.content)
+  if (admission.kind === 'over-limit') throw admission.refusal
+  const { resolved, claim } = admission
+  await spendSendBudget(s.db, user.id)
+  const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
+  const restart = await restartAttempt(s.db, row, model, s.now(), claim)
+  if (restart.kind === 'refused') throw await refusalFor(s.db, user.id, claim)
+  // Another retry restarted it first: answered as a send of it.
+  if (restart.kind === 'taken') return sendMessage(s, user, input, signal)
+  const restarted = restart.row
+  // Only the exchanges on this one's branch: other versions are not the conversation it follows.
+  const history = restarted.threadId ? await loadHistory(s.db, restarted.parentId) : []
+  return generateAndStream(s, restarted, resolved, input, signal, history)
 }

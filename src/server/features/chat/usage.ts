@@ -1,6 +1,7 @@
 // Usage tiers and limits (spec section 4 'Displayed current model', section 9). Pure functions:
 // the caller reads the user row and the clock, these decide.
 import { isProAt } from '#contract/user.ts'
+import type { GeminiTier } from '#server/features/models/registry.ts'
 
 export const USAGE_RESET_DAYS = 30
 const DAY_MS = 86_400_000
@@ -11,8 +12,6 @@ export const PREMIUM_PRO_BELOW = 500_000
 export const PREMIUM_LIMIT = 1_000_000
 
 export type Plan = 'free' | 'premium'
-/** Which Gemini model the tier gets: env GEMINI_MODEL_PRO, _FLASH_LITE or _PREMIUM_FALLBACK. */
-export type GeminiTier = 'pro' | 'flash-lite' | 'premium-fallback'
 
 export interface UsageFields {
   isPremium: boolean

@@ -1,5 +1,5 @@
 // The in-process engine as an AI SDK language model, so a local reply takes the same path as a
-// hosted one (chat/model-stream.ts: doStream, Stop, timeouts, usage, persistence).
+// hosted one (models/stream-reply.ts: Stop, timeouts, usage, persistence).
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
@@ -51,8 +51,8 @@ export function ecoLanguageModel(
     },
     async doStream(options: LanguageModelV3CallOptions) {
       const { system, turns } = toTurns(options.prompt)
-      // The reader may cancel the stream (the lean token path does on Stop or a timeout): the
-      // generation then stops too, and nothing more is written to the closed stream.
+      // The reader may cancel the stream (on Stop or a timeout): the generation then stops too,
+      // and nothing more is written to the closed stream.
       const cancelled = new AbortController()
       const signal = options.abortSignal
         ? AbortSignal.any([options.abortSignal, cancelled.signal])

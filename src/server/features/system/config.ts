@@ -1,8 +1,8 @@
 import type { AppConfig } from '#contract/config.ts'
 import type { Env } from '#server/env.ts'
-// The chat feature's provider registry refuses exactly what this reports unavailable.
-import { allModes, defaultChatModel } from '#server/features/chat/providers/availability.ts'
 import type { EcoEngine } from '#server/features/eco-engine/engine.ts'
+// The model registry refuses exactly what this reports unavailable.
+import { allModes, defaultChatModel } from '#server/features/models/availability.ts'
 // POST /api/transcribe answers 503 with the same reason.
 import { chooseEngine } from '#server/features/voice/engines.ts'
 import { VOICE_UNAVAILABLE } from '#server/features/voice/transcriber.ts'

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { parseEnv } from '#server/env.ts'
-import { readEvents, replyText } from '../../../../../tests/helpers/chat.ts'
-import { createTestApp, type TestApp } from '../../../../../tests/helpers/test-app.ts'
-import { type AiStandIn, startAiStandIn } from '../../../../../tests/stand-ins/ai-providers.ts'
+import { readEvents, replyText } from '../../../../tests/helpers/chat.ts'
+import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 import { allModes, defaultChatModel } from './availability.ts'
-import { createProviderRegistry } from './registry.ts'
+import { createModelRegistry } from './registry.ts'
 
 let ai: AiStandIn
 beforeAll(async () => {
@@ -134,7 +134,7 @@ describe('availability', () => {
   })
 
   it('resolves exactly the available modes', () => {
-    const registry = createProviderRegistry(env({ OPENAI_API_KEY: 'k', ECO_ENGINE: 'off' }))
+    const registry = createModelRegistry(env({ OPENAI_API_KEY: 'k', ECO_ENGINE: 'off' }))
     expect(registry.resolve('chatgpt', 'pro')).toMatchObject({ provider: 'openai', modelId: 'gpt-3.5-turbo' })
     expect(() => registry.resolve('gemini', 'pro')).toThrow('Gemini is not available on this server')
     expect(() => registry.resolve('loris', 'pro')).toThrow(

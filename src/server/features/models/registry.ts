@@ -1,5 +1,6 @@
-// One interface over the model providers: a chat mode plus the user's usage tier in, a real AI SDK
-// language model out. The SDK providers are built once per app and reused.
+// The provider registry: a chat mode plus the user's usage tier in, an AI SDK language model and
+// what the reply's footprint needs out. The SDK providers are built once per app and reused; every
+// call to a model goes through streamReply (stream-reply.ts).
 import type { LanguageModel } from 'ai'
 import type { ChatModel } from '#contract/config.ts'
 import type { ProviderId } from '#contract/impact.ts'
@@ -8,11 +9,11 @@ import type { EcoEngine } from '#server/features/eco-engine/engine.ts'
 import { ecoLanguageModel } from '#server/features/eco-engine/language-model.ts'
 import { type ImpactSettings, impactSettings } from '#server/features/impact/message-impact.ts'
 import { AppError } from '#server/lib/app-error.ts'
-import type { GeminiTier } from '../usage.ts'
 import { type Availability, modeAvailability } from './availability.ts'
-import { ecoFactory } from './eco.ts'
-import { geminiFactory } from './gemini.ts'
-import { openaiFactory } from './openai.ts'
+import { ecoFactory, geminiFactory, openaiFactory } from './providers.ts'
+
+/** Which Gemini model a usage tier gets: env GEMINI_MODEL_PRO, _FLASH_LITE or _PREMIUM_FALLBACK. */
+export type GeminiTier = 'pro' | 'flash-lite' | 'premium-fallback'
 
 export interface ResolvedModel {
   chatModel: ChatModel
@@ -20,7 +21,7 @@ export interface ResolvedModel {
   provider: ProviderId
   modelId: string
   model: LanguageModel
-  /** Tokens of thread history sent along (see history.ts). */
+  /** Tokens of thread history sent along (chat/history.ts). */
   historyBudgetTokens: number
   /** Where the reply is computed and our own model's size, for its CO2 (docs/decisions/003). */
   impact: ImpactSettings
@@ -28,7 +29,7 @@ export interface ResolvedModel {
   local?: EcoEngine
 }
 
-export interface ProviderRegistry {
+export interface ModelRegistry {
   availability(mode: ChatModel): Availability
   /** Throws `service_unavailable:provider` with the reason, in plain words, when the mode is off. */
   resolve(mode: ChatModel, gemini: GeminiTier): ResolvedModel
@@ -39,7 +40,7 @@ export interface ProviderRegistry {
 const HOSTED_HISTORY_TOKENS = 8_000
 const ECO_HISTORY_TOKENS = 2_000
 
-export function createProviderRegistry(env: Env, engine: EcoEngine | null = null): ProviderRegistry {
+export function createModelRegistry(env: Env, engine: EcoEngine | null = null): ModelRegistry {
   const google = geminiFactory(env)
   const openai = openaiFactory(env)
   const eco = ecoFactory(env)

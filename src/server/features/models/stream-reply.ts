@@ -1,0 +1,134 @@
+// The one way Loris calls a model, whichever provider answers: the AI SDK's `streamText`, its
+// stream parts handed on as they come (text, reasoning, sources, files, tool calls and results,
+// the finish with its usage). Chat, titles, tools and routing all call it; none knows the vendor.
+import {
+  type GeneratedFile,
+  type LanguageModelUsage,
+  type ModelMessage,
+  stepCountIs,
+  streamText,
+  type TextStreamPart,
+  type ToolSet,
+  type TypedToolCall,
+  type TypedToolResult,
+} from 'ai'
+import type { ChatWait } from '#contract/chat-events.ts'
+import { ecoLanguageModel } from '#server/features/eco-engine/language-model.ts'
+import type { MeasuredEnergy } from '#server/features/impact/message-impact.ts'
+import type { ResolvedModel } from './registry.ts'
+
+/** The longest a reply may take, and the longest the model may go quiet in one. */
+export const MAX_REPLY_MS = 5 * 60_000
+export const MAX_QUIET_MS = 90_000
+/** Model calls one reply may make when it is offered tools (each tool result goes back in one). */
+const MAX_TOOL_STEPS = 5
+
+export interface ReplyPrompt {
+  system: string
+  messages: ModelMessage[]
+}
+
+/** A source the model cited (a web page or a document), as the SDK gives it. */
+export type ReplySource = Omit<Extract<TextStreamPart<ToolSet>, { type: 'source' }>, 'type'>
+
+export type ReplyPart =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'source'; source: ReplySource }
+  | { type: 'file'; file: GeneratedFile }
+  | { type: 'tool-call'; call: TypedToolCall<ToolSet> }
+  | { type: 'tool-result'; result: TypedToolResult<ToolSet> }
+  /** The model ended; `measured` is the energy our own engine metered for it, else null. */
+  | { type: 'finish'; usage: LanguageModelUsage; measured: MeasuredEnergy | null }
+  | { type: 'error'; error: unknown }
+  /** The signal or a time limit (MAX_REPLY_MS, MAX_QUIET_MS) ended the call. */
+  | { type: 'abort' }
+
+export interface ReplyOptions {
+  signal: AbortSignal
+  tools?: ToolSet
+  /** Why the reply has not started (our own engine preparing or queued); null once it has. */
+  onWait?: (wait: ChatWait | null) => void
+}
+
+/**
+ * Streams `model`'s reply to `prompt`. A failed or stopped call ends with an error or abort part;
+ * a throw is only a connection dropped under the SDK (the caller treats it as an error).
+ */
+export async function* streamReply(
+  model: ResolvedModel,
+  prompt: ReplyPrompt,
+  opts: ReplyOptions,
+): AsyncGenerator<ReplyPart> {
+  let measured: MeasuredEnergy | null = null
+  let language = model.model
+  const engine = model.local
+  if (engine) {
+    // First use: the model may still be downloading or loading. The reply says so and waits,
+    // outside the time limits; the signal still stops it.
+    if (engine.status().state !== 'ready') {
+      const show = () => opts.onWait?.({ kind: 'preparing', percent: engine.status().percent })
+      show()
+      const unsubscribe = engine.onStatus(show)
+      try {
+        await engine.ready(opts.signal)
+      } finally {
+        unsubscribe()
+      }
+    }
+    language = ecoLanguageModel(engine, model.modelId, {
+      onQueued: (position) => opts.onWait?.(position > 0 ? { kind: 'queued', position } : null),
+      onMeasured: (energy) => {
+        measured = energy
+      },
+    })
+  }
+  const result = streamText({
+    model: language,
+    system: prompt.system,
+    messages: prompt.messages,
+    tools: opts.tools,
+    stopWhen: stepCountIs(opts.tools ? MAX_TOOL_STEPS : 1),
+    // The client retries a failed send itself (spec 4, 3 attempts); SDK retries would multiply them.
+    maxRetries: 0,
+    abortSignal: opts.signal,
+    timeout: { totalMs: MAX_REPLY_MS, chunkMs: MAX_QUIET_MS },
+    // Errors come as parts of the stream below.
+    onError: () => {},
+  })
+  try {
+    for await (const part of result.fullStream) {
+      switch (part.type) {
+        case 'text-delta':
+          if (part.text) yield { type: 'text', text: part.text }
+          break
+        case 'reasoning-delta':
+          if (part.text) yield { type: 'reasoning', text: part.text }
+          break
+        case 'source':
+          yield { type: 'source', source: part }
+          break
+        case 'file':
+          yield { type: 'file', file: part.file }
+          break
+        case 'tool-call':
+          yield { type: 'tool-call', call: part }
+          break
+        case 'tool-result':
+          yield { type: 'tool-result', result: part }
+          break
+        case 'finish':
+          yield { type: 'finish', usage: part.totalUsage, measured }
+          break
+        case 'error':
+          yield { type: 'error', error: part.error }
+          break
+        case 'abort':
+          yield { type: 'abort' }
+          break
+      }
+    }
+  } finally {
+    opts.onWait?.(null)
+  }
+}
