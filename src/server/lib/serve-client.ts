@@ -4,7 +4,15 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import type { Context, Hono } from 'hono'
 import { getCookie } from 'hono/cookie'
 import type { AppEnv } from './context.ts'
-import { CHAT_ROUTE_SOURCES, type ChatVisit, chatHtml, readManifest, staticChunks } from './route-preloads.ts'
+import {
+  ACCOUNT_ROUTE_SOURCES,
+  accountHtml,
+  CHAT_ROUTE_SOURCES,
+  type ChatVisit,
+  chatHtml,
+  readManifest,
+  staticChunks,
+} from './route-preloads.ts'
 import { SESSION_COOKIE } from './session.ts'
 
 /** Head tags a server-rendered page sets on the shell (link previews read only the HTML). */
@@ -44,6 +52,7 @@ export function withHead(indexHtml: string, meta: HeadMeta | null): string {
 
 /** The client's chat routes (matched case-insensitively, like the client's router). */
 const CHAT_PATH = /^\/chat(\/[^/]+)?\/?$/i
+const ACCOUNT_PATH = /^\/account\/?$/i
 
 /**
  * Serves the built SPA: hashed assets cached for a year (a missing one is a 404), everything
@@ -72,9 +81,14 @@ export function serveClient(
   // also names the background poster. Who asks decides which, so the answer varies by cookie.
   const manifest = readManifest(clientDir)
   const chatChunks = manifest ? staticChunks(manifest, CHAT_ROUTE_SOURCES) : []
+  const accountChunks = manifest ? staticChunks(manifest, ACCOUNT_ROUTE_SOURCES) : []
   const { chatVisit } = opts
   const sendIndex = async (c: Context<AppEnv>) => {
     c.header('Cache-Control', 'no-cache')
+    if (ACCOUNT_PATH.test(c.req.path)) {
+      c.header('Vary', 'Cookie')
+      return c.html(accountHtml(indexHtml, accountChunks, Boolean(getCookie(c, SESSION_COOKIE))))
+    }
     if (!CHAT_PATH.test(c.req.path)) return c.html(indexHtml)
     c.header('Vary', 'Cookie')
     let visit: ChatVisit = { signedIn: Boolean(getCookie(c, SESSION_COOKIE)), threadId: null }

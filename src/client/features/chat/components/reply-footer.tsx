@@ -184,11 +184,21 @@ function Co2Figures({ co2 }: { co2: MessageCo2Impact }) {
   )
 }
 
-function timeOf(iso: string | null | undefined): { text: string; iso: string } | null {
+/**
+ * When the reply came: the time for today's, with the date for older ones ('Nov 26, 06:59 AM'), and
+ * the year when it is not this one.
+ */
+export function timeOf(
+  iso: string | null | undefined,
+  now = new Date(),
+): { text: string; iso: string } | null {
   if (!iso) return null
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return null
-  return { text: date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }), iso }
+  const time: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' }
+  if (date.toDateString() === now.toDateString()) return { text: date.toLocaleTimeString([], time), iso }
+  const year = date.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' as const }
+  return { text: date.toLocaleString([], { month: 'short', day: 'numeric', ...year, ...time }), iso }
 }
 
 export type FooterExchange = Pick<
@@ -248,17 +258,17 @@ export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
           </button>
         </ActionTip>
       )}
-      <span className="ml-1 flex flex-wrap items-center gap-x-1.5">
+      <span className="ml-1 flex flex-wrap items-center gap-x-1.5" data-testid="reply-meta">
         {exchange.modelName && <span data-testid="reply-model">{exchange.modelName}</span>}
         {time && (
           <>
-            <span aria-hidden="true">·</span>
+            {exchange.modelName && <span aria-hidden="true">·</span>}
             <time dateTime={time.iso}>{time.text}</time>
           </>
         )}
         {co2Impact && (
           <>
-            <span aria-hidden="true">·</span>
+            {(exchange.modelName || time) && <span aria-hidden="true">·</span>}
             <Tooltip>
               <TooltipTrigger asChild>
                 <button

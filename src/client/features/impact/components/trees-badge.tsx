@@ -19,6 +19,7 @@ export function TreesBadge({ count }: { count: number }) {
       <TooltipTrigger asChild>
         <button
           type="button"
+          onPointerDown={tap.onPointerDown}
           onClick={tap.onClick}
           data-testid="trees-badge"
           data-state={popping ? 'popping' : 'idle'}
