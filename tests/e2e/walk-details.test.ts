@@ -90,6 +90,7 @@ describe.each(SIZES)('on a $name ($width x $height)', ({ name, width, height }) 
     const shared = page.getByTestId('user-message').filter({ hasText: 'line one' })
     await shared.waitFor()
     expect(await shared.innerText()).toBe('line one\nline two')
+    await page.screenshot({ path: path.join(shots, `walk-breaks-share-${name}.png`) })
     expect(unexpectedErrors()).toEqual([])
   })
 
@@ -166,9 +167,19 @@ describe.each(SIZES)('on a $name ($width x $height)', ({ name, width, height }) 
       const { user } = await res.json()
       await route.fulfill({
         response: res,
-        json: { user: { ...user, isPremium: true, subscription_end_date: future } },
+        json: {
+          user: {
+            ...user,
+            isPremium: true,
+            subscription_end_date: future,
+            co2Saved: 1234.5,
+            treesPlanted: 128,
+          },
+        },
       })
     })
+    // Badges as a long-time user's: more digits than a new account's '0 g' and '0 trees'.
+    await page.route('**/api/metrics/co2', (route: Route) => route.fulfill({ json: 1234.5 }))
     for (const w of name === 'phone' ? [width, 360] : [width]) {
       await page.setViewportSize({ width: w, height })
       await page.reload()

@@ -137,7 +137,7 @@ export function Co2HistoryChart({ days = 30, trees }: { days?: number; trees: nu
 function Co2Headline({ days, trees }: { days: readonly Co2HistoryDay[]; trees: number }) {
   const totals = historyTotals(days)
   return (
-    <div className="grid gap-4 sm:grid-cols-[auto_auto_1fr] sm:items-end">
+    <div className="grid gap-4 sm:grid-cols-3 sm:items-start">
       <p data-testid="history-saved" className="grid">
         <span className="text-3xl font-semibold tabular-nums text-emerald-400">
           {formatGrams(totals.saved)}
