@@ -126,6 +126,9 @@ describe.each(SIZES)('on a $name ($width x $height)', ({ name, width, height }) 
         await page.waitForTimeout(400)
       }
     }
+    await page.getByTestId('co2-badge').hover()
+    await page.getByRole('tooltip').filter({ hasText: 'compared with standard AI models' }).waitFor()
+    await page.screenshot({ path: path.join(shots, `walk-tooltip-${name}.png`) })
     expect(unexpectedErrors()).toEqual([])
   })
 
