@@ -47,6 +47,25 @@ async function settledBox(l: Locator): Promise<Box> {
 const overlaps = (a: Box, b: Box) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 
+/** The buttons, links, fields and tabs outside the toasts that lie under the given box. */
+function controlsUnder(page: Page, over: Box): Promise<string[]> {
+  return page.evaluate((tb) => {
+    const controls = document.querySelectorAll<HTMLElement>(
+      'button, a[href], input:not([type=hidden]), textarea, select, [role=button], [role=tab], [role=separator], [tabindex="0"]',
+    )
+    const hit: string[] = []
+    for (const el of controls) {
+      if (el.closest('[role=region]')) continue
+      const r = el.getBoundingClientRect()
+      if (r.width === 0 || r.height === 0) continue
+      if (getComputedStyle(el).visibility === 'hidden') continue
+      if (r.x < tb.x + tb.width && tb.x < r.right && r.y < tb.y + tb.height && tb.y < r.bottom)
+        hit.push(el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 30) ?? el.tagName)
+    }
+    return hit
+  }, over)
+}
+
 /** The thread ids of the page's signed-in person, newest first, with their titles. */
 function threadsOf(page: Page): Promise<{ id: string; title: string }[]> {
   return page.evaluate(async () => {
@@ -143,21 +162,7 @@ describe.each(SIZES)('on a $name ($width x $height)', ({ name, width, height }) 
     // Settled: its slide-in is over.
     const t = await settledBox(toast)
     await page.screenshot({ path: path.join(shots, `walk-toast-${name}.png`) })
-    const covered = await page.evaluate((tb) => {
-      const controls = document.querySelectorAll<HTMLElement>(
-        'button, a[href], input:not([type=hidden]), textarea, select, [role=button], [role=tab], [role=separator], [tabindex="0"]',
-      )
-      const hit: string[] = []
-      for (const el of controls) {
-        if (el.closest('[role=region]')) continue
-        const r = el.getBoundingClientRect()
-        if (r.width === 0 || r.height === 0) continue
-        if (getComputedStyle(el).visibility === 'hidden') continue
-        if (r.x < tb.x + tb.width && tb.x < r.right && r.y < tb.y + tb.height && tb.y < r.bottom)
-          hit.push(el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 30) ?? el.tagName)
-      }
-      return hit
-    }, t)
+    const covered = await controlsUnder(page, t)
     expect(covered).toEqual([])
     expect(unexpectedErrors()).toEqual([])
   })
@@ -318,6 +323,15 @@ describe.each(SIZES)('on a $name ($width x $height)', ({ name, width, height }) 
       await landing.emailInput().fill('ada@')
       expect(await landing.joinButton().isEnabled()).toBe(true)
     }
+    // Enter without an '@': the toast says why, over no control (the header's links included).
+    await landing.scrollHeroOut(0)
+    await landing.waitForLayout('hero')
+    await landing.emailInput().fill('ada')
+    await landing.emailInput().press('Enter')
+    const toast = landing.toast('Invalid email')
+    await toast.waitFor()
+    expect(await controlsUnder(tab.page, await settledBox(toast))).toEqual([])
+    await tab.page.screenshot({ path: path.join(shots, `walk-waitlist-toast-${name}.png`) })
     expect(tab.unexpectedErrors()).toEqual([])
   })
 })

@@ -7,7 +7,7 @@ const PHONE_QUERY = '(max-width: 767px)'
 
 /**
  * On a phone, where toasts start: below the bars at the top of the page that hold controls (the
- * chat's header, the e-mail banner), each marked `data-toasts-below`, so a toast never covers the
+ * chat's header, the e-mail banner, the landing page's header), each marked `data-toasts-below`, so a toast never covers the
  * threads button, the badges or the menu. Measured when a toast shows and as the screen turns.
  * Wider screens keep the viewport's own place, the header's empty middle.
  */
@@ -19,7 +19,8 @@ function usePhoneToastTop(showing: boolean): number | undefined {
       if (!window.matchMedia(PHONE_QUERY).matches) return setTop(undefined)
       const bottoms = [...document.querySelectorAll('[data-toasts-below]')]
         .map((el) => el.getBoundingClientRect())
-        .filter((r) => r.height > 0 && r.top < window.innerHeight / 3)
+        // Still on screen (a page's header scrolls away with it), and at the top.
+        .filter((r) => r.height > 0 && r.bottom > 0 && r.top < window.innerHeight / 3)
         .map((r) => r.bottom)
       setTop(bottoms.length > 0 ? Math.max(...bottoms) : undefined)
     }
