@@ -27,6 +27,7 @@ import { cn } from '#client/lib/cn.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message, MessageCo2Impact } from '#contract/messages.ts'
 import { modeLabels } from '../lib/chat-mode.ts'
+import { replyTime } from '../lib/reply-time.ts'
 import { useCopyToClipboard } from './copy-button.tsx'
 import { type RevisedExchange, useExchangeActions } from './exchange-actions.tsx'
 
@@ -184,23 +185,6 @@ function Co2Figures({ co2 }: { co2: MessageCo2Impact }) {
   )
 }
 
-/**
- * When the reply came: the time for today's, with the date for older ones ('Nov 26, 06:59 AM'), and
- * the year when it is not this one.
- */
-export function timeOf(
-  iso: string | null | undefined,
-  now = new Date(),
-): { text: string; iso: string } | null {
-  if (!iso) return null
-  const date = new Date(iso)
-  if (Number.isNaN(date.getTime())) return null
-  const time: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' }
-  if (date.toDateString() === now.toDateString()) return { text: date.toLocaleTimeString([], time), iso }
-  const year = date.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' as const }
-  return { text: date.toLocaleString([], { month: 'short', day: 'numeric', ...year, ...time }), iso }
-}
-
 export type FooterExchange = Pick<
   Message,
   | 'content'
@@ -219,7 +203,7 @@ export type FooterExchange = Pick<
 export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
   const actions = useExchangeActions()
   const { id, status, chatModel, co2Impact } = exchange
-  const time = timeOf(exchange.completedAt ?? exchange.createdAt)
+  const time = replyTime(exchange.completedAt ?? exchange.createdAt)
   const broken = status === 'failed' || status === 'interrupted'
   const of: RevisedExchange = {
     id,
