@@ -10,6 +10,12 @@ describe('model names', () => {
     expect(modelName('gpt-3.5-turbo')).toBe('GPT-3.5 Turbo')
     expect(modelName('/models/smollm2-360m-instruct-q8_0.gguf')).toBe('SmolLM2 360M')
     expect(modelName('qwen2.5:0.5b')).toBe('Qwen2.5 0.5B')
+    // ChatGPT export slugs.
+    expect(modelName('gpt-4o')).toBe('GPT-4o')
+    expect(modelName('gpt-4')).toBe('GPT-4')
+    expect(modelName('gpt-4-gizmo')).toBe('GPT-4')
+    expect(modelName('text-davinci-002-render-sha')).toBe('GPT-3.5')
+    expect(replyModelName('chatgpt', 'gpt-4o')).toBe('GPT-4o')
   })
 
   it('tidies unknown ids and says when eco mode answered', () => {

@@ -13,6 +13,9 @@ const KNOWN: [RegExp, string][] = [
   [/^gpt-4o/i, 'GPT-4o'],
   [/^gpt-4\.1-mini/i, 'GPT-4.1 mini'],
   [/^gpt-4\.1/i, 'GPT-4.1'],
+  // ChatGPT's own slugs, as its exports name the model of each reply (metadata.model_slug).
+  [/^gpt-4(?![o.\d])/i, 'GPT-4'],
+  [/^text-davinci-002-render/i, 'GPT-3.5'],
   [/smollm2[-_ ]?360m/i, 'SmolLM2 360M'],
   [/smollm2[-_ ]?135m/i, 'SmolLM2 135M'],
   [/smollm2[-_ ]?1\.7b/i, 'SmolLM2 1.7B'],

@@ -1,9 +1,21 @@
+import type { QueryClient } from '@tanstack/react-query'
 import { lazy, Suspense } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { PageSpinner } from '#client/components/ui/spinner.tsx'
-import { useUser } from '#client/features/auth/api/get-user.ts'
+import { userQueryOptions, useUser } from '#client/features/auth/api/get-user.ts'
 
-const AccountPage = lazy(() => import('#client/features/account/account-page.tsx'))
+const loadAccountPage = () => import('#client/features/account/account-page.tsx')
+const AccountPage = lazy(loadAccountPage)
+
+/**
+ * Who is signed in and the settings code, fetched together before the route first renders (the
+ * router waits for it, as for the chat): the page then shows the account at once, instead of
+ * asking for its code only once the answer about who is signed in has come. The HTML preloads
+ * both (src/server/lib/route-preloads.ts). A failure is left to the route, which shows it.
+ */
+export async function prepare(client: QueryClient) {
+  await Promise.all([client.prefetchQuery(userQueryOptions), loadAccountPage().catch(() => undefined)])
+}
 const NotFoundPage = lazy(() =>
   import('#client/features/not-found/not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })),
 )

@@ -4,7 +4,15 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '#server/app.ts'
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../tests/helpers/test-app.ts'
-import { type ChatVisit, chatHtml, messagesUrl, staticChunks, type ViteManifest } from './route-preloads.ts'
+import {
+  ACCOUNT_ROUTE_SOURCES,
+  accountHtml,
+  type ChatVisit,
+  chatHtml,
+  messagesUrl,
+  staticChunks,
+  type ViteManifest,
+} from './route-preloads.ts'
 
 // The shapes Vite writes (build.manifest): source keys, `_name.js` keys for shared chunks.
 const manifest: ViteManifest = {
@@ -16,6 +24,8 @@ const manifest: ViteManifest = {
   },
   '_query-D.js': { file: 'assets/query-D.js', imports: ['_jsx-B.js'] },
   'app/page-shell.tsx': { file: 'assets/page-shell-E.js', imports: ['_query-D.js', 'index.html'] },
+  'app/account-route.tsx': { file: 'assets/account-route-G.js', imports: ['_query-D.js', 'index.html'] },
+  'features/account/account-page.tsx': { file: 'assets/account-page-H.js', imports: ['_jsx-B.js'] },
   // Lazy: reachable only through dynamicImports, never preloaded.
   'features/chat/components/conversation.tsx': { file: 'assets/conversation-F.js' },
 }
@@ -81,6 +91,28 @@ describe('chatHtml', () => {
   })
 })
 
+describe('accountHtml', () => {
+  const chunks = staticChunks(manifest, ACCOUNT_ROUTE_SOURCES)
+
+  it("preloads a signed-in person's settings code, who is signed in and the configuration", () => {
+    const html = accountHtml(shell, chunks, true)
+    for (const file of ['account-route-G.js', 'account-page-H.js', 'page-shell-E.js', 'query-D.js'])
+      expect(html).toContain(
+        `<link rel="modulepreload" crossorigin href="/assets/${file}" fetchpriority="low">`,
+      )
+    expect(html).toContain(
+      '<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/session">',
+    )
+    expect(html).toContain('<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/config">')
+    expect(html).not.toContain('/api/threads')
+    expect(html.match(/jsx-B\.js/g)).toHaveLength(1)
+  })
+
+  it("leaves a visitor's page (the 404 screen) as it is", () => {
+    expect(accountHtml(shell, chunks, false)).toBe(shell)
+  })
+})
+
 describe('the served chat HTML', () => {
   let t: TestApp
   let app: ReturnType<typeof createApp>
@@ -109,6 +141,15 @@ describe('the served chat HTML', () => {
     expect(await (await get('/')).text()).not.toContain('chat-page-C.js')
     expect(await (await get('/howitworks')).text()).not.toContain('chat-page-C.js')
     expect((await get('/.vite/manifest.json')).status).toBe(404)
+  })
+
+  it('names the settings code for a signed-in /account, not for a visitor', async () => {
+    const { cookie } = await t.signUp('account-preloads@example.com')
+    const account = await get('/Account/', cookie)
+    expect(account.headers.get('vary')).toContain('Cookie')
+    expect(await account.text()).toContain('href="/assets/account-page-H.js"')
+    expect(await (await get('/account')).text()).not.toContain('account-page-H.js')
+    expect(await (await get('/chat', cookie)).text()).not.toContain('account-page-H.js')
   })
 
   it("preloads the messages of the thread the chat will show: the address's, else Default", async () => {

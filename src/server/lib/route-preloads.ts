@@ -21,6 +21,16 @@ export type ViteManifest = Record<string, ManifestChunk>
  */
 export const CHAT_ROUTE_SOURCES = ['features/chat/chat-page.tsx']
 
+/**
+ * The sources of /account's first load for a signed-in person: the route (which waits for who is
+ * signed in), the settings page it then shows, and the page shell both load beside it.
+ */
+export const ACCOUNT_ROUTE_SOURCES = [
+  'app/page-shell.tsx',
+  'app/account-route.tsx',
+  'features/account/account-page.tsx',
+]
+
 /** The chat's background poster per orientation, as visitor-empty-state.tsx shows it. */
 const VISITOR_POSTERS = [
   { href: '/media/chat-bg-portrait-poster.webp', media: '(max-width: 767px)' },
@@ -36,6 +46,8 @@ const VISITOR_POSTERS = [
  */
 const VISITOR_DATA = ['/api/session', '/api/config']
 const SIGNED_IN_DATA = [...VISITOR_DATA, `/api/threads?limit=${THREADS_PAGE_SIZE}`]
+/** What /account reads before it can show the account type: who is signed in, the configuration. */
+const ACCOUNT_DATA = VISITOR_DATA
 
 /** The client's build manifest, or null when the build wrote none (then nothing is preloaded). */
 export function readManifest(clientDir: string): ViteManifest | null {
@@ -79,26 +91,40 @@ export function messagesUrl(threadId: string): string {
   return `/api/messages?${new URLSearchParams({ threadId, limit: String(MESSAGES_PAGE_SIZE) })}`
 }
 
-/** index.html with the chat route's code, first data and (for visitors) poster preloaded. */
-export function chatHtml(indexHtml: string, chunks: string[], visit: ChatVisit): string {
-  const visitor = !visit.signedIn
-  const data = [...(visitor ? VISITOR_DATA : SIGNED_IN_DATA)]
-  if (visit.signedIn && visit.threadId) data.push(messagesUrl(visit.threadId))
+/** index.html with these chunks and API answers asked for at once, and any other head links. */
+function withPreloads(indexHtml: string, chunks: string[], data: string[], first: string[] = []): string {
   const already = (file: string) => indexHtml.includes(`/${file}"`)
   const links = [
+    ...first,
     ...chunks
       .filter((file) => !already(file))
       // Low priority: after the entry script and the stylesheet, which paint the first frame.
       .map((file) => `    <link rel="modulepreload" crossorigin href="/${file}" fetchpriority="low">`),
     ...data.map((href) => `    <link rel="preload" as="fetch" crossorigin="use-credentials" href="${href}">`),
   ]
-  // The visitor's largest paint is the poster: let the browser fetch it with the code.
-  if (visitor)
-    links.unshift(
-      ...VISITOR_POSTERS.map(
-        (p) => `    <link rel="preload" as="image" href="${p.href}" media="${p.media}" fetchpriority="high">`,
-      ),
-    )
   if (links.length === 0) return indexHtml
-  return indexHtml.replace('</head>', `${links.join('\n')}\n  </head>`)
+  return indexHtml.replace('</head>', () => `${links.join('\n')}\n  </head>`)
+}
+
+/** index.html with the chat route's code, first data and (for visitors) poster preloaded. */
+export function chatHtml(indexHtml: string, chunks: string[], visit: ChatVisit): string {
+  const visitor = !visit.signedIn
+  const data = [...(visitor ? VISITOR_DATA : SIGNED_IN_DATA)]
+  if (visit.signedIn && visit.threadId) data.push(messagesUrl(visit.threadId))
+  // The visitor's largest paint is the poster: let the browser fetch it with the code.
+  const posters = visitor
+    ? VISITOR_POSTERS.map(
+        (p) => `    <link rel="preload" as="image" href="${p.href}" media="${p.media}" fetchpriority="high">`,
+      )
+    : []
+  return withPreloads(indexHtml, chunks, data, posters)
+}
+
+/**
+ * index.html for /account: a signed-in person's settings code and first data asked for at once,
+ * as the chat's are, instead of one after the other (the route's code, then who is signed in,
+ * then the settings code). A visitor gets the 404 screen, which needs none of it.
+ */
+export function accountHtml(indexHtml: string, chunks: string[], signedIn: boolean): string {
+  return signedIn ? withPreloads(indexHtml, chunks, ACCOUNT_DATA) : indexHtml
 }

@@ -5,7 +5,15 @@ import type { Context, Hono } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { isAppPath, paths, routePattern } from '#contract/paths.ts'
 import type { AppEnv } from './context.ts'
-import { CHAT_ROUTE_SOURCES, type ChatVisit, chatHtml, readManifest, staticChunks } from './route-preloads.ts'
+import {
+  ACCOUNT_ROUTE_SOURCES,
+  accountHtml,
+  CHAT_ROUTE_SOURCES,
+  type ChatVisit,
+  chatHtml,
+  readManifest,
+  staticChunks,
+} from './route-preloads.ts'
 import { SESSION_COOKIE } from './session.ts'
 
 /** Head tags a server-rendered page sets on the shell (link previews read only the HTML). */
@@ -45,6 +53,7 @@ export function withHead(indexHtml: string, meta: HeadMeta | null): string {
 
 /** The client's chat routes, matched as its router matches them. */
 const CHAT_PATH = routePattern(paths.chatThread).pattern
+const ACCOUNT_PATH = routePattern(paths.account).pattern
 
 /**
  * Serves the built SPA: hashed assets cached for a year (a missing one is a 404), everything
@@ -74,10 +83,15 @@ export function serveClient(
   // also names the background poster. Who asks decides which, so the answer varies by cookie.
   const manifest = readManifest(clientDir)
   const chatChunks = manifest ? staticChunks(manifest, CHAT_ROUTE_SOURCES) : []
+  const accountChunks = manifest ? staticChunks(manifest, ACCOUNT_ROUTE_SOURCES) : []
   const { chatVisit } = opts
   const sendIndex = async (c: Context<AppEnv>) => {
     c.header('Cache-Control', 'no-cache')
     if (!isAppPath(c.req.path)) return c.html(indexHtml, 404)
+    if (ACCOUNT_PATH.test(c.req.path)) {
+      c.header('Vary', 'Cookie')
+      return c.html(accountHtml(indexHtml, accountChunks, Boolean(getCookie(c, SESSION_COOKIE))))
+    }
     if (!CHAT_PATH.test(c.req.path)) return c.html(indexHtml)
     c.header('Vary', 'Cookie')
     let visit: ChatVisit = { signedIn: Boolean(getCookie(c, SESSION_COOKIE)), threadId: null }

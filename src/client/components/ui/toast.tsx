@@ -14,9 +14,9 @@ export function ToastViewport({ className, ...props }: React.ComponentProps<type
     <ToastPrimitive.Viewport
       hotkey={['F8']}
       className={cn(
-        // Over the header: never over the newest message, which sits at the top of a
-        // new conversation or right above the composer, nor over the composer itself. Centred
-        // from tablets up, where the header's middle is empty: the user menu stays reachable.
+        // Never over the composer, nor over the newest message right above it. Centred over the
+        // header from tablets up, where the header's middle is empty; on a phone the Toaster
+        // moves it below the header's controls (toaster.tsx).
         'fixed inset-x-0 top-0 z-[100] mx-auto flex max-h-screen w-full flex-col p-2 md:max-w-[420px]',
         className,
       )}

@@ -73,6 +73,41 @@ export function toExportedThread(
   }
 }
 
+const FENCE = /^ {0,3}(`{3,}|~{3,})/
+
+/**
+ * A person's message as they typed it: each newline they typed stays a line break in any Markdown
+ * reader (two spaces before it, CommonMark's hard break), where a single newline would join the
+ * lines. Fenced code keeps its lines as they are.
+ */
+export function keepLineBreaks(text: string): string {
+  const lines = text.split('\n')
+  let fence: string | null = null
+  return lines
+    .map((line, i) => {
+      const opens = FENCE.exec(line)?.[1]
+      if (fence) {
+        if (
+          opens &&
+          opens[0] === fence[0] &&
+          opens.length >= fence.length &&
+          !line.trim().slice(opens.length)
+        )
+          fence = null
+        return line
+      }
+      if (opens) {
+        fence = opens
+        return line
+      }
+      const next = lines[i + 1]
+      const broken = /( {2,}|\\)$/.test(line)
+      if (!line.trim() || next === undefined || !next.trim() || FENCE.test(next) || broken) return line
+      return `${line}  `
+    })
+    .join('\n')
+}
+
 const when = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')
 
 /** The conversation as the thread shows it; a turn with other versions says so (they are in the JSON). */
@@ -90,7 +125,7 @@ export function toMarkdown(t: ExportedThread): string {
     const count = versions.get(m.parentId ?? '') ?? 1
     out.push(`## You · ${when(m.createdAt)}`, '')
     if (count > 1) out.push(`*Version ${m.version} of ${count}; the others are in the JSON export*`, '')
-    out.push(m.content || '*(no text)*', '')
+    out.push(m.content ? keepLineBreaks(m.content) : '*(no text)*', '')
     if (m.attachment) {
       const name = m.attachment.fileName
       out.push(m.attachment.path ? `Attached: [${name}](../${m.attachment.path})` : `Attached: ${name}`, '')

@@ -48,7 +48,7 @@ export function ConsumptionTab({ user }: { user: User }) {
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <Co2HistoryChart days={HISTORY_DAYS} />
+          <Co2HistoryChart days={HISTORY_DAYS} trees={user.treesPlanted} />
         </CardContent>
       </Card>
       <Card>

@@ -20,6 +20,7 @@ function UnconfirmedAddress({ email }: { email: string }) {
   return (
     <section
       aria-label="Confirm your e-mail address"
+      data-toasts-below
       // One line on phones too: a long address is cut rather than pushing the chat down.
       className="flex items-center justify-center gap-x-3 border-b bg-muted/60 px-4 py-1.5 text-xs text-muted-foreground sm:text-sm"
     >

@@ -12,10 +12,14 @@ import { UserMenu } from './user-menu.tsx'
 export function ChatHeader({ start, badges }: { start?: ReactNode; badges?: ReactNode }) {
   const { user } = useUser()
   return (
-    <header className="flex h-14 shrink-0 items-center gap-3 border-b px-3 sm:px-4">
+    <header
+      data-toasts-below
+      className="flex h-14 shrink-0 items-center gap-2 border-b px-3 min-[400px]:gap-3 sm:px-4"
+    >
       {start}
-      <Link href="/" className="flex items-center gap-2 font-semibold">
-        <Leaf className="size-5 text-primary" aria-hidden="true" />
+      {/* One line down to 360 px wide: the leaf gives way first on the narrowest phones. */}
+      <Link href="/" className="flex shrink-0 items-center gap-2 whitespace-nowrap font-semibold">
+        <Leaf className="size-5 text-primary max-[379px]:hidden" aria-hidden="true" />
         <span data-testid="app-title">{isProNow(user) ? 'Loris Pro' : 'Loris'}</span>
       </Link>
       <div className="ml-auto flex items-center gap-2">

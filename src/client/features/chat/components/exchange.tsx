@@ -224,7 +224,7 @@ export const Exchange = memo(function Exchange({ exchange }: { exchange: Exchang
               data-testid="user-message"
               className="max-w-[80%] rounded-2xl rounded-br-sm bg-secondary px-4 py-2.5 text-secondary-foreground"
             >
-              <Markdown text={content} />
+              <Markdown text={content} breaks />
             </div>
             {id && actions && !generating && (
               <button

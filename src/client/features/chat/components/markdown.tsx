@@ -5,6 +5,7 @@
 import ImageOff from 'lucide-react/icons/image-off'
 import { Children, isValidElement, memo, useEffect, useMemo, useRef, useState } from 'react'
 import ReactMarkdown, { type Components } from 'react-markdown'
+import remarkBreaks from 'remark-breaks'
 import remarkGfm from 'remark-gfm'
 import { cn } from '#client/lib/cn.ts'
 import { imageSource } from '../lib/image-source.ts'
@@ -178,13 +179,25 @@ function useRich(needed: boolean): Rich | null {
 
 type PluginList = NonNullable<React.ComponentProps<typeof ReactMarkdown>['remarkPlugins']>
 
-/** Raw HTML in the text is dropped (skipHtml), never rendered. */
-export const Markdown = memo(function Markdown({ text, className }: { text: string; className?: string }) {
+/**
+ * Raw HTML in the text is dropped (skipHtml), never rendered. `breaks`: every newline is a line
+ * break, as a person typed it (their own messages, where Shift+Enter starts a new line); a model's
+ * reply follows Markdown, where a single newline joins the lines.
+ */
+export const Markdown = memo(function Markdown({
+  text,
+  className,
+  breaks = false,
+}: {
+  text: string
+  className?: string
+  breaks?: boolean
+}) {
   const code = needsHighlight(text)
   const math = needsMath(text)
   const loaded = useRich(code || math)
   const { remarkPlugins, rehypePlugins } = useMemo(() => {
-    const remark: PluginList = [remarkGfm]
+    const remark: PluginList = breaks ? [remarkGfm, remarkBreaks] : [remarkGfm]
     const rehype: PluginList = []
     if (loaded && math) {
       remark.push(...loaded.mathPlugins.remark)
@@ -192,7 +205,7 @@ export const Markdown = memo(function Markdown({ text, className }: { text: stri
     }
     if (loaded && code) rehype.push(...(loaded.codePlugins.rehype as PluginList))
     return { remarkPlugins: remark, rehypePlugins: rehype }
-  }, [loaded, code, math])
+  }, [loaded, code, math, breaks])
   return (
     <div className={cn('break-words leading-relaxed', className)}>
       <ReactMarkdown

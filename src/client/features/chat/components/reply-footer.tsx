@@ -27,6 +27,7 @@ import { cn } from '#client/lib/cn.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message, MessageCo2Impact } from '#contract/messages.ts'
 import { modeLabels } from '../lib/chat-mode.ts'
+import { replyTime } from '../lib/reply-time.ts'
 import { useCopyToClipboard } from './copy-button.tsx'
 import { type RevisedExchange, useExchangeActions } from './exchange-actions.tsx'
 
@@ -184,13 +185,6 @@ function Co2Figures({ co2 }: { co2: MessageCo2Impact }) {
   )
 }
 
-function timeOf(iso: string | null | undefined): { text: string; iso: string } | null {
-  if (!iso) return null
-  const date = new Date(iso)
-  if (Number.isNaN(date.getTime())) return null
-  return { text: date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }), iso }
-}
-
 export type FooterExchange = Pick<
   Message,
   | 'content'
@@ -213,7 +207,7 @@ export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
   const { id, status, chatModel, co2Impact } = exchange
   const context = useExchangeActions()
   const actions = id ? context : null
-  const time = timeOf(exchange.completedAt ?? exchange.createdAt)
+  const time = replyTime(exchange.completedAt ?? exchange.createdAt)
   const broken = status === 'failed' || status === 'interrupted'
   const of: RevisedExchange | null = id
     ? { id, content: exchange.content, mediaUrl: exchange.mediaUrl, mediaType: exchange.mediaType }
@@ -249,17 +243,17 @@ export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
           </button>
         </ActionTip>
       )}
-      <span className="ml-1 flex flex-wrap items-center gap-x-1.5">
+      <span className="ml-1 flex flex-wrap items-center gap-x-1.5" data-testid="reply-meta">
         {exchange.modelName && <span data-testid="reply-model">{exchange.modelName}</span>}
         {time && (
           <>
-            <span aria-hidden="true">·</span>
+            {exchange.modelName && <span aria-hidden="true">·</span>}
             <time dateTime={time.iso}>{time.text}</time>
           </>
         )}
         {co2Impact && (
           <>
-            <span aria-hidden="true">·</span>
+            {(exchange.modelName || time) && <span aria-hidden="true">·</span>}
             <Tooltip>
               <TooltipTrigger asChild>
                 <button

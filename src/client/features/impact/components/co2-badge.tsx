@@ -19,6 +19,7 @@ export function Co2Badge({ fallbackGrams }: { fallbackGrams: number }) {
       <TooltipTrigger asChild>
         <button
           type="button"
+          onPointerDown={tap.onPointerDown}
           onClick={tap.onClick}
           data-testid="co2-badge"
           aria-label={`CO2 saved: ${text}`}

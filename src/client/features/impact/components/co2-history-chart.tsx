@@ -5,10 +5,11 @@ import { errorText } from '#client/lib/api.ts'
 import type { Co2HistoryDay } from '#contract/impact.ts'
 import { useCo2History } from '../api/get-co2-history.ts'
 import { formatEnergy, formatGrams, formatSmall, formatWater } from '../lib/format.ts'
-import { dayLabel, type HistoryMetric, historySummary } from '../lib/history-summary.ts'
+import { dayLabel, type HistoryMetric, historySummary, historyTotals } from '../lib/history-summary.ts'
+import { TREE_SOURCE, treesAbsorb, treesPlanted } from '../lib/trees.ts'
 
 const SAVED = '#10b981'
-const EMITTED = '#f59e0b'
+const EMITTED = '#71717a'
 const ENERGY = '#eab308'
 const WATER = '#38bdf8'
 
@@ -19,11 +20,14 @@ const METRICS: { id: HistoryMetric; label: string }[] = [
 ]
 
 /**
- * Daily grams saved vs emitted, or energy, or water, one at a time (a switch above the chart).
- * The drawing is one image to assistive tech (role img + a one-line summary); the numbers
- * themselves are in a visually hidden table after it.
+ * Daily grams saved and emitted, or energy, or water, one at a time (a switch above the chart).
+ * For CO2 the figure opens with the story the numbers tell together: the CO2 saved against a
+ * standard model first, what the models emitted beside it, and the trees planted with what they
+ * absorb and where that figure comes from; each day's bar is the standard model's emissions,
+ * split into what was emitted and what was saved. The drawing is one image to assistive tech
+ * (role img + a one-line summary); the numbers themselves are in a visually hidden table after it.
  */
-export function Co2HistoryChart({ days = 30 }: { days?: number }) {
+export function Co2HistoryChart({ days = 30, trees }: { days?: number; trees: number }) {
   const history = useCo2History(days)
   const [metric, setMetric] = useState<HistoryMetric>('co2')
   if (history.isPending) {
@@ -51,6 +55,7 @@ export function Co2HistoryChart({ days = 30 }: { days?: number }) {
   }[metric]
   return (
     <figure className="grid gap-3" data-testid="co2-history">
+      {metric === 'co2' ? <Co2Headline days={data} trees={trees} /> : null}
       <fieldset className="flex gap-1 justify-self-start rounded-md border p-0.5">
         <legend className="sr-only">Chart shows</legend>
         {METRICS.map((m) => (
@@ -92,8 +97,8 @@ export function Co2HistoryChart({ days = 30 }: { days?: number }) {
             <Legend wrapperStyle={{ color: '#a1a1aa', fontSize: 12 }} />
             {metric === 'co2' ? (
               <>
-                <Bar dataKey="saved" name="CO2 saved" fill={SAVED} radius={[3, 3, 0, 0]} />
-                <Bar dataKey="actual" name="CO2 emitted" fill={EMITTED} radius={[3, 3, 0, 0]} />
+                <Bar dataKey="actual" name="CO2 emitted" stackId="co2" fill={EMITTED} />
+                <Bar dataKey="saved" name="CO2 saved" stackId="co2" fill={SAVED} radius={[3, 3, 0, 0]} />
               </>
             ) : metric === 'energy' ? (
               <Bar dataKey="energyWh" name="Energy used" fill={ENERGY} radius={[3, 3, 0, 0]} />
@@ -111,7 +116,7 @@ export function Co2HistoryChart({ days = 30 }: { days?: number }) {
       <figcaption className="text-xs text-muted-foreground">
         {
           {
-            co2: "Grams of CO2e per day (UTC), midpoints of each reply's estimate.",
+            co2: "Grams of CO2e per day (UTC), midpoints of each reply's estimate. Each bar is what a standard model would have emitted: the green part saved, the grey part emitted.",
             energy:
               "Watt-hours per day (UTC), midpoints of each reply's estimate, data-centre overhead included.",
             water:
@@ -125,6 +130,44 @@ export function Co2HistoryChart({ days = 30 }: { days?: number }) {
         <UseTable days={data} metric={metric} format={format} />
       )}
     </figure>
+  )
+}
+
+/** Saved as the headline, emitted beside it, the trees and what they absorb (with its source). */
+function Co2Headline({ days, trees }: { days: readonly Co2HistoryDay[]; trees: number }) {
+  const totals = historyTotals(days)
+  return (
+    <div className="grid gap-4 sm:grid-cols-3 sm:items-start">
+      <p data-testid="history-saved" className="grid">
+        <span className="text-3xl font-semibold tabular-nums text-emerald-400">
+          {formatGrams(totals.saved)}
+        </span>
+        <span className="text-sm text-muted-foreground">CO2 saved against a standard model</span>
+      </p>
+      <p data-testid="history-emitted" className="grid">
+        <span className="text-xl font-medium tabular-nums">{formatGrams(totals.actual)}</span>
+        <span className="text-sm text-muted-foreground">CO2 emitted by the models that answered</span>
+      </p>
+      <p data-testid="history-trees" className="grid text-sm">
+        <span className="text-base font-medium">{treesPlanted(trees)}</span>
+        {trees > 0 ? (
+          <span className="text-muted-foreground">
+            {treesAbsorb(trees)} (
+            <a
+              href={TREE_SOURCE.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="text-primary underline underline-offset-2"
+            >
+              {TREE_SOURCE.name}
+            </a>
+            )
+          </span>
+        ) : (
+          <span className="text-muted-foreground">One for every second message you send</span>
+        )}
+      </p>
+    </div>
   )
 }
 

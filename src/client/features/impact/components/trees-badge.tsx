@@ -19,6 +19,7 @@ export function TreesBadge({ count }: { count: number }) {
       <TooltipTrigger asChild>
         <button
           type="button"
+          onPointerDown={tap.onPointerDown}
           onClick={tap.onClick}
           data-testid="trees-badge"
           data-state={popping ? 'popping' : 'idle'}
@@ -29,7 +30,7 @@ export function TreesBadge({ count }: { count: number }) {
             popping && 'animate-tree-pop',
           )}
         >
-          <TreePine className="size-3.5" aria-hidden="true" />
+          <TreePine className="size-3.5 max-[419px]:hidden" aria-hidden="true" />
           <span data-testid="trees-badge-value">{count}</span>
           <span>{count === 1 ? 'tree' : 'trees'}</span>
         </button>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { dayLabel, historySummary, historyTotals } from './history-summary.ts'
+import { treesAbsorb, treesPlanted } from './trees.ts'
 
 const day = (date: string, saved: number, actual: number, messages: number, energyWh = 0, waterL = 0) => ({
   date,
@@ -41,5 +42,14 @@ describe('historySummary', () => {
 
   it('labels UTC days whatever the local time zone', () => {
     expect(dayLabel('2026-01-01')).toBe('Jan 1')
+  })
+})
+
+describe('trees', () => {
+  it('says what the planted trees absorb, from the EPA figure', () => {
+    expect(treesPlanted(1)).toBe('1 tree planted')
+    expect(treesPlanted(1200)).toBe('1,200 trees planted')
+    expect(treesAbsorb(1)).toBe('It absorbs about 60 kg of CO2 over its first 10 years')
+    expect(treesAbsorb(3)).toBe('Together they absorb about 180 kg of CO2 over their first 10 years')
   })
 })

@@ -3,7 +3,7 @@ import { Link } from 'wouter'
 /** Over the hero: the brand and the two places a visitor may want to go first. */
 export function SiteHeader() {
   return (
-    <header className="absolute inset-x-0 top-0 z-20">
+    <header data-toasts-below className="absolute inset-x-0 top-0 z-20">
       <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-5 py-5">
         <Link
           href="/"

@@ -5,8 +5,10 @@ const input =
   'h-11 min-w-0 flex-1 rounded-lg border border-input bg-zinc-900 px-4 text-base text-foreground placeholder:text-zinc-400 focus-visible:border-ring sm:text-sm'
 
 /**
- * The e-mail field of the waitlist bar. Spec section 4: the submit button shows only once the
- * text has an '@'; Enter always reaches `onSubmit`, which decides what an address without one gets.
+ * The e-mail field of the waitlist bar. Spec section 4: the submit button works only once the text
+ * has an '@'. Before, it shows disabled beside a sample address, so the box tells what it is for
+ * (docs/decisions/054). Enter always reaches `onSubmit`, which decides what an address without one
+ * gets.
  */
 export function WaitlistForm({
   layout,
@@ -42,7 +44,7 @@ export function WaitlistForm({
         name="email"
         autoComplete="email"
         inputMode="email"
-        placeholder={hero ? 'you@example.com' : 'E-mail for the waitlist'}
+        placeholder="you@example.com"
         value={email}
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={(e) => {
@@ -55,16 +57,15 @@ export function WaitlistForm({
         }}
         className={input}
       />
-      {email.includes('@') && (
-        <button
-          type="submit"
-          disabled={pending}
-          className="inline-flex h-11 shrink-0 items-center gap-2 rounded-lg bg-primary px-5 text-sm font-semibold text-primary-foreground hover:bg-primary/90 disabled:opacity-70"
-        >
-          {pending && <Loader2 className="size-4 animate-spin" aria-hidden="true" />}
-          {pending ? 'Joining...' : 'Join'}
-        </button>
-      )}
+      <button
+        type="submit"
+        disabled={pending || !email.includes('@')}
+        className="inline-flex h-11 shrink-0 items-center gap-2 rounded-lg bg-primary px-5 text-sm font-semibold text-primary-foreground hover:bg-primary/90 disabled:cursor-not-allowed disabled:bg-zinc-700 disabled:text-zinc-300 aria-busy:disabled:bg-primary aria-busy:disabled:text-primary-foreground aria-busy:disabled:opacity-70"
+        aria-busy={pending}
+      >
+        {pending && <Loader2 className="size-4 animate-spin" aria-hidden="true" />}
+        {pending ? 'Joining...' : 'Join'}
+      </button>
       {/* Honeypot: hidden from people and skipped by Tab; bots that fill it are ignored. */}
       <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
         <label htmlFor="waitlist-website">Website</label>
