@@ -110,6 +110,17 @@ export const envSchema = z.object({
       .filter(Boolean),
   ),
   SIGNUP: z.enum(['open', 'invite']).default('open'),
+
+  // Web search, links and tools (features/tools, decision 065)
+  SEARXNG_URL: optionalUrl,
+  BRAVE_SEARCH_API_KEY: optionalString,
+  BRAVE_SEARCH_BASE_URL: optionalUrl,
+  TAVILY_API_KEY: optionalString,
+  TAVILY_BASE_URL: optionalUrl,
+  // MCP servers whose tools models may call: a JSON array (tools/mcp.ts says its shape).
+  MCP_SERVERS: optionalString,
+  // Tests only: lets a read link reach loopback and private addresses. Refused in production.
+  READ_LINK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
 })
 
 export type Env = z.infer<typeof envSchema>
@@ -121,6 +132,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new Error(`Invalid environment:\n${lines.join('\n')}`)
   }
   const env = result.data
+  if (env.NODE_ENV === 'production' && env.READ_LINK_ALLOW_PRIVATE === 'true') {
+    throw new Error(
+      'Invalid environment:\n  READ_LINK_ALLOW_PRIVATE: only for tests; it lets links reach this network, never set it in production',
+    )
+  }
   if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
     throw new Error(
       'Invalid environment:\n  SESSION_SECRET: required when NODE_ENV=production (32+ characters)',

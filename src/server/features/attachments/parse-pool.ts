@@ -10,6 +10,7 @@ import { type ErrorCode, fileLimitErrors } from '#contract/errors.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { Inspected } from './inspect.ts'
 import type { ParseRequest, ParseResponse } from './parse-worker.ts'
+import type { ReadablePage } from './readable-page.ts'
 
 export interface ParsePoolOptions {
   /** Workers reading at once. */
@@ -47,7 +48,8 @@ function startWorker(memoryMb: number): Worker {
 interface Job {
   bytes: Uint8Array
   fileName: string
-  resolve(value: Inspected): void
+  pageUrl?: string
+  resolve(value: Inspected | ReadablePage): void
   reject(err: unknown): void
 }
 
@@ -91,6 +93,15 @@ export class ParsePool {
 
   /** Reads one file in a worker: its kind, and the text a model reads when it has any. */
   inspect(bytes: Uint8Array, fileName: string): Promise<Inspected> {
+    return this.run({ bytes, fileName }) as Promise<Inspected>
+  }
+
+  /** Reads a fetched web page in a worker: its title and readable text (readable-page.ts). */
+  readPage(bytes: Uint8Array, pageUrl: string): Promise<ReadablePage> {
+    return this.run({ bytes, fileName: '', pageUrl }) as Promise<ReadablePage>
+  }
+
+  private run(work: Pick<Job, 'bytes' | 'fileName' | 'pageUrl'>): Promise<Inspected | ReadablePage> {
     if (this.queue.length >= this.maxQueue)
       return Promise.reject(
         new AppError(
@@ -101,8 +112,8 @@ export class ParsePool {
           },
         ),
       )
-    return new Promise<Inspected>((resolve, reject) => {
-      this.queue.push({ bytes, fileName, resolve, reject })
+    return new Promise<Inspected | ReadablePage>((resolve, reject) => {
+      this.queue.push({ ...work, resolve, reject })
       this.pump()
     })
   }
@@ -161,7 +172,12 @@ export class ParsePool {
       () => void this.end(slot, limitError('unprocessable:file_time_limit')),
       this.timeLimitMs,
     )
-    const request: ParseRequest = { id: this.nextId++, bytes: job.bytes, fileName: job.fileName }
+    const request: ParseRequest = {
+      id: this.nextId++,
+      bytes: job.bytes,
+      fileName: job.fileName,
+      pageUrl: job.pageUrl,
+    }
     slot.worker.postMessage(request)
   }
 

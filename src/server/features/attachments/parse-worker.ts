@@ -5,16 +5,19 @@
 import { setPriority } from 'node:os'
 import { parentPort } from 'node:worker_threads'
 import { AppError } from '#server/lib/app-error.ts'
-import { inspectFile } from './inspect.ts'
+import { type Inspected, inspectFile } from './inspect.ts'
+import { type ReadablePage, readablePage } from './readable-page.ts'
 
+/** A file to inspect, or a fetched web page to read (its address names it, `fileName` is unused). */
 export interface ParseRequest {
   id: number
   bytes: Uint8Array
   fileName: string
+  pageUrl?: string
 }
 
 export type ParseResponse =
-  | { id: number; ok: true; result: Awaited<ReturnType<typeof inspectFile>> }
+  | { id: number; ok: true; result: Inspected | ReadablePage }
   | { id: number; ok: false; error: { code: string; message: string } }
 
 // On Linux a thread has its own nice value: this worker yields the CPU to the server's main thread
@@ -28,10 +31,11 @@ try {
 const port = parentPort
 if (!port) throw new Error('parse-worker.ts runs as a worker thread (see parse-pool.ts)')
 
-port.on('message', async ({ id, bytes, fileName }: ParseRequest) => {
+port.on('message', async ({ id, bytes, fileName, pageUrl }: ParseRequest) => {
   let answer: ParseResponse
   try {
-    answer = { id, ok: true, result: await inspectFile(bytes, fileName) }
+    const result = pageUrl !== undefined ? readablePage(bytes, pageUrl) : await inspectFile(bytes, fileName)
+    answer = { id, ok: true, result }
   } catch (err) {
     answer =
       err instanceof AppError
