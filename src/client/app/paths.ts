@@ -9,6 +9,10 @@ export const paths = {
   privacyPolicy: '/privacy-policy',
   termsOfService: '/terms-of-service',
   share: '/share/:token',
+  /** 'Welcome to Loris' as a full page (spec section 2); /login and /signup land on its tabs. */
+  auth: '/auth',
+  login: '/login',
+  signup: '/signup',
   // Opened from mailed links (decision 010), beyond the spec's routes.
   verifyEmail: '/verify-email',
   resetPassword: '/reset-password',

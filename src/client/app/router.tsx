@@ -10,7 +10,7 @@ import {
   useState,
 } from 'react'
 import { parse } from 'regexparam'
-import { Route, Router, Switch, useLocation } from 'wouter'
+import { Redirect, Route, Router, Switch, useLocation } from 'wouter'
 import { type ModuleLoader, moduleLoader } from '#client/lib/module-loader.ts'
 import { LoadFailureBoundary } from './load-failure-boundary.tsx'
 import { paths } from './paths.ts'
@@ -75,6 +75,7 @@ const HowItWorksPage = shellPage(() => import('#client/features/how-it-works/how
 const AccountRoute = shellPage(() => import('./account-route.tsx'))
 const PrivacyPolicyPage = shellPage(() => import('#client/features/legal/privacy-policy-page.tsx'))
 const TermsOfServicePage = shellPage(() => import('#client/features/legal/terms-of-service-page.tsx'))
+const AuthPage = shellPage(() => import('#client/features/auth/auth-page.tsx'))
 const SharePage = shellPage(() => import('#client/features/sharing/share-page.tsx'))
 const VerifyEmailPage = shellPage(() => import('#client/features/auth/verify-email-page.tsx'))
 const ResetPasswordPage = shellPage(() => import('#client/features/auth/reset-password-page.tsx'))
@@ -108,6 +109,7 @@ const titles: Record<string, string> = {
   [paths.termsOfService]: 'Terms of Service | Loris',
   [paths.verifyEmail]: 'Confirm your e-mail | Loris',
   [paths.resetPassword]: 'Choose a new password | Loris',
+  [paths.auth]: 'Sign in | Loris',
 }
 
 function DocumentTitle() {
@@ -145,6 +147,13 @@ export function AppRouter({ base }: { base?: string }) {
             <Route path={paths.privacyPolicy} component={PrivacyPolicyPage} />
             <Route path={paths.termsOfService} component={TermsOfServicePage} />
             <Route path={paths.share} component={SharePage} />
+            <Route path={paths.auth} component={AuthPage} />
+            <Route path={paths.login}>
+              <Redirect to={`${paths.auth}?tab=signin`} replace />
+            </Route>
+            <Route path={paths.signup}>
+              <Redirect to={`${paths.auth}?tab=signup`} replace />
+            </Route>
             <Route path={paths.verifyEmail} component={VerifyEmailPage} />
             <Route path={paths.resetPassword} component={ResetPasswordPage} />
             <Route component={NotFoundPage} />

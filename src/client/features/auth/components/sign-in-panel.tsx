@@ -7,11 +7,19 @@ import { CredentialsForm } from './credentials-form.tsx'
 import { ForgotPasswordForm } from './forgot-password-form.tsx'
 import { GoogleButton } from './google-button.tsx'
 
+export type SignInTab = 'signin' | 'signup'
+
 /**
  * The body of 'Welcome to Loris': the Google button, then Sign in / Sign up tabs. `returnTo`: the
  * page Google sign-in comes back to (the other two keep the person where they are).
  */
-export function SignInPanel({ returnTo }: { returnTo?: string }) {
+export function SignInPanel({
+  returnTo,
+  defaultTab = 'signin',
+}: {
+  returnTo?: string
+  defaultTab?: SignInTab
+}) {
   const login = useLogin()
   const register = useRegister()
   const [forgot, setForgot] = useState(false)
@@ -23,7 +31,7 @@ export function SignInPanel({ returnTo }: { returnTo?: string }) {
         or
         <span className="h-px flex-1 bg-border" />
       </div>
-      <Tabs defaultValue="signin">
+      <Tabs defaultValue={defaultTab}>
         <TabsList className="grid w-full grid-cols-2">
           <TabsTrigger value="signin">Sign in</TabsTrigger>
           <TabsTrigger value="signup">Sign up</TabsTrigger>

@@ -1,0 +1,39 @@
+// /auth: 'Welcome to Loris' as a full page (spec section 2, "shown as a dialog or as a full
+// page"); it goes to /chat once someone is signed in. ?tab=signup opens the Sign up tab (/signup
+// lands here so), anything else Sign in.
+import Leaf from 'lucide-react/icons/leaf'
+import { useEffect } from 'react'
+import { Link, useLocation, useSearch } from 'wouter'
+import { PageSpinner } from '#client/components/ui/spinner.tsx'
+import { useUser } from './api/get-user.ts'
+import { SignInPanel, type SignInTab } from './components/sign-in-panel.tsx'
+import { useGoogleAuthError } from './components/use-google-auth-error.ts'
+
+export default function AuthPage() {
+  const { user, isLoading } = useUser()
+  const [, navigate] = useLocation()
+  const tab: SignInTab = new URLSearchParams(useSearch()).get('tab') === 'signup' ? 'signup' : 'signin'
+  useGoogleAuthError()
+  useEffect(() => {
+    if (user) navigate('/chat', { replace: true })
+  }, [user, navigate])
+  if (isLoading || user) return <PageSpinner />
+  return (
+    <main className="flex min-h-dvh flex-col items-center justify-center px-4 py-10">
+      <div className="w-full max-w-md rounded-xl border bg-card p-6 shadow-sm sm:p-8">
+        <Link href="/" className="mb-6 flex items-center justify-center gap-2 font-semibold">
+          <Leaf className="size-5 text-primary" aria-hidden="true" />
+          Loris
+        </Link>
+        <h1 className="text-center text-2xl font-semibold">Welcome to Loris</h1>
+        <p className="mb-6 mt-2 text-center text-sm text-muted-foreground">
+          Sign in to chat, keep your threads and track the CO2 you save.
+        </p>
+        <SignInPanel defaultTab={tab} />
+      </div>
+      <Link href="/chat" className="mt-6 text-sm text-primary hover:underline">
+        Continue to the chat without signing in
+      </Link>
+    </main>
+  )
+}
