@@ -1,18 +1,13 @@
 // Desktop: two resizable panels (spec section 9): threads 25 % (15–40), chat 75 % (min 60).
 // The library steps 5 % per key; the spec wants 10 %, or 100 % with Shift. The width is
-// remembered and the list can be collapsed (issue 13).
+// remembered. Hiding the list is the header's toggle (threads-toggle.tsx), not a drag past the
+// minimum: the separator announces the spec's 15 to 40, and a hidden list has no separator.
 import type { KeyboardEvent, ReactNode } from 'react'
-import { useEffect, useRef, useState } from 'react'
-import {
-  Group,
-  type GroupImperativeHandle,
-  Panel,
-  type PanelImperativeHandle,
-  Separator,
-} from 'react-resizable-panels'
-import { registerThreadsPanel, setThreadsCollapsed } from '../hooks/use-threads-collapse.ts'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { Group, type GroupImperativeHandle, Panel, Separator } from 'react-resizable-panels'
+import { useThreadsCollapsed } from '../hooks/use-threads-collapse.ts'
 import { readThreadsWidth, saveThreadsWidth } from '../lib/panel-layout.ts'
-import { resizeByKey, THREADS_PANEL } from '../lib/panel-resize.ts'
+import { CHAT_PANEL_MIN, resizeByKey, THREADS_PANEL } from '../lib/panel-resize.ts'
 
 const storage = () => {
   try {
@@ -24,16 +19,17 @@ const storage = () => {
 
 export function DesktopLayout({ threads, chat }: { threads: ReactNode; chat: ReactNode }) {
   const groupRef = useRef<GroupImperativeHandle | null>(null)
-  const panelRef = useRef<PanelImperativeHandle | null>(null)
   const [initialWidth] = useState(() => readThreadsWidth(storage()))
+  // The width the list comes back at when shown again.
+  const widthRef = useRef(initialWidth || THREADS_PANEL.default)
+  const collapsed = useThreadsCollapsed()
   useEffect(() => {
-    setThreadsCollapsed(initialWidth === 0)
-    registerThreadsPanel({
-      collapse: () => panelRef.current?.collapse(),
-      expand: () => panelRef.current?.expand(),
-    })
-    return () => registerThreadsPanel(null)
-  }, [initialWidth])
+    if (collapsed) saveThreadsWidth(storage(), 0)
+  }, [collapsed])
+  // Shown again: at its last width (a panel added to the group would otherwise take its default).
+  useLayoutEffect(() => {
+    if (!collapsed) groupRef.current?.setLayout({ threads: widthRef.current, chat: 100 - widthRef.current })
+  }, [collapsed])
   const onKeyDownCapture = (e: KeyboardEvent) => {
     const group = groupRef.current
     if (!group) return
@@ -47,32 +43,34 @@ export function DesktopLayout({ threads, chat }: { threads: ReactNode; chat: Rea
     <Group
       orientation="horizontal"
       groupRef={groupRef}
-      defaultLayout={{ threads: initialWidth, chat: 100 - initialWidth }}
+      defaultLayout={collapsed ? { chat: 100 } : { threads: widthRef.current, chat: 100 - widthRef.current }}
       onLayoutChanged={(layout) => {
-        const width = layout.threads ?? THREADS_PANEL.default
-        setThreadsCollapsed(width === 0)
+        const width = layout.threads
+        if (width === undefined) return
+        widthRef.current = width
         saveThreadsWidth(storage(), width)
       }}
       className="relative min-h-0 flex-1"
     >
-      <Panel
-        id="threads"
-        panelRef={panelRef}
-        defaultSize={String(initialWidth)}
-        minSize="15"
-        maxSize="40"
-        collapsible
-        collapsedSize="0"
-        className="border-r"
-      >
-        {threads}
-      </Panel>
-      <Separator
-        aria-label="Resize thread list"
-        onKeyDownCapture={onKeyDownCapture}
-        className="w-1 bg-transparent transition-colors hover:bg-primary/40 focus-visible:bg-primary/60 focus-visible:outline-none data-[separator=active]:bg-primary/60"
-      />
-      <Panel id="chat" defaultSize="75" minSize="60">
+      {collapsed ? null : (
+        <Panel
+          id="threads"
+          defaultSize={String(widthRef.current)}
+          minSize={String(THREADS_PANEL.min)}
+          maxSize={String(THREADS_PANEL.max)}
+          className="border-r"
+        >
+          {threads}
+        </Panel>
+      )}
+      {collapsed ? null : (
+        <Separator
+          aria-label="Resize thread list"
+          onKeyDownCapture={onKeyDownCapture}
+          className="w-1 bg-transparent transition-colors hover:bg-primary/40 focus-visible:bg-primary/60 focus-visible:outline-none data-[separator=active]:bg-primary/60"
+        />
+      )}
+      <Panel id="chat" defaultSize="75" minSize={String(CHAT_PANEL_MIN)}>
         <main className="h-full">{chat}</main>
       </Panel>
     </Group>
