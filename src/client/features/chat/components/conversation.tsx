@@ -141,16 +141,20 @@ export function Conversation({
   }, [lastKey, loading, scrollDelayMs])
 
   // Content that grows after the scroll (an attached image loading, a reply measured late) would
-  // push the newest reply under the composer: keep to the bottom while the reader is there.
+  // push the newest reply under the composer: keep to the bottom while the reader is there. The
+  // list's own height follows a render later (its padding under the composer with it): both count.
   const contentRef = useRef<HTMLDivElement>(null)
+  const listRef = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const el = scrollRef.current
     const content = contentRef.current
-    if (!el || !content || typeof ResizeObserver === 'undefined') return
+    const list = listRef.current
+    if (!el || !content || !list || typeof ResizeObserver === 'undefined') return
     const observer = new ResizeObserver(() => {
       if (stickRef.current) el.scrollTop = el.scrollHeight
     })
     observer.observe(content)
+    observer.observe(list)
     return () => observer.disconnect()
   }, [])
 
@@ -171,7 +175,11 @@ export function Conversation({
       data-testid="conversation"
       className="h-full min-h-0 overflow-y-auto [overflow-anchor:none]"
     >
-      <div className="relative mx-auto w-full max-w-5xl px-4" style={{ height: virtualizer.getTotalSize() }}>
+      <div
+        ref={listRef}
+        className="relative mx-auto w-full max-w-5xl px-4"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
         <div
           ref={contentRef}
           className="absolute inset-x-4 top-0"
