@@ -192,11 +192,28 @@ describe.each(SIZES)('on a $name', ({ name, viewport }) => {
     await page.getByRole('button', { name: 'Hide thread list' }).click()
     await threads.root().waitFor({ state: 'detached' })
     expect(await separator.count()).toBe(0)
+    // The chat takes the whole width.
+    const chatWidth = () => page.getByRole('region', { name: 'Chat' }).evaluate((el) => el.clientWidth)
+    await expect.poll(chatWidth).toBeGreaterThan(viewport.width - 10)
     await page.getByRole('button', { name: 'Show thread list' }).click()
     await separator.waitFor()
     // Back at the width it had.
     await page.waitForFunction(
       () => document.querySelector('[role="separator"]')?.getAttribute('aria-valuenow') === '15',
+    )
+    expect(await separator.getAttribute('aria-valuemin')).toBe('15')
+
+    // Hidden, it stays so through a reload, until the toggle shows it (at the default width).
+    await page.getByRole('button', { name: 'Hide thread list' }).click()
+    await threads.root().waitFor({ state: 'detached' })
+    await page.reload()
+    await page.getByRole('button', { name: 'Show thread list' }).waitFor()
+    await expect.poll(chatWidth).toBeGreaterThan(viewport.width - 10)
+    expect(await separator.count()).toBe(0)
+    await page.getByRole('button', { name: 'Show thread list' }).click()
+    await separator.waitFor()
+    await page.waitForFunction(
+      () => document.querySelector('[role="separator"]')?.getAttribute('aria-valuenow') === '25',
     )
     expect(await separator.getAttribute('aria-valuemin')).toBe('15')
     expect(unexpectedErrors()).toEqual([])

@@ -252,7 +252,7 @@ export function ChatView() {
 
   return (
     <FileDropZone className="flex h-full min-h-0 flex-col">
-      <div ref={topRef} className="absolute inset-x-0 top-0 z-10 bg-background/95">
+      <div ref={topRef} className="absolute inset-x-0 top-0 z-10 bg-background">
         <VerifyEmailBanner />
         {user && (
           <h1

@@ -3,7 +3,7 @@
 // remembered. Hiding the list is the header's toggle (threads-toggle.tsx), not a drag past the
 // minimum: the separator announces the spec's 15 to 40 and is out of use while the list is hidden.
 import type { KeyboardEvent, ReactNode } from 'react'
-import { useLayoutEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import {
   Group,
   type GroupImperativeHandle,
@@ -33,15 +33,21 @@ export function DesktopLayout({ threads, chat }: { threads: ReactNode; chat: Rea
   // The width the list comes back at when shown again.
   const widthRef = useRef(initialWidth || THREADS_PANEL.default)
   // Only the toggle hides the list: the panel is collapsible while it is hidden, so a drag or a
-  // key stops at the minimum, which is what the separator announces.
-  useLayoutEffect(() => {
+  // key stops at the minimum, which is what the separator announces. The group takes in a
+  // panel's new `collapsible` on its next render: the collapse waits for that one.
+  const [collapseAsked, setCollapseAsked] = useState(0)
+  useEffect(() => {
     if (collapsed) {
-      panelRef.current?.collapse()
+      setCollapseAsked((n) => n + 1)
       saveThreadsWidth(storage(), 0)
     } else if (panelRef.current?.isCollapsed()) {
       groupRef.current?.setLayout({ threads: widthRef.current, chat: 100 - widthRef.current })
     }
   }, [collapsed])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once the collapse was asked for
+  useEffect(() => {
+    if (collapsed && collapseAsked) panelRef.current?.collapse()
+  }, [collapseAsked])
   const onKeyDownCapture = (e: KeyboardEvent) => {
     const group = groupRef.current
     if (!group) return
