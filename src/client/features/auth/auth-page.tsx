@@ -1,19 +1,18 @@
 // /auth: 'Welcome to Loris' as a full page (spec section 2, "shown as a dialog or as a full
 // page"); it goes to /chat once someone is signed in. ?tab=signup opens the Sign up tab (/signup
-// lands here so), anything else Sign in.
+// lands here so), anything else Sign in. Google sign-in comes back to /chat, as from the dialog
+// (a failure is told there).
 import Leaf from 'lucide-react/icons/leaf'
 import { useEffect } from 'react'
 import { Link, useLocation, useSearch } from 'wouter'
 import { PageSpinner } from '#client/components/ui/spinner.tsx'
 import { useUser } from './api/get-user.ts'
 import { SignInPanel, type SignInTab } from './components/sign-in-panel.tsx'
-import { useGoogleAuthError } from './components/use-google-auth-error.ts'
 
 export default function AuthPage() {
   const { user, isLoading } = useUser()
   const [, navigate] = useLocation()
   const tab: SignInTab = new URLSearchParams(useSearch()).get('tab') === 'signup' ? 'signup' : 'signin'
-  useGoogleAuthError()
   useEffect(() => {
     if (user) navigate('/chat', { replace: true })
   }, [user, navigate])
