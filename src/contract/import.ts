@@ -18,6 +18,15 @@ export const IMPORT_LIMITS = {
   maxThreads: 10_000,
   maxMessagesPerThread: 10_000,
   timeoutMs: 60_000,
+  /** The skipped conversations a report names; the others are counted (skippedCount). */
+  maxListedSkipped: 100,
+  /**
+   * The upload itself: read before the import waits for its turn, at least this fast (after the
+   * first seconds) and within this time, so a connection that trickles cannot keep it waiting.
+   */
+  uploadGraceMs: 10_000,
+  uploadMinBytesPerSecond: 64 * 1024,
+  uploadDeadlineMs: 10 * 60_000,
 } as const
 
 /** What POST /api/import answers: what was created, and what was left out and why. */
@@ -25,7 +34,10 @@ export const importReportSchema = z.object({
   source: z.enum(['chatgpt', 'loris']),
   threadsImported: z.number().int(),
   messagesImported: z.number().int(),
+  /** The first IMPORT_LIMITS.maxListedSkipped conversations left out, and why. */
   skipped: z.array(z.object({ title: z.string(), reason: z.string() })),
+  /** How many were left out in all (skipped lists the first of them). */
+  skippedCount: z.number().int(),
   /** Things kept out of imported threads (pictures, other branches), said in plain words. */
   notes: z.array(z.string()),
 })
