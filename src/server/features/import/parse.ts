@@ -67,6 +67,39 @@ const iso = z.iso.datetime({ offset: true }).refine(
  */
 const importedCo2 = z.union([co2ImpactSchema, messageCo2ImpactSchema]).nullable().catch(null)
 
+const messageShape = z.object({
+  /**
+   * A Loris export's versions (decision 012): the exported id, the exported id it follows and
+   * how it came to be. Absent (ChatGPT, older Loris exports): the messages are one chain.
+   */
+  key: z.string().max(100).nullish(),
+  parentKey: z.string().max(100).nullish(),
+  origin: messageOriginSchema.nullish(),
+  selectedAt: iso.nullish(),
+  content: z.string(),
+  response: z.string(),
+  chatModel: chatModelSchema,
+  provider: z.string().nullable(),
+  modelId: z.string().nullable(),
+  status: messageStatusSchema,
+  errorMessage: z.string().nullable(),
+  inputTokens: int4.nullable(),
+  outputTokens: int4.nullable(),
+  latencyMs: int4.nullable(),
+  co2Impact: importedCo2,
+  createdAt: iso,
+  completedAt: iso.nullable(),
+  attachment: z
+    .object({
+      fileName: z.string().max(300),
+      mimeType: z.string().max(200),
+      kind: z.enum(['image', 'document', 'audio']),
+      size: int4,
+      path: z.string().max(500).nullable(),
+    })
+    .nullable(),
+})
+
 const threadShape = z.object({
   source: z.string().min(1).max(300),
   title: z.string().trim().min(1).max(300),
@@ -77,43 +110,19 @@ const threadShape = z.object({
   lastMessageAt: iso,
   /** Left out of the thread: non-text parts, other branches, entries not in the export's form. */
   notes: z.object({ droppedParts: int4, otherBranches: int4, unreadable: int4 }),
-  messages: z.array(
-    z.object({
-      /**
-       * A Loris export's versions (decision 012): the exported id, the exported id it follows and
-       * how it came to be. Absent (ChatGPT, older Loris exports): the messages are one chain.
-       */
-      key: z.string().max(100).nullish(),
-      parentKey: z.string().max(100).nullish(),
-      origin: messageOriginSchema.nullish(),
-      selectedAt: iso.nullish(),
-      content: z.string(),
-      response: z.string(),
-      chatModel: chatModelSchema,
-      provider: z.string().nullable(),
-      modelId: z.string().nullable(),
-      status: messageStatusSchema,
-      errorMessage: z.string().nullable(),
-      inputTokens: int4.nullable(),
-      outputTokens: int4.nullable(),
-      latencyMs: int4.nullable(),
-      co2Impact: importedCo2,
-      createdAt: iso,
-      completedAt: iso.nullable(),
-      attachment: z
-        .object({
-          fileName: z.string().max(300),
-          mimeType: z.string().max(200),
-          kind: z.enum(['image', 'document', 'audio']),
-          size: int4,
-          path: z.string().max(500).nullable(),
-        })
-        .nullable(),
-    }),
-  ),
+  messages: z.array(messageShape),
 })
 export const importedThreadSchema = z.preprocess(withoutNuls, threadShape)
 export type ImportedThread = z.infer<typeof importedThreadSchema>
+
+/** A thread but its messages, which are checked a slice at a time (validated). */
+const threadHead = z.preprocess(
+  (v) => (v && typeof v === 'object' && !Array.isArray(v) ? withoutNuls({ ...v, messages: [] }) : v),
+  threadShape,
+)
+const messageSlice = z.array(z.preprocess(withoutNuls, messageShape))
+/** Messages checked between two turns of the event loop: about 20 ms of work. */
+const MESSAGES_PER_TURN = 250
 
 export type SkippedEntry = { title: string; reason: string }
 
@@ -155,18 +164,42 @@ export type ImportLimits = { [K in keyof typeof IMPORT_LIMITS]: number }
  */
 const WORKER_HEAP_MB = 192
 
-/** A thread as the worker read it, validated: stored as is, or skipped with a reason. */
-function validated(thread: unknown): ImportedThread | SkippedEntry {
-  const parsed = importedThreadSchema.safeParse(thread)
-  if (parsed.success) return parsed.data
+/** Why a thread was skipped, from the first issue zod found (`offset`: of its messages' slice). */
+function skippedFor(thread: unknown, error: z.ZodError, offset?: number): SkippedEntry {
   const title = (thread as { title?: unknown })?.title
-  const issue = parsed.error.issues[0]
-  const where = issue?.path.join('.') || 'shape'
+  const issue = error.issues[0]
+  const path =
+    offset !== undefined
+      ? ['messages', Number(issue?.path[0]) + offset, ...(issue?.path.slice(1) ?? [])]
+      : issue?.path
+  const where = path?.join('.') || 'shape'
   return {
     title: typeof title === 'string' ? title.replaceAll('\u0000', '') : '(unknown)',
     // Our own refinements say what was wrong in words; zod's own messages are technical.
     reason: issue?.code === 'custom' ? `${issue.message} (${where})` : `unexpected content (${where})`,
   }
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/**
+ * A thread as the worker read it, validated: stored as is, or skipped with a reason. A long one
+ * is checked a slice of messages at a time, so the main thread is never held for all of them.
+ */
+async function validated(thread: unknown): Promise<ImportedThread | SkippedEntry> {
+  const head = threadHead.safeParse(thread)
+  if (!head.success) return skippedFor(thread, head.error)
+  const raw = (thread as { messages?: unknown }).messages
+  if (!Array.isArray(raw))
+    return skippedFor(thread, threadShape.safeParse({ ...head.data, messages: raw }).error as z.ZodError)
+  const messages: ImportedThread['messages'] = []
+  for (let at = 0; at < raw.length; at += MESSAGES_PER_TURN) {
+    if (at > 0) await nextTurn()
+    const slice = messageSlice.safeParse(raw.slice(at, at + MESSAGES_PER_TURN))
+    if (!slice.success) return skippedFor(thread, slice.error, at)
+    messages.push(...slice.data)
+  }
+  return { ...head.data, messages }
 }
 
 /**
@@ -234,14 +267,17 @@ export function readImportFile(
       if (settled) return
       if (m.type === 'batch') {
         pause()
-        const threads: ImportedThread[] = []
-        const skipped = [...m.skipped]
-        for (const thread of m.threads) {
-          const v = validated(thread)
-          if ('reason' in v) skipped.push(v)
-          else threads.push(v)
+        const take = async () => {
+          const threads: ImportedThread[] = []
+          const skipped = [...m.skipped]
+          for (const thread of m.threads) {
+            const v = await validated(thread)
+            if ('reason' in v) skipped.push(v)
+            else threads.push(v)
+          }
+          await onBatch({ threads, skipped, files })
         }
-        onBatch({ threads, skipped, files }).then(
+        take().then(
           () => {
             if (settled) return
             Atomics.add(acks, 0, 1)

@@ -3,7 +3,7 @@ import { IMPORT_LIMITS } from '#contract/import.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
-import { readFormBody } from '#server/lib/read-body.ts'
+import { readFormFile } from '#server/lib/read-body.ts'
 import { requireUser } from '#server/lib/session.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
 import { importSlots, oneImportPerPerson } from './import-slots.ts'
@@ -17,18 +17,11 @@ const UPLOAD_PACE = {
   deadlineMs: IMPORT_LIMITS.uploadDeadlineMs,
 }
 
-/** The import file of the form, read under the upload's pace, as bytes the import may keep. */
+/** The import file of the form, read under the upload's pace: bytes the import may keep. */
 async function uploadedFile(c: Context<AppEnv>): Promise<Uint8Array> {
-  const form = await readFormBody(c, { pace: UPLOAD_PACE })
-  const file = form.file
-  if (!(file instanceof File) || file.size === 0)
-    throw new AppError('bad_request:input', 'Please choose a file to import')
-  if (file.size > IMPORT_LIMITS.maxFileBytes)
-    throw new AppError(
-      'payload_too_large:import',
-      `An import file can be at most ${IMPORT_LIMITS.maxFileBytes / 1024 / 1024} MB`,
-    )
-  return new Uint8Array(await file.arrayBuffer())
+  const file = await readFormFile(c, 'file', { pace: UPLOAD_PACE, maxFileBytes: IMPORT_LIMITS.maxFileBytes })
+  if (!file || file.length === 0) throw new AppError('bad_request:input', 'Please choose a file to import')
+  return file
 }
 
 export function importRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
