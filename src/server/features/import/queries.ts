@@ -145,7 +145,7 @@ const unfinishedSource = (firstDepth: number, source: string) => `${UNFINISHED}$
  * everyone, and a row costs about a microsecond per byte of text (its search vector), so a
  * statement of this much text holds it for well under 300 ms (docs/performance.md).
  */
-export const IMPORT_BATCH = { rows: 100, textBytes: 64 * 1024 }
+export const IMPORT_BATCH = { rows: 50, textBytes: 32 * 1024 }
 
 /** Lets the statements other requests queued run before the next batch. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
