@@ -135,7 +135,12 @@ export async function readFormFile(
   let file: Uint8Array | null = null
   let size = 0
   let refusal: AppError | null = null
+  // A body that ends inside a part fails that part's stream as well as the form: both are heard.
+  let failed: unknown = null
   form.on('file', (name, stream) => {
+    stream.on('error', (err) => {
+      failed ??= err
+    })
     if (name !== field || file) {
       stream.resume()
       return
@@ -175,7 +180,6 @@ export async function readFormFile(
     form.on('error', reject)
   })
   // Until the body is read, a parse error is seen at the next chunk (the promise is awaited below).
-  let failed: unknown = null
   finished.catch((err) => {
     failed = err
   })
@@ -200,6 +204,7 @@ export async function readFormFile(
     if (refusal) throw refusal
     form.end()
     await finished
+    if (failed) throw malformed()
   } catch (err) {
     if (passThrough(err)) throw err
     throw malformed()
