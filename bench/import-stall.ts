@@ -60,6 +60,11 @@ function files(): Array<[string, string, Uint8Array]> {
       'conversations.json',
       jsonBytes(Array.from({ length: 2000 }, (_, i) => chatgpt(i))),
     ],
+    [
+      '10,001 conversations (refused after the survey)',
+      'conversations.json',
+      strToU8(`[${Array.from({ length: 10_001 }, (_, i) => JSON.stringify(chatgpt(i))).join(',')}]`),
+    ],
   ]
 }
 

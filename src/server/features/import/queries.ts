@@ -142,8 +142,9 @@ const unfinishedSource = (firstDepth: number, source: string) => `${UNFINISHED}$
 
 /**
  * The rows written per transaction: on the embedded database a transaction holds it for
- * everyone, and a row costs about a microsecond per byte of text (its search vector), so a
- * statement of this much text holds it for well under 300 ms (docs/performance.md).
+ * everyone, and a row costs about a microsecond per byte of its text (the search vector and its
+ * index), so a batch of this much holds it for tens of milliseconds (decision 046;
+ * `npm run bench import-stall` measures the holds).
  */
 export const IMPORT_BATCH = { rows: 50, textBytes: 32 * 1024 }
 
