@@ -35,7 +35,9 @@ export function importRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
       const bytes = await uploadedFile(c)
       return importSlots.run(async () => {
         await removeUnfinishedImports(db, user.id)
-        const writer = importWriter(db, user.id, opts.storage, log)
+        const writer = importWriter(db, user.id, opts.storage, log, {
+          embedded: deps.database.kind === 'pglite',
+        })
         const { kind } = await readImportFile(bytes, writer.add, { transfer: true })
         return writer.finish(kind)
       })

@@ -29,7 +29,14 @@ function sqlState(err: unknown): string | undefined {
  * Stores what the worker reads, a batch at a time, and writes the report a person reads: the
  * threads imported, the first maxListedSkipped left out with why and how many in all, notes.
  */
-export function importWriter(db: Db, userId: string, storage: ObjectStorage, log: Logger) {
+export function importWriter(
+  db: Db,
+  userId: string,
+  storage: ObjectStorage,
+  log: Logger,
+  /** The embedded database: held by each statement, so analysed on a small sample. */
+  { embedded = false }: { embedded?: boolean } = {},
+) {
   const skipped: ImportReport['skipped'] = []
   let skippedCount = 0
   const skip = (entry: { title: string; reason: string }) => {
@@ -79,7 +86,11 @@ export function importWriter(db: Db, userId: string, storage: ObjectStorage, log
 
     async finish(kind: ImportReport['source']): Promise<ImportReport> {
       // A bulk load: the lists the person opens next are planned on statistics that know it.
-      await analyzeAfterLoad(db, { threads: threadsImported, messages: messagesImported })
+      await analyzeAfterLoad(
+        db,
+        { threads: threadsImported, messages: messagesImported },
+        embedded ? { statisticsTarget: 10 } : {},
+      )
       const notes: string[] = []
       if (droppedParts)
         notes.push(
