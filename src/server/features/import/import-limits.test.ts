@@ -225,6 +225,18 @@ describe('a long thread', { retry: 2 }, () => {
         .orderBy(messages.depth, messages.id)
     const written = await flags()
     expect(written.filter((m) => m.shown)).toHaveLength(3000)
+    // Sent to the main thread in slices (a long thread), the messages keep the file's order.
+    const [first, last] = await Promise.all(
+      [0, 2999].map(async (depth) => {
+        const [row] = await db()
+          .select({ content: messages.content })
+          .from(messages)
+          .where(and(eq(messages.threadId, thread!.id), eq(messages.depth, depth)))
+        return row?.content
+      }),
+    )
+    expect(first).toMatch(/^0 lorem/)
+    expect(last).toMatch(/^2999 lorem/)
     await reshowThread(db(), thread!.id)
     expect(await flags()).toEqual(written)
   })

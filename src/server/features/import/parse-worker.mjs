@@ -41,6 +41,9 @@ let filesBytes = 0
 /** Conversations and threads met, imported or skipped: limits.maxThreads bounds them all. */
 let entries = 0
 
+/** In place of a long thread's messages: they were posted before it ('messages'). */
+const MESSAGES_POSTED = 'posted before'
+
 let batch = { threads: [], skipped: [] }
 let batchBytes = 0
 let posted = 0
@@ -83,6 +86,10 @@ function skipFile(name, reason) {
   if (mode === 'emit') add('skipped', { title: name, reason }, name.length + reason.length)
 }
 
+/** A thread this long goes to the main thread a slice of messages at a time (MESSAGE_SLICE). */
+const LONG_THREAD_BYTES = BATCH_BYTES
+const MESSAGE_SLICE = 500
+
 function emitThread(thread) {
   countEntry()
   if (mode !== 'emit') return
@@ -92,7 +99,14 @@ function emitThread(thread) {
       200 +
       (typeof m.content === 'string' ? m.content.length : 0) +
       (typeof m.response === 'string' ? m.response.length : 0)
-  add('threads', thread, size)
+  if (size < LONG_THREAD_BYTES) return add('threads', thread, size)
+  // One message of 10 MB would hold the main thread while it is taken in (the structured clone
+  // is read whole): its messages go first in slices, then the thread, alone in its batch.
+  flush()
+  for (let at = 0; at < thread.messages.length; at += MESSAGE_SLICE)
+    post({ type: 'messages', messages: thread.messages.slice(at, at + MESSAGE_SLICE) })
+  add('threads', { ...thread, messages: MESSAGES_POSTED }, 0)
+  flush()
 }
 
 // ---- ChatGPT -------------------------------------------------------------------------------

@@ -150,6 +150,7 @@ export interface ParsedImport {
 
 type WorkerMessage =
   | { type: 'batch'; threads: unknown[]; skipped: SkippedEntry[] }
+  | { type: 'messages'; messages: unknown[] }
   | { type: 'file'; path: string; bytes: Uint8Array }
   | { type: 'fileLeftOut'; path: string }
   | { type: 'done'; kind: 'chatgpt' | 'loris' }
@@ -163,6 +164,9 @@ export type ImportLimits = { [K in keyof typeof IMPORT_LIMITS]: number }
  * large, and the memory an import holds stays bounded whatever the file (decision 046).
  */
 const WORKER_HEAP_MB = 192
+
+/** What the worker puts in place of a long thread's messages, posted before it in slices. */
+const MESSAGES_POSTED = 'posted before'
 
 /** Why a thread was skipped, from the first issue zod found (`offset`: of its messages' slice). */
 function skippedFor(thread: unknown, error: z.ZodError, offset?: number): SkippedEntry {
@@ -228,6 +232,7 @@ export function readImportFile(
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   })
   const files: ImportedFiles = { bytes: new Map(), overBudget: new Set() }
+  let heldMessages: unknown[] = []
   return new Promise((resolve, reject) => {
     let settled = false
     let remaining = limits.timeoutMs
@@ -267,10 +272,17 @@ export function readImportFile(
       if (settled) return
       if (m.type === 'batch') {
         pause()
+        // A long thread's messages came before it, in slices (parse-worker.mjs emitThread).
+        const posted = heldMessages
+        heldMessages = []
         const take = async () => {
           const threads: ImportedThread[] = []
           const skipped = [...m.skipped]
-          for (const thread of m.threads) {
+          for (const read of m.threads) {
+            const thread =
+              (read as { messages?: unknown })?.messages === MESSAGES_POSTED
+                ? { ...(read as object), messages: posted }
+                : read
             const v = await validated(thread)
             if ('reason' in v) skipped.push(v)
             else threads.push(v)
@@ -286,7 +298,8 @@ export function readImportFile(
           },
           (err) => finish(() => reject(err)),
         )
-      } else if (m.type === 'file') files.bytes.set(m.path, m.bytes)
+      } else if (m.type === 'messages') heldMessages.push(...m.messages)
+      else if (m.type === 'file') files.bytes.set(m.path, m.bytes)
       else if (m.type === 'fileLeftOut') files.overBudget.add(m.path)
       else if (m.type === 'done') finish(() => resolve({ kind: m.kind }))
       else finish(() => reject(new AppError('unprocessable:import', m.message)))
