@@ -17,6 +17,8 @@ export const IMPORT_LIMITS = {
   maxFilesBytes: 100 * MB,
   maxThreads: 10_000,
   maxMessagesPerThread: 10_000,
+  /** A message's text, and its reply: each at most what one send may hold. */
+  maxMessageChars: 100_000,
   timeoutMs: 60_000,
   /** The skipped conversations a report names; the others are counted (skippedCount). */
   maxListedSkipped: 100,

@@ -241,6 +241,22 @@ describe('a long thread', { retry: 2 }, () => {
     expect(await flags()).toEqual(written)
   })
 
+  it('skips a conversation with a message longer than one statement may write', async () => {
+    const { cookie } = await t.signUp()
+    const long = 'x'.repeat(IMPORT_LIMITS.maxMessageChars + 1)
+    const file = jsonBytes([conversation('short', 'hello'), conversation('long', long)])
+    const report = importReportSchema.parse(
+      await (await importFile(cookie, file, 'conversations.json')).json(),
+    )
+    expect(report.threadsImported).toBe(1)
+    expect(report.skipped).toEqual([
+      {
+        title: 'long',
+        reason: `a message longer than ${IMPORT_LIMITS.maxMessageChars.toLocaleString('en-US')} characters (messages.0.content)`,
+      },
+    ])
+  })
+
   it('refused part-way leaves nothing of it, and the threads around it are stored', async () => {
     const { user } = await t.signUp()
     const at = new Date().toISOString()

@@ -67,6 +67,15 @@ const iso = z.iso.datetime({ offset: true }).refine(
  */
 const importedCo2 = z.union([co2ImpactSchema, messageCo2ImpactSchema]).nullable().catch(null)
 
+/**
+ * A message's text or reply: at most IMPORT_LIMITS.maxMessageChars, as a send's text is. One row
+ * is written in one statement (its search vector with it), so a longer one would hold the
+ * database for everyone while it is written; its conversation is skipped, with the reason.
+ */
+const importedText = z.string().refine((s) => s.length <= IMPORT_LIMITS.maxMessageChars, {
+  error: `a message longer than ${IMPORT_LIMITS.maxMessageChars.toLocaleString('en-US')} characters`,
+})
+
 const messageShape = z.object({
   /**
    * A Loris export's versions (decision 012): the exported id, the exported id it follows and
@@ -76,8 +85,8 @@ const messageShape = z.object({
   parentKey: z.string().max(100).nullish(),
   origin: messageOriginSchema.nullish(),
   selectedAt: iso.nullish(),
-  content: z.string(),
-  response: z.string(),
+  content: importedText,
+  response: importedText,
   chatModel: chatModelSchema,
   provider: z.string().nullable(),
   modelId: z.string().nullable(),
