@@ -28,7 +28,8 @@ export const IMPORT_LIMITS = {
    */
   uploadGraceMs: 10_000,
   uploadMinBytesPerSecond: 64 * 1024,
-  uploadDeadlineMs: 10 * 60_000,
+  /** Under Node's own limit on receiving one request (server.requestTimeout, 5 minutes). */
+  uploadDeadlineMs: 4 * 60_000,
 } as const
 
 /** What POST /api/import answers: what was created, and what was left out and why. */
