@@ -21,7 +21,7 @@ import { type ImportBatch, parseImportFile, readImportFile } from './parse.ts'
 import { storeImport } from './store-import.ts'
 
 const MB = 1024 * 1024
-/** The longest the main thread or the database may be held at a time (issue 46's goal). */
+/** The longest the main thread or the database may be held at a time (decision 046). */
 const MAX_HOLD_MS = 300
 
 let t: TestApp
