@@ -7,6 +7,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   load: () => import('./load.ts'),
   'landing-size': () => import('./landing-size.ts'),
   search: () => import('./search.ts'),
+  'import-stall': () => import('./import-stall.ts'),
   'eco-engine': () => import('./eco-engine.ts'),
 }
 

@@ -9,6 +9,7 @@ export const errorTypes = {
   payment_required: 402,
   forbidden: 403,
   not_found: 404,
+  request_timeout: 408,
   conflict: 409,
   // A request naming another host than the server's own (DNS rebinding, a misconfigured proxy).
   misdirected: 421,

@@ -17,7 +17,19 @@ export const IMPORT_LIMITS = {
   maxFilesBytes: 100 * MB,
   maxThreads: 10_000,
   maxMessagesPerThread: 10_000,
+  /** A message's text, and its reply: each at most what one send may hold. */
+  maxMessageChars: 100_000,
   timeoutMs: 60_000,
+  /** The skipped conversations a report names; the others are counted (skippedCount). */
+  maxListedSkipped: 100,
+  /**
+   * The upload itself: read before the import waits for its turn, at least this fast (after the
+   * first seconds) and within this time, so a connection that trickles cannot keep it waiting.
+   */
+  uploadGraceMs: 10_000,
+  uploadMinBytesPerSecond: 64 * 1024,
+  /** Under Node's own limit on receiving one request (server.requestTimeout, 5 minutes). */
+  uploadDeadlineMs: 4 * 60_000,
 } as const
 
 /** What POST /api/import answers: what was created, and what was left out and why. */
@@ -25,7 +37,10 @@ export const importReportSchema = z.object({
   source: z.enum(['chatgpt', 'loris']),
   threadsImported: z.number().int(),
   messagesImported: z.number().int(),
+  /** The first IMPORT_LIMITS.maxListedSkipped conversations left out, and why. */
   skipped: z.array(z.object({ title: z.string(), reason: z.string() })),
+  /** How many were left out in all (skipped lists the first of them). */
+  skippedCount: z.number().int(),
   /** Things kept out of imported threads (pictures, other branches), said in plain words. */
   notes: z.array(z.string()),
 })

@@ -17,8 +17,13 @@ export const paths = {
   resetPassword: '/reset-password',
   /** The operator's console (decision 063). */
   admin: '/admin',
-  /** Sign-up by an operator's invitation link (?tab=signup&email=&invite=). */
+  /**
+   * 'Welcome to Loris' as a full page (spec section 2); /login and /signup land on its tabs, and an
+   * operator's invitation link opens it on Sign up (?tab=signup&email=&invite=).
+   */
   auth: '/auth',
+  login: '/login',
+  signup: '/signup',
 } as const
 
 /** A route's pattern as the router matches it: case-insensitively (spec section 2). */

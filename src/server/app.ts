@@ -120,6 +120,9 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
     const multipart = c.req.header('content-type')?.startsWith('multipart/form-data')
     // An import file may be larger than any upload; the form adds little.
     const importing = multipart && c.req.path === '/api/import'
+    // An import's body is read by its route under a pace and this limit (readFormFile), also
+    // when it comes without a declared length: not read whole here first, at any speed.
+    if (importing && c.req.header('content-length') === undefined) return next()
     const limit = importing
       ? IMPORT_LIMITS.maxFileBytes + 64 * 1024
       : multipart

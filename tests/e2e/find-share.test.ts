@@ -198,7 +198,7 @@ describe('share', () => {
     await reader.chat.exchange('Tell me about slow lorises').waitFor()
 
     await owner.account.open()
-    await owner.page.getByRole('tab', { name: 'Shared links' }).click()
+    await owner.page.getByRole('tab', { name: 'Actions' }).click()
     await owner.page.getByTestId('shared-link').filter({ hasText: 'Tell me about slow lorises' }).waitFor()
     await owner.page.getByRole('button', { name: 'Revoke the link to Tell me about slow lorises' }).click()
     await owner.page.getByText('You have not shared any conversation.').waitFor()

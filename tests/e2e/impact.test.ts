@@ -75,9 +75,10 @@ describe('impact', () => {
     await consumption.open()
     expect(await consumption.stat('co2-saved-total').textContent()).toBe(formatGrams(afterTwo))
     expect(await consumption.stat('trees-total').textContent()).toBe('1')
-    // The model that really answers, by name: this harness serves the eco mode from an
-    // OpenAI-compatible endpoint whose model is called 'loris-eco'.
-    await consumption.stat('current-model').filter({ hasText: 'Loris eco (Loris Eco)' }).waitFor()
+    // The usage tier's model (spec section 4), and the model that really answers in eco mode, by
+    // name: this harness serves the eco mode from an OpenAI-compatible model called 'loris-eco'.
+    await consumption.stat('current-model').filter({ hasText: 'Gemini 2.5 Pro' }).waitFor()
+    await consumption.stat('answering-model').filter({ hasText: 'Loris eco (Loris Eco)' }).waitFor()
     expect(await consumption.stat('chat-engine').textContent()).toBe('Loris eco')
     expect(await consumption.stat('usage-input').textContent()).toBe(
       user.aiInputChars.toLocaleString('en-US'),

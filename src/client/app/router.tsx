@@ -9,7 +9,7 @@ import {
   useEffect,
   useState,
 } from 'react'
-import { Route, Router, Switch, useLocation } from 'wouter'
+import { Redirect, Route, Router, Switch, useLocation } from 'wouter'
 import { type ModuleLoader, moduleLoader } from '#client/lib/module-loader.ts'
 import { paths, routePattern } from '#contract/paths.ts'
 import { LoadFailureBoundary } from './load-failure-boundary.tsx'
@@ -74,13 +74,13 @@ const HowItWorksPage = shellPage(() => import('#client/features/how-it-works/how
 const AccountRoute = shellPage(() => import('./account-route.tsx'))
 const PrivacyPolicyPage = shellPage(() => import('#client/features/legal/privacy-policy-page.tsx'))
 const TermsOfServicePage = shellPage(() => import('#client/features/legal/terms-of-service-page.tsx'))
+const AuthPage = shellPage(() => import('#client/features/auth/auth-page.tsx'))
 const SharePage = shellPage(() => import('#client/features/sharing/share-page.tsx'))
 const VerifyEmailPage = shellPage(() => import('#client/features/auth/verify-email-page.tsx'))
 const ResetPasswordPage = shellPage(() => import('#client/features/auth/reset-password-page.tsx'))
 // The operator's console: its own chunk, never part of the chat's or the landing page's load.
 const AdminPage = shellPage(() => import('#client/features/admin/admin-page.tsx'))
 // Until the full /auth page: the target of an operator's invitation link.
-const AuthPage = shellPage(() => import('#client/features/auth/invite-sign-up-page.tsx'))
 const NotFoundPage = shellPage(() =>
   import('#client/features/not-found/not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })),
 )
@@ -106,7 +106,7 @@ const titles: Record<string, string> = {
   [paths.verifyEmail]: 'Confirm your e-mail | Loris',
   [paths.resetPassword]: 'Choose a new password | Loris',
   [paths.admin]: "Operator's console | Loris",
-  [paths.auth]: 'Sign in or sign up | Loris',
+  [paths.auth]: 'Sign in | Loris',
 }
 
 function DocumentTitle() {
@@ -145,10 +145,16 @@ export function AppRouter({ base }: { base?: string }) {
             <Route path={paths.privacyPolicy} component={PrivacyPolicyPage} />
             <Route path={paths.termsOfService} component={TermsOfServicePage} />
             <Route path={paths.share} component={SharePage} />
+            <Route path={paths.auth} component={AuthPage} />
+            <Route path={paths.login}>
+              <Redirect to={`${paths.auth}?tab=signin`} replace />
+            </Route>
+            <Route path={paths.signup}>
+              <Redirect to={`${paths.auth}?tab=signup`} replace />
+            </Route>
             <Route path={paths.verifyEmail} component={VerifyEmailPage} />
             <Route path={paths.resetPassword} component={ResetPasswordPage} />
             <Route path={paths.admin} component={AdminPage} />
-            <Route path={paths.auth} component={AuthPage} />
             <Route component={NotFoundPage} />
           </Switch>
         </Suspense>

@@ -3,23 +3,25 @@ import { Link, useLocation, useSearch } from 'wouter'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx'
 import { useUser } from '#client/features/auth/api/get-user.ts'
 import { VerifyEmailBanner } from '#client/features/auth/components/verify-email-banner.tsx'
-import { SharedLinksTab } from '#client/features/sharing/components/shared-links-tab.tsx'
 import { isProNow } from '#client/lib/pro-now.ts'
 import { AccountTab } from './components/account-tab.tsx'
 import { ActionsTab } from './components/actions-tab.tsx'
 import { ConsumptionTab } from './components/consumption-tab.tsx'
 import { useSideTabs } from './hooks/use-side-tabs.ts'
 
-const TABS = ['account', 'consumption', 'actions', 'shared'] as const
+const TABS = ['account', 'consumption', 'actions'] as const
 type Tab = (typeof TABS)[number]
+/** Addresses that named a tab since folded into another (Shared links is a section of Actions). */
+const MOVED: Record<string, Tab> = { shared: 'actions' }
 
-/** Settings (spec section 2): side tabs (and Shared links); the URL remembers the open one (?tab=). */
+/** Settings (spec section 2): three side tabs; the URL remembers the open one (?tab=). */
 export default function AccountPage() {
   const { user } = useUser()
   const search = useSearch()
   const [location, navigate] = useLocation()
   const side = useSideTabs()
-  const requested = new URLSearchParams(search).get('tab')
+  const asked = new URLSearchParams(search).get('tab') ?? ''
+  const requested = MOVED[asked] ?? asked
   const tab: Tab = TABS.includes(requested as Tab) ? (requested as Tab) : 'account'
   if (!user) return null
   return (
@@ -48,9 +50,6 @@ export default function AccountPage() {
             <TabsTrigger value="actions" className="justify-start">
               Actions
             </TabsTrigger>
-            <TabsTrigger value="shared" className="justify-start">
-              Shared links
-            </TabsTrigger>
           </TabsList>
           <div className="min-w-0 flex-1">
             <TabsContent value="account" className="mt-0">
@@ -61,9 +60,6 @@ export default function AccountPage() {
             </TabsContent>
             <TabsContent value="actions" className="mt-0">
               <ActionsTab isPremium={isProNow(user)} />
-            </TabsContent>
-            <TabsContent value="shared" className="mt-0">
-              <SharedLinksTab />
             </TabsContent>
           </div>
         </Tabs>

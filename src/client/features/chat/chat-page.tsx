@@ -4,7 +4,6 @@ import type { QueryClient } from '@tanstack/react-query'
 import { PageSpinner } from '#client/components/ui/spinner.tsx'
 import { userQueryOptions, useUser } from '#client/features/auth/api/get-user.ts'
 import { SignInDialog } from '#client/features/auth/components/sign-in-dialog.tsx'
-import { VerifyEmailBanner } from '#client/features/auth/components/verify-email-banner.tsx'
 import { useStripAuthParam } from '#client/features/auth/hooks/use-strip-auth-param.ts'
 import { UpgradeDialog } from '#client/features/billing/components/upgrade-dialog.tsx'
 import { useSubscriptionSuccess } from '#client/features/billing/hooks/use-subscription-success.ts'
@@ -76,7 +75,6 @@ export default function ChatPage() {
     <VoiceRecorderProvider>
       <div className="flex h-dvh flex-col overflow-hidden">
         <ChatHeader start={user ? desktop ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined} />
-        <VerifyEmailBanner />
         {user && desktop ? (
           <desktop.DesktopLayout threads={<desktop.ThreadsPanel />} chat={<ChatView />} />
         ) : (

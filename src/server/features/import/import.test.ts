@@ -254,7 +254,7 @@ describe('POST /api/import (ChatGPT)', () => {
     const json = strToU8(JSON.stringify(chatgptConversations()))
     await expect(parseImportFile(json, { ...IMPORT_LIMITS, maxThreads: 0 })).rejects.toMatchObject({
       code: 'unprocessable:import',
-      message: 'The file holds more than 0 conversations',
+      message: expect.stringContaining('The file holds more than 0 conversations'),
     })
     const zip = zipSync({ 'conversations.json': json })
     await expect(parseImportFile(zip, { ...IMPORT_LIMITS, maxUnzippedBytes: 100 })).rejects.toMatchObject({

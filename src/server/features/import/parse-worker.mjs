@@ -3,30 +3,110 @@
 // the same file runs under the tests, tsx and the bundled server (Node 20 runs no TypeScript in a
 // worker). Everything is read as a stream: the zip with fflate's Unzip, the JSON with
 // @streamparser/json, one conversation at a time. The main thread validates what it receives.
+//
+// The file is read twice (decision 046). The first pass (the survey) posts nothing: it counts the
+// entries against limits.maxThreads, checks every other limit of the file and finds the files
+// Loris threads name, so a file past a limit is refused before anything is stored. The second
+// pass posts what it reads in batches, and waits after each until the main thread has stored it:
+// the main thread holds one batch at a time, however large the file.
 import { parentPort, workerData } from 'node:worker_threads'
-import { JSONParser } from '@streamparser/json'
+import { JSONParser, TokenType } from '@streamparser/json'
 import { Unzip, UnzipInflate } from 'fflate'
 
-const { bytes, limits } = workerData
-const data = new Uint8Array(bytes)
+const { bytes, byteOffset, byteLength, limits, control } = workerData
+const data = new Uint8Array(bytes, byteOffset ?? 0, byteLength ?? bytes.byteLength)
+/** [0]: batches the main thread has taken in (it adds one and notifies); [1]: 1 when it stops. */
+const acks = new Int32Array(control)
 const CHUNK = 64 * 1024
+/** A batch is posted when it holds this many entries or about this many bytes of text. */
+const BATCH_ENTRIES = 200
+const BATCH_BYTES = 1024 * 1024
+/**
+ * The deepest a value may nest (a conversation and everything in it, counted from the file's top):
+ * an export nests about ten levels. A deeper one could not be passed to the main thread (the
+ * structured clone gives up on it) and is skipped with a reason.
+ */
+const MAX_DEPTH = 64
 let unzipped = 0
 
 class Refused extends Error {}
 
+/** 'survey' (the first pass: count and check, post nothing) or 'emit'. */
+let mode = 'survey'
 const post = (message, transfer) => parentPort.postMessage(message, transfer)
 /** Paths (files/...) the attachments of emitted Loris messages name: the only files read. */
 const referenced = new Set()
 /** Bytes of files posted so far; past limits.maxFilesBytes the rest are left out. */
 let filesBytes = 0
-const skip = (title, reason) => post({ type: 'skipped', title, reason })
+/** Conversations and threads met, imported or skipped: limits.maxThreads bounds them all. */
+let entries = 0
 
-let threadCount = 0
+/** In place of a long thread's messages: they were posted before it ('messages'). */
+const MESSAGES_POSTED = 'posted before'
+
+let batch = { threads: [], skipped: [] }
+let batchBytes = 0
+let posted = 0
+
+/** Posts the batch and waits until the main thread has taken it in (or stops this worker). */
+function flush() {
+  if (batch.threads.length === 0 && batch.skipped.length === 0) return
+  post({ type: 'batch', ...batch })
+  batch = { threads: [], skipped: [] }
+  batchBytes = 0
+  posted++
+  for (let seen = Atomics.load(acks, 0); seen < posted; seen = Atomics.load(acks, 0)) {
+    if (Atomics.load(acks, 1) === 1) throw new Refused('stopped')
+    Atomics.wait(acks, 0, seen, 1000)
+  }
+}
+
+function add(kind, item, size) {
+  batch[kind].push(item)
+  batchBytes += size
+  if (batch.threads.length + batch.skipped.length >= BATCH_ENTRIES || batchBytes >= BATCH_BYTES) flush()
+}
+
+function countEntry() {
+  entries++
+  if (entries > limits.maxThreads)
+    throw new Refused(
+      `The file holds more than ${limits.maxThreads.toLocaleString('en-US')} conversations (counting those that cannot be imported): Loris imports at most ${limits.maxThreads.toLocaleString('en-US')} from one file`,
+    )
+}
+
+/** An entry of the file left out, with why. */
+function skip(title, reason) {
+  countEntry()
+  if (mode === 'emit') add('skipped', { title, reason }, title.length + reason.length)
+}
+
+/** A file of the zip left out, with why (not an entry: it does not count against maxThreads). */
+function skipFile(name, reason) {
+  if (mode === 'emit') add('skipped', { title: name, reason }, name.length + reason.length)
+}
+
+/** A thread this long goes to the main thread a slice of messages at a time (MESSAGE_SLICE). */
+const LONG_THREAD_BYTES = BATCH_BYTES
+const MESSAGE_SLICE = 500
+
 function emitThread(thread) {
-  threadCount++
-  if (threadCount > limits.maxThreads)
-    throw new Refused(`The file holds more than ${limits.maxThreads} conversations`)
-  post({ type: 'thread', thread })
+  countEntry()
+  if (mode !== 'emit') return
+  let size = 0
+  for (const m of thread.messages)
+    size +=
+      200 +
+      (typeof m.content === 'string' ? m.content.length : 0) +
+      (typeof m.response === 'string' ? m.response.length : 0)
+  if (size < LONG_THREAD_BYTES) return add('threads', thread, size)
+  // One message of 10 MB would hold the main thread while it is taken in (the structured clone
+  // is read whole): its messages go first in slices, then the thread, alone in its batch.
+  flush()
+  for (let at = 0; at < thread.messages.length; at += MESSAGE_SLICE)
+    post({ type: 'messages', messages: thread.messages.slice(at, at + MESSAGE_SLICE) })
+  add('threads', { ...thread, messages: MESSAGES_POSTED }, 0)
+  flush()
 }
 
 // ---- ChatGPT -------------------------------------------------------------------------------
@@ -197,28 +277,84 @@ function oneDocument(read, doc, reason) {
   } catch (err) {
     if (err instanceof Refused) throw err
     if (process.env.LORIS_IMPORT_DEBUG) console.error(err)
-    const title = isObject(doc) ? (doc.title ?? doc.thread?.title) : undefined
-    skip(typeof title === 'string' && title.trim() ? title.trim().slice(0, 120) : '(unknown)', reason)
+    skip(titleOf(doc), reason)
   }
 }
 
-function conversationsParser() {
-  const parser = new JSONParser({ paths: ['$.*'], keepStack: false, stringBufferSize: 0 })
+/** The title a skipped conversation or thread is listed under. */
+function titleOf(doc) {
+  const title = isObject(doc)
+    ? (doc.title ?? (isObject(doc.thread) ? doc.thread.title : undefined))
+    : undefined
+  return typeof title === 'string' && title.trim() ? title.trim().slice(0, 120) : '(unknown)'
+}
+
+const TOO_DEEP = `it nests more than ${MAX_DEPTH} levels deep, which no export does`
+
+/**
+ * A JSON parser of `paths` whose values nest at most MAX_DEPTH deep: a deeper part is dropped as
+ * it is read (the token parser gets a null in its place, so it never builds it) and `onValue` is
+ * told the value was too deep.
+ */
+function boundedParser(paths, onValue, opts = {}) {
+  const parser = new JSONParser({ paths, keepStack: false, ...opts })
+  const forward = parser.tokenizer.onToken
+  let depth = 0
+  /** The depth at which a dropped part opened; 0 when none is being dropped. */
+  let droppingFrom = 0
+  let tooDeep = false
+  parser.tokenizer.onToken = (token) => {
+    const t = token.token
+    const opens = t === TokenType.LEFT_BRACE || t === TokenType.LEFT_BRACKET
+    const closes = t === TokenType.RIGHT_BRACE || t === TokenType.RIGHT_BRACKET
+    if (opens) depth++
+    if (droppingFrom) {
+      if (closes && depth === droppingFrom) droppingFrom = 0
+      if (closes) depth--
+      return
+    }
+    if (opens && depth > MAX_DEPTH) {
+      droppingFrom = depth
+      tooDeep = true
+      forward({ token: TokenType.NULL, value: null, offset: token.offset })
+      return
+    }
+    if (closes) depth--
+    forward(token)
+  }
   parser.onValue = ({ value }) => {
-    if (isObject(value)) oneDocument(chatgptThread, value, `it could not be read: it is ${NOT_CHATGPT}`)
-    else skip('(unknown)', 'not a conversation')
+    const deep = tooDeep
+    tooDeep = false
+    onValue(value, deep)
   }
   return parser
+}
+
+function conversationsParser() {
+  return boundedParser(
+    ['$.*'],
+    (value, tooDeep) => {
+      if (!isObject(value)) skip('(unknown)', 'not a conversation')
+      else if (tooDeep) skip(titleOf(value), TOO_DEEP)
+      else oneDocument(chatgptThread, value, `it could not be read: it is ${NOT_CHATGPT}`)
+    },
+    { stringBufferSize: 0 },
+  )
 }
 
 // ---- Loris ---------------------------------------------------------------------------------
 
 function lorisThread(doc) {
   const t = doc?.thread
-  if (doc?.format !== 'loris-export' || !t || typeof t.id !== 'string' || !Array.isArray(doc.messages))
-    return skip(typeof t?.title === 'string' ? t.title : '(unknown)', 'not a Loris thread export')
+  if (
+    doc?.format !== 'loris-export' ||
+    !isObject(t) ||
+    typeof t.id !== 'string' ||
+    !Array.isArray(doc.messages)
+  )
+    return skip(titleOf(doc), 'not a Loris thread export')
   if (doc.messages.length > limits.maxMessagesPerThread)
-    return skip(t.title, `more than ${limits.maxMessagesPerThread} messages`)
+    return skip(titleOf(doc), `more than ${limits.maxMessagesPerThread} messages`)
   for (const m of doc.messages) if (typeof m?.attachment?.path === 'string') referenced.add(m.attachment.path)
   emitThread({
     source: `loris:${t.id}`,
@@ -254,9 +390,10 @@ function lorisThread(doc) {
 }
 
 function lorisParser() {
-  const parser = new JSONParser({ paths: ['$'], keepStack: false })
-  parser.onValue = ({ value }) => oneDocument(lorisThread, value, 'not a Loris thread export')
-  return parser
+  return boundedParser(['$'], (value, tooDeep) => {
+    if (tooDeep) skip(titleOf(value), TOO_DEEP)
+    else oneDocument(lorisThread, value, 'not a Loris thread export')
+  })
 }
 
 // ---- Input ---------------------------------------------------------------------------------
@@ -312,7 +449,7 @@ function readFile(file) {
       )
     if (leftOut) return
     if (size > limits.maxFileBytesInZip) {
-      skip(file.name, 'the file is larger than an upload may be')
+      skipFile(file.name, 'the file is larger than an upload may be')
       leftOut = true
       chunks.length = 0
       return
@@ -338,11 +475,12 @@ function readFile(file) {
   file.start()
 }
 
-function parseZip(bytesIn) {
+/** The threads (or conversations) of a zip, with the limits of what it unpacks to. */
+function readZipThreads(bytesIn) {
   let kind = null
   const unzip = new Unzip()
   unzip.register(UnzipInflate)
-  // First the conversations; an entry not started is skipped without being inflated.
+  // An entry not started is skipped without being inflated.
   unzip.onfile = (file) => {
     const name = file.name
     const isConversations = /(^|\/)conversations\.json$/.test(name)
@@ -369,24 +507,40 @@ function parseZip(bytesIn) {
   }
   feed(bytesIn, (chunk, final) => unzip.push(chunk, final))
   if (!kind) throw new Refused('The zip holds no conversations.json and no Loris threads')
-  // Then, in a second pass over the same bytes, only the files those conversations name (a zip
-  // may hold a file before the thread that names it, and any number that none names), each once
-  // however often the zip repeats its name.
-  if (referenced.size > 0) {
-    const files = new Unzip()
-    files.register(UnzipInflate)
-    files.onfile = (file) => {
-      if (!/^files\/[^/]+$/.test(file.name) || !referenced.delete(file.name)) return
-      readFile(file)
-    }
-    feed(bytesIn, (chunk, final) => files.push(chunk, final))
-  }
   return kind
 }
 
+/**
+ * The files the survey found named, each once however often the zip repeats its name (a zip may
+ * hold a file before the thread that names it, and any number that none names). Posted before
+ * the threads, so each thread is stored with its files.
+ */
+function readZipFiles(bytesIn) {
+  if (referenced.size === 0) return
+  const files = new Unzip()
+  files.register(UnzipInflate)
+  files.onfile = (file) => {
+    if (!/^files\/[^/]+$/.test(file.name) || !referenced.delete(file.name)) return
+    readFile(file)
+  }
+  feed(bytesIn, (chunk, final) => files.push(chunk, final))
+}
+
+function readAll(bytesIn, emit) {
+  const isZip = bytesIn[0] === 0x50 && bytesIn[1] === 0x4b
+  mode = emit ? 'emit' : 'survey'
+  entries = 0
+  unzipped = 0
+  if (!isZip) return parseJson(bytesIn)
+  // What the files unpack to counts with the threads against maxUnzippedBytes.
+  if (emit) readZipFiles(bytesIn)
+  return readZipThreads(bytesIn)
+}
+
 try {
-  const isZip = data[0] === 0x50 && data[1] === 0x4b
-  const kind = isZip ? parseZip(data) : parseJson(data)
+  readAll(data, false)
+  const kind = readAll(data, true)
+  flush()
   post({ type: 'done', kind })
 } catch (err) {
   if (process.env.LORIS_IMPORT_DEBUG) console.error(err)

@@ -67,6 +67,48 @@ const iso = z.iso.datetime({ offset: true }).refine(
  */
 const importedCo2 = z.union([co2ImpactSchema, messageCo2ImpactSchema]).nullable().catch(null)
 
+/**
+ * A message's text or reply: at most IMPORT_LIMITS.maxMessageChars, as a send's text is. One row
+ * is written in one statement (its search vector with it), so a longer one would hold the
+ * database for everyone while it is written; its conversation is skipped, with the reason.
+ */
+const importedText = z.string().refine((s) => s.length <= IMPORT_LIMITS.maxMessageChars, {
+  error: `a message longer than ${IMPORT_LIMITS.maxMessageChars.toLocaleString('en-US')} characters`,
+})
+
+const messageShape = z.object({
+  /**
+   * A Loris export's versions (decision 012): the exported id, the exported id it follows and
+   * how it came to be. Absent (ChatGPT, older Loris exports): the messages are one chain.
+   */
+  key: z.string().max(100).nullish(),
+  parentKey: z.string().max(100).nullish(),
+  origin: messageOriginSchema.nullish(),
+  selectedAt: iso.nullish(),
+  content: importedText,
+  response: importedText,
+  chatModel: chatModelSchema,
+  provider: z.string().nullable(),
+  modelId: z.string().nullable(),
+  status: messageStatusSchema,
+  errorMessage: z.string().nullable(),
+  inputTokens: int4.nullable(),
+  outputTokens: int4.nullable(),
+  latencyMs: int4.nullable(),
+  co2Impact: importedCo2,
+  createdAt: iso,
+  completedAt: iso.nullable(),
+  attachment: z
+    .object({
+      fileName: z.string().max(300),
+      mimeType: z.string().max(200),
+      kind: z.enum(['image', 'document', 'audio']),
+      size: int4,
+      path: z.string().max(500).nullable(),
+    })
+    .nullable(),
+})
+
 const threadShape = z.object({
   source: z.string().min(1).max(300),
   title: z.string().trim().min(1).max(300),
@@ -77,57 +119,47 @@ const threadShape = z.object({
   lastMessageAt: iso,
   /** Left out of the thread: non-text parts, other branches, entries not in the export's form. */
   notes: z.object({ droppedParts: int4, otherBranches: int4, unreadable: int4 }),
-  messages: z.array(
-    z.object({
-      /**
-       * A Loris export's versions (decision 012): the exported id, the exported id it follows and
-       * how it came to be. Absent (ChatGPT, older Loris exports): the messages are one chain.
-       */
-      key: z.string().max(100).nullish(),
-      parentKey: z.string().max(100).nullish(),
-      origin: messageOriginSchema.nullish(),
-      selectedAt: iso.nullish(),
-      content: z.string(),
-      response: z.string(),
-      chatModel: chatModelSchema,
-      provider: z.string().nullable(),
-      modelId: z.string().nullable(),
-      status: messageStatusSchema,
-      errorMessage: z.string().nullable(),
-      inputTokens: int4.nullable(),
-      outputTokens: int4.nullable(),
-      latencyMs: int4.nullable(),
-      co2Impact: importedCo2,
-      createdAt: iso,
-      completedAt: iso.nullable(),
-      attachment: z
-        .object({
-          fileName: z.string().max(300),
-          mimeType: z.string().max(200),
-          kind: z.enum(['image', 'document', 'audio']),
-          size: int4,
-          path: z.string().max(500).nullable(),
-        })
-        .nullable(),
-    }),
-  ),
+  messages: z.array(messageShape),
 })
 export const importedThreadSchema = z.preprocess(withoutNuls, threadShape)
 export type ImportedThread = z.infer<typeof importedThreadSchema>
 
+/** A thread but its messages, which are checked a slice at a time (validated). */
+const threadHead = z.preprocess(
+  (v) => (v && typeof v === 'object' && !Array.isArray(v) ? withoutNuls({ ...v, messages: [] }) : v),
+  threadShape,
+)
+const messageSlice = z.array(z.preprocess(withoutNuls, messageShape))
+/** Messages checked between two turns of the event loop: about 20 ms of work. */
+const MESSAGES_PER_TURN = 250
+
+export type SkippedEntry = { title: string; reason: string }
+
+/** Files of a Loris data export that its messages name, by their path in the zip (files/...). */
+export interface ImportedFiles {
+  bytes: Map<string, Uint8Array>
+  /** Named files left out because the files before them used up limits.maxFilesBytes. */
+  overBudget: Set<string>
+}
+
+/** What the worker read, a batch at a time; the files named by its threads come first. */
+export interface ImportBatch {
+  threads: ImportedThread[]
+  skipped: SkippedEntry[]
+  files: ImportedFiles
+}
+
 export interface ParsedImport {
   kind: 'chatgpt' | 'loris'
   threads: ImportedThread[]
-  skipped: Array<{ title: string; reason: string }>
-  /** Files of a Loris data export that its messages name, by their path in the zip (files/...). */
+  skipped: SkippedEntry[]
   files: Map<string, Uint8Array>
-  /** Named files left out because the files before them used up limits.maxFilesBytes. */
   filesOverBudget: Set<string>
 }
 
 type WorkerMessage =
-  | { type: 'thread'; thread: unknown }
-  | { type: 'skipped'; title: string; reason: string }
+  | { type: 'batch'; threads: unknown[]; skipped: SkippedEntry[] }
+  | { type: 'messages'; messages: unknown[] }
   | { type: 'file'; path: string; bytes: Uint8Array }
   | { type: 'fileLeftOut'; path: string }
   | { type: 'done'; kind: 'chatgpt' | 'loris' }
@@ -135,58 +167,161 @@ type WorkerMessage =
 
 export type ImportLimits = { [K in keyof typeof IMPORT_LIMITS]: number }
 
-export function parseImportFile(
+/**
+ * The worker's heap: one conversation or thread at a time (a Loris thread is at most
+ * maxThreadBytes of JSON) and the batch being posted. A file that needs more is refused as too
+ * large, and the memory an import holds stays bounded whatever the file (decision 046).
+ */
+const WORKER_HEAP_MB = 192
+
+/** What the worker puts in place of a long thread's messages, posted before it in slices. */
+const MESSAGES_POSTED = 'posted before'
+
+/** Why a thread was skipped, from the first issue zod found (`offset`: of its messages' slice). */
+function skippedFor(thread: unknown, error: z.ZodError, offset?: number): SkippedEntry {
+  const title = (thread as { title?: unknown })?.title
+  const issue = error.issues[0]
+  const path =
+    offset !== undefined
+      ? ['messages', Number(issue?.path[0]) + offset, ...(issue?.path.slice(1) ?? [])]
+      : issue?.path
+  const where = path?.join('.') || 'shape'
+  return {
+    title: typeof title === 'string' ? title.replaceAll('\u0000', '') : '(unknown)',
+    // Our own refinements say what was wrong in words; zod's own messages are technical.
+    reason: issue?.code === 'custom' ? `${issue.message} (${where})` : `unexpected content (${where})`,
+  }
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/**
+ * A thread as the worker read it, validated: stored as is, or skipped with a reason. A long one
+ * is checked a slice of messages at a time, so the main thread is never held for all of them.
+ */
+async function validated(thread: unknown): Promise<ImportedThread | SkippedEntry> {
+  const head = threadHead.safeParse(thread)
+  if (!head.success) return skippedFor(thread, head.error)
+  const raw = (thread as { messages?: unknown }).messages
+  if (!Array.isArray(raw))
+    return skippedFor(thread, threadShape.safeParse({ ...head.data, messages: raw }).error as z.ZodError)
+  const messages: ImportedThread['messages'] = []
+  for (let at = 0; at < raw.length; at += MESSAGES_PER_TURN) {
+    if (at > 0) await nextTurn()
+    const slice = messageSlice.safeParse(raw.slice(at, at + MESSAGES_PER_TURN))
+    if (!slice.success) return skippedFor(thread, slice.error, at)
+    messages.push(...slice.data)
+  }
+  return { ...head.data, messages }
+}
+
+/**
+ * Reads an import file in parse-worker.mjs and hands what it read to `onBatch`, one batch at a
+ * time: the worker waits until `onBatch` has settled before it reads on, so the main thread
+ * holds one batch, and the time limit counts only the worker's own time. `transfer` gives the
+ * worker `bytes` itself (the caller no longer uses them) instead of a copy.
+ */
+export function readImportFile(
   bytes: Uint8Array,
-  limits: ImportLimits = IMPORT_LIMITS,
-): Promise<ParsedImport> {
-  // The worker gets its own copy of the bytes (transferred, not cloned).
-  const buffer = bytes.slice().buffer
+  onBatch: (batch: ImportBatch) => Promise<void>,
+  { limits = IMPORT_LIMITS, transfer = false }: { limits?: ImportLimits; transfer?: boolean } = {},
+): Promise<{ kind: 'chatgpt' | 'loris' }> {
+  const own = transfer ? bytes : bytes.slice()
+  const control = new SharedArrayBuffer(8)
+  const acks = new Int32Array(control)
   const worker = new Worker(findWorker(), {
-    workerData: { bytes: buffer, limits },
-    transferList: [buffer],
-    resourceLimits: { maxOldGenerationSizeMb: 1024 },
+    workerData: {
+      bytes: own.buffer,
+      byteOffset: own.byteOffset,
+      byteLength: own.byteLength,
+      limits,
+      control,
+    },
+    transferList: [own.buffer as ArrayBuffer],
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   })
-  const threads: ImportedThread[] = []
-  const skipped: ParsedImport['skipped'] = []
-  const files: ParsedImport['files'] = new Map()
-  const filesOverBudget: ParsedImport['filesOverBudget'] = new Set()
-  return new Promise<ParsedImport>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void worker.terminate()
-      reject(
-        new AppError(
-          'unprocessable:import_timeout',
-          `Reading the file took longer than ${limits.timeoutMs / 1000} seconds; try a smaller export`,
-        ),
-      )
-    }, limits.timeoutMs)
+  const files: ImportedFiles = { bytes: new Map(), overBudget: new Set() }
+  let heldMessages: unknown[] = []
+  return new Promise((resolve, reject) => {
+    let settled = false
+    let remaining = limits.timeoutMs
+    let startedAt = performance.now()
+    let timer: NodeJS.Timeout | undefined
     const finish = (fn: () => void) => {
+      if (settled) return
+      settled = true
       clearTimeout(timer)
+      // A worker waiting for its batch to be taken in stops waiting.
+      Atomics.store(acks, 1, 1)
+      Atomics.notify(acks, 0)
       void worker.terminate()
       fn()
     }
+    const run = () => {
+      startedAt = performance.now()
+      timer = setTimeout(
+        () =>
+          finish(() =>
+            reject(
+              new AppError(
+                'unprocessable:import_timeout',
+                `Reading the file took longer than ${limits.timeoutMs / 1000} seconds; try a smaller export`,
+              ),
+            ),
+          ),
+        Math.max(0, remaining),
+      )
+    }
+    const pause = () => {
+      clearTimeout(timer)
+      remaining -= performance.now() - startedAt
+    }
+    run()
     worker.on('message', (m: WorkerMessage) => {
-      if (m.type === 'thread') {
-        const parsed = importedThreadSchema.safeParse(m.thread)
-        if (parsed.success) threads.push(parsed.data)
-        else {
-          const title = (m.thread as { title?: unknown })?.title
-          const issue = parsed.error.issues[0]
-          const where = issue?.path.join('.') || 'shape'
-          skipped.push({
-            title: typeof title === 'string' ? title.replaceAll('\u0000', '') : '(unknown)',
-            // Our own refinements say what was wrong in words; zod's own messages are technical.
-            reason:
-              issue?.code === 'custom' ? `${issue.message} (${where})` : `unexpected content (${where})`,
-          })
+      if (settled) return
+      if (m.type === 'batch') {
+        pause()
+        // A long thread's messages came before it, in slices (parse-worker.mjs emitThread).
+        const posted = heldMessages
+        heldMessages = []
+        const take = async () => {
+          const threads: ImportedThread[] = []
+          const skipped = [...m.skipped]
+          for (const read of m.threads) {
+            const thread =
+              (read as { messages?: unknown })?.messages === MESSAGES_POSTED
+                ? { ...(read as object), messages: posted }
+                : read
+            const v = await validated(thread)
+            if ('reason' in v) skipped.push(v)
+            else threads.push(v)
+          }
+          await onBatch({ threads, skipped, files })
         }
-      } else if (m.type === 'skipped') skipped.push({ title: m.title, reason: m.reason })
-      else if (m.type === 'file') files.set(m.path, m.bytes)
-      else if (m.type === 'fileLeftOut') filesOverBudget.add(m.path)
-      else if (m.type === 'done')
-        finish(() => resolve({ kind: m.kind, threads, skipped, files, filesOverBudget }))
+        take().then(
+          () => {
+            if (settled) return
+            Atomics.add(acks, 0, 1)
+            Atomics.notify(acks, 0)
+            run()
+          },
+          (err) => finish(() => reject(err)),
+        )
+      } else if (m.type === 'messages') heldMessages.push(...m.messages)
+      else if (m.type === 'file') files.bytes.set(m.path, m.bytes)
+      else if (m.type === 'fileLeftOut') files.overBudget.add(m.path)
+      else if (m.type === 'done') finish(() => resolve({ kind: m.kind }))
       else finish(() => reject(new AppError('unprocessable:import', m.message)))
     })
+    // A message the main thread could not take in (the worker bounds what it posts, so this is
+    // a value it did not foresee): the file fails with a reason rather than losing its threads.
+    worker.on('messageerror', () =>
+      finish(() =>
+        reject(
+          new AppError('unprocessable:import', 'Part of the file could not be read, so nothing was imported'),
+        ),
+      ),
+    )
     worker.on('error', (err) =>
       finish(() =>
         reject(
@@ -200,4 +335,24 @@ export function parseImportFile(
       finish(() => reject(new AppError('unprocessable:import', 'The file could not be read'))),
     )
   })
+}
+
+/** The whole file read at once (tests, and what fits in memory anyway): every batch collected. */
+export async function parseImportFile(
+  bytes: Uint8Array,
+  limits: ImportLimits = IMPORT_LIMITS,
+): Promise<ParsedImport> {
+  const threads: ImportedThread[] = []
+  const skipped: SkippedEntry[] = []
+  let files: ImportedFiles = { bytes: new Map(), overBudget: new Set() }
+  const { kind } = await readImportFile(
+    bytes,
+    async (batch) => {
+      threads.push(...batch.threads)
+      skipped.push(...batch.skipped)
+      files = batch.files
+    },
+    { limits },
+  )
+  return { kind, threads, skipped, files: files.bytes, filesOverBudget: files.overBudget }
 }

@@ -1,36 +1,48 @@
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { IMPORT_LIMITS } from '#contract/import.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
-import { readFormBody } from '#server/lib/read-body.ts'
+import { readFormFile } from '#server/lib/read-body.ts'
 import { requireUser } from '#server/lib/session.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
-import { importSlots } from './import-slots.ts'
-import { parseImportFile } from './parse.ts'
-import { storeImport } from './store-import.ts'
+import { importSlots, oneImportPerPerson } from './import-slots.ts'
+import { readImportFile } from './parse.ts'
+import { removeUnfinishedImports } from './queries.ts'
+import { importWriter } from './store-import.ts'
+
+const UPLOAD_PACE = {
+  graceMs: IMPORT_LIMITS.uploadGraceMs,
+  minBytesPerSecond: IMPORT_LIMITS.uploadMinBytesPerSecond,
+  deadlineMs: IMPORT_LIMITS.uploadDeadlineMs,
+}
+
+/** The import file of the form, read under the upload's pace: bytes the import may keep. */
+async function uploadedFile(c: Context<AppEnv>): Promise<Uint8Array> {
+  const file = await readFormFile(c, 'file', { pace: UPLOAD_PACE, maxFileBytes: IMPORT_LIMITS.maxFileBytes })
+  if (!file || file.length === 0) throw new AppError('bad_request:input', 'Please choose a file to import')
+  return file
+}
 
 export function importRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
   const { db } = deps.database
   return new Hono<AppEnv>().post('/import', requireUser(deps), async (c) => {
     const user = c.get('user')
-    // The slot is taken before the body is read: an import waiting for one holds no upload yet.
-    const report = await importSlots.run(async () => {
-      await enforceRateLimit(db, `import:user:${user.id}`, { limit: 20, windowSeconds: 60 * 60 })
-      // A refusal while the body is read (its size limit) keeps its status; a malformed one is 400.
-      const form = await readFormBody(c)
-      const file = form.file
-      if (!(file instanceof File) || file.size === 0)
-        throw new AppError('bad_request:input', 'Please choose a file to import')
-      if (file.size > IMPORT_LIMITS.maxFileBytes)
-        throw new AppError(
-          'payload_too_large:import',
-          `An import file can be at most ${IMPORT_LIMITS.maxFileBytes / 1024 / 1024} MB`,
-        )
-      const parsed = await parseImportFile(new Uint8Array(await file.arrayBuffer()))
-      return storeImport(db, user.id, parsed, opts.storage, c.get('log'))
+    const log = c.get('log')
+    await enforceRateLimit(db, `import:user:${user.id}`, { limit: 20, windowSeconds: 60 * 60 })
+    const report = await oneImportPerPerson(user.id, async () => {
+      // The body is read before the import waits for a slot: a slow upload holds no slot.
+      const bytes = await uploadedFile(c)
+      return importSlots.run(async () => {
+        await removeUnfinishedImports(db, user.id)
+        const writer = importWriter(db, user.id, opts.storage, log, {
+          embedded: deps.database.kind === 'pglite',
+        })
+        const { kind } = await readImportFile(bytes, writer.add, { transfer: true })
+        return writer.finish(kind)
+      })
     })
-    c.get('log').info(
+    log.info(
       {
         userId: user.id,
         source: report.source,

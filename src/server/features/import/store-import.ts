@@ -1,12 +1,12 @@
 // Stores what parse.ts read, thread by thread, and writes the report a person reads. Each thread
-// is its own transaction: one the database refuses is reported as skipped and the others are
-// still stored, so a retry (which skips what is already imported) is never stuck on it.
+// is stored on its own (queries.ts): one the database refuses is reported as skipped and the
+// others are still stored, so a retry (which skips what is already imported) is never stuck on it.
 import type { Logger } from 'pino'
 import { IMPORT_LIMITS, type ImportReport, MB } from '#contract/import.ts'
 import type { Db } from '#server/db/client.ts'
 import { analyzeAfterLoad } from '#server/db/pglite-upkeep.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
-import type { ParsedImport } from './parse.ts'
+import type { ImportBatch, ParsedImport } from './parse.ts'
 import { storeImportedThread } from './queries.ts'
 import { writtenFiles } from './written-files.ts'
 
@@ -25,6 +25,99 @@ function sqlState(err: unknown): string | undefined {
   return undefined
 }
 
+/**
+ * Stores what the worker reads, a batch at a time, and writes the report a person reads: the
+ * threads imported, the first maxListedSkipped left out with why and how many in all, notes.
+ */
+export function importWriter(
+  db: Db,
+  userId: string,
+  storage: ObjectStorage,
+  log: Logger,
+  /** The embedded database: held by each statement, so analysed on a small sample. */
+  { embedded = false }: { embedded?: boolean } = {},
+) {
+  const skipped: ImportReport['skipped'] = []
+  let skippedCount = 0
+  const skip = (entry: { title: string; reason: string }) => {
+    skippedCount++
+    if (skipped.length < IMPORT_LIMITS.maxListedSkipped) skipped.push(entry)
+  }
+  let threadsImported = 0
+  let messagesImported = 0
+  let droppedParts = 0
+  let otherBranches = 0
+  let unreadable = 0
+  let filesLeftOut = 0
+  let filesOverBudget = 0
+  return {
+    async add(batch: ImportBatch): Promise<void> {
+      for (const entry of batch.skipped) skip(entry)
+      for (const thread of batch.threads) {
+        let stored: Awaited<ReturnType<typeof storeImportedThread>>
+        const written = writtenFiles(storage, log)
+        try {
+          stored = await storeImportedThread(db, userId, thread, {
+            bytes: batch.files.bytes,
+            overBudget: batch.files.overBudget,
+            put: written.put,
+          })
+        } catch (err) {
+          // Removed: the files it wrote go too, whether the thread is skipped or the import fails.
+          await written.discard(db, { userId, source: thread.source })
+          const code = sqlState(err)
+          if (!code || !REFUSED_VALUE.test(code)) throw err
+          log.warn({ err, userId, source: thread.source, code }, 'imported thread refused by the database')
+          stored = { ok: false, reason: 'it holds a value Loris cannot store' }
+        }
+        if (!stored.ok) {
+          skip({ title: thread.title, reason: stored.reason })
+          continue
+        }
+        threadsImported++
+        messagesImported += stored.messages
+        droppedParts += thread.notes.droppedParts
+        otherBranches += thread.notes.otherBranches
+        unreadable += thread.notes.unreadable
+        filesLeftOut += stored.filesLeftOut
+        filesOverBudget += stored.filesOverBudget
+      }
+    },
+
+    async finish(kind: ImportReport['source']): Promise<ImportReport> {
+      // A bulk load: the lists the person opens next are planned on statistics that know it.
+      await analyzeAfterLoad(
+        db,
+        { threads: threadsImported, messages: messagesImported },
+        embedded ? { statisticsTarget: 10 } : {},
+      )
+      const notes: string[] = []
+      if (droppedParts)
+        notes.push(
+          `${plural(droppedParts, 'picture or other non-text part', 'pictures or other non-text parts')} left out: only text is imported`,
+        )
+      if (otherBranches)
+        notes.push(
+          `${plural(otherBranches, 'edited or regenerated alternative')} left out: Loris keeps each conversation's current branch`,
+        )
+      if (unreadable)
+        notes.push(
+          `${plural(unreadable, 'message or part of one', 'messages or parts of messages')} left out: they are not in the form of a ChatGPT export (the file may have been edited or damaged)`,
+        )
+      if (filesLeftOut)
+        notes.push(
+          `${plural(filesLeftOut, 'attached file')} not in the export or of a type Loris does not keep: the messages are imported without them`,
+        )
+      if (filesOverBudget)
+        notes.push(
+          `${plural(filesOverBudget, 'attached file')} left out: one import brings back at most ${IMPORT_LIMITS.maxFilesBytes / MB} MB of files. The messages are imported without them`,
+        )
+      return { source: kind, threadsImported, messagesImported, skipped, skippedCount, notes }
+    },
+  }
+}
+
+/** Stores a file read whole (parseImportFile): one batch of everything. */
 export async function storeImport(
   db: Db,
   userId: string,
@@ -32,68 +125,11 @@ export async function storeImport(
   storage: ObjectStorage,
   log: Logger,
 ): Promise<ImportReport> {
-  const report: ImportReport = {
-    source: parsed.kind,
-    threadsImported: 0,
-    messagesImported: 0,
-    skipped: [...parsed.skipped],
-    notes: [],
-  }
-  let droppedParts = 0
-  let otherBranches = 0
-  let unreadable = 0
-  let filesLeftOut = 0
-  let filesOverBudget = 0
-  for (const thread of parsed.threads) {
-    let stored: Awaited<ReturnType<typeof storeImportedThread>>
-    const written = writtenFiles(storage, log)
-    try {
-      stored = await storeImportedThread(db, userId, thread, {
-        bytes: parsed.files,
-        overBudget: parsed.filesOverBudget,
-        put: written.put,
-      })
-    } catch (err) {
-      // Rolled back: the files it wrote go too, whether the thread is skipped or the import fails.
-      await written.discard(db, { userId, source: thread.source })
-      const code = sqlState(err)
-      if (!code || !REFUSED_VALUE.test(code)) throw err
-      log.warn({ err, userId, source: thread.source, code }, 'imported thread refused by the database')
-      stored = { ok: false, reason: 'it holds a value Loris cannot store' }
-    }
-    if (!stored.ok) {
-      report.skipped.push({ title: thread.title, reason: stored.reason })
-      continue
-    }
-    report.threadsImported++
-    report.messagesImported += stored.messages
-    droppedParts += thread.notes.droppedParts
-    otherBranches += thread.notes.otherBranches
-    unreadable += thread.notes.unreadable
-    filesLeftOut += stored.filesLeftOut
-    filesOverBudget += stored.filesOverBudget
-  }
-  // A bulk load: the lists the person opens next are planned on statistics that know it.
-  await analyzeAfterLoad(db, { threads: report.threadsImported, messages: report.messagesImported })
-  if (droppedParts)
-    report.notes.push(
-      `${plural(droppedParts, 'picture or other non-text part', 'pictures or other non-text parts')} left out: only text is imported`,
-    )
-  if (otherBranches)
-    report.notes.push(
-      `${plural(otherBranches, 'edited or regenerated alternative')} left out: Loris keeps each conversation's current branch`,
-    )
-  if (unreadable)
-    report.notes.push(
-      `${plural(unreadable, 'message or part of one', 'messages or parts of messages')} left out: they are not in the form of a ChatGPT export (the file may have been edited or damaged)`,
-    )
-  if (filesLeftOut)
-    report.notes.push(
-      `${plural(filesLeftOut, 'attached file')} not in the export or of a type Loris does not keep: the messages are imported without them`,
-    )
-  if (filesOverBudget)
-    report.notes.push(
-      `${plural(filesOverBudget, 'attached file')} left out: one import brings back at most ${IMPORT_LIMITS.maxFilesBytes / MB} MB of files. The messages are imported without them`,
-    )
-  return report
+  const writer = importWriter(db, userId, storage, log)
+  await writer.add({
+    threads: parsed.threads,
+    skipped: parsed.skipped,
+    files: { bytes: parsed.files, overBudget: parsed.filesOverBudget },
+  })
+  return writer.finish(parsed.kind)
 }

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { PaymentManagement } from '#client/features/billing/components/payment-management.tsx'
+import { ProStatusButton } from '#client/features/billing/components/pro-status-button.tsx'
 import { UpgradeCard } from '#client/features/billing/components/upgrade-card.tsx'
 import { isProNow } from '#client/lib/pro-now.ts'
 import type { User } from '#contract/user.ts'
@@ -16,9 +17,10 @@ export function AccountTab({ user }: { user: User }) {
     month: 'long',
     day: 'numeric',
   })
+  const pro = isProNow(user)
   return (
     <div className="grid gap-6">
-      {isProNow(user) ? null : <UpgradeCard />}
+      {pro ? null : <UpgradeCard />}
       <Card>
         <CardHeader>
           <CardTitle>Profile Information</CardTitle>
@@ -44,11 +46,16 @@ export function AccountTab({ user }: { user: User }) {
                 </dd>
               )}
             </div>
-            <div>
+            <div className="grid grid-cols-[1fr_auto] items-center gap-x-4">
               <dt className="text-muted-foreground">Account type</dt>
-              <dd className="mt-1 font-medium" data-testid="account-type">
+              <dd className="col-start-1 mt-1 font-medium" data-testid="account-type">
                 {accountTypeLabel(user)}
               </dd>
+              {pro ? (
+                <dd className="col-start-2 row-span-2 row-start-1">
+                  <ProStatusButton />
+                </dd>
+              ) : null}
             </div>
             <div>
               <dt className="text-muted-foreground">Member since</dt>
@@ -57,7 +64,7 @@ export function AccountTab({ user }: { user: User }) {
           </dl>
         </CardContent>
       </Card>
-      {isProNow(user) ? <PaymentManagement /> : null}
+      {pro ? <PaymentManagement /> : null}
       {user.googleId ? null : (
         <UpdateEmailDialog open={editing} onOpenChange={setEditing} currentEmail={user.email} />
       )}

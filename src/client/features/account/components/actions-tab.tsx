@@ -4,6 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#clie
 import { useLogout } from '#client/features/auth/api/logout.ts'
 import { DownloadDataCard } from '#client/features/portability/components/download-data-card.tsx'
 import { ImportCard } from '#client/features/portability/components/import-card.tsx'
+import { SharedLinksCard } from '#client/features/sharing/components/shared-links-card.tsx'
 import { DeleteAccountDialog } from './delete-account-dialog.tsx'
 
 export function ActionsTab({ isPremium }: { isPremium: boolean }) {
@@ -24,6 +25,7 @@ export function ActionsTab({ isPremium }: { isPremium: boolean }) {
           </Button>
         </CardContent>
       </Card>
+      <SharedLinksCard />
       <DownloadDataCard />
       <ImportCard />
       <Card className="border-destructive/60">

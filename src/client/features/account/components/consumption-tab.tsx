@@ -59,7 +59,10 @@ export function ConsumptionTab({ user }: { user: User }) {
         <CardContent>
           <dl className="grid gap-4 text-sm sm:grid-cols-2">
             <Stat label="Displayed current model" testId="current-model">
-              <CurrentModel user={user} flags={flags} now={now} />
+              <TierModel user={user} flags={flags} now={now} />
+            </Stat>
+            <Stat label="Answering in this mode" testId="answering-model">
+              <AnsweringModel user={user} flags={flags} now={now} />
             </Stat>
             <Stat label="Chat engine" testId="chat-engine">
               <ChatEngine flags={flags} />
@@ -87,10 +90,26 @@ const modeOf = (flags: ModeFlags): ChatModel =>
   flags.useOpenAI ? 'chatgpt' : flags.isEcoMode ? 'loris' : 'gemini'
 
 /**
- * The model that really answers the next message: the server's own resolution (its providers,
- * the user's tier). The spec's limit wording stays, and so does the local answer until it loads.
+ * Spec section 4's 'Displayed current model': the usage tier's model (GPT-3.5 Turbo with the
+ * OpenAI option), by the server's own tier resolution when it serves that mode, else by the
+ * spec's rule. Eco mode answers with another model: AnsweringModel names it (decision 052).
  */
-function CurrentModel({ user, flags, now }: { user: User; flags: ModeFlags; now: Date }) {
+function TierModel({ user, flags, now }: { user: User; flags: ModeFlags; now: Date }) {
+  const mode: ChatModel = flags.useOpenAI ? 'chatgpt' : 'gemini'
+  const next = useNextModel(mode)
+  const local = displayedCurrentModel(user, flags, now)
+  const served = next.data
+  if (!served?.available || served.chatModel !== mode || served.limitExceeded || !served.modelName)
+    return local
+  return served.modelName
+}
+
+/**
+ * The model that really answers the next message in the chosen mode: the server's own
+ * resolution (its providers, the user's tier). The spec's limit wording stays, and so does the
+ * local answer until it loads.
+ */
+function AnsweringModel({ user, flags, now }: { user: User; flags: ModeFlags; now: Date }) {
   const next = useNextModel(modeOf(flags))
   const local = displayedCurrentModel(user, flags, now)
   if (!next.data?.available || next.data.limitExceeded || !next.data.modelName) return local

@@ -7,6 +7,8 @@ import { CredentialsForm } from './credentials-form.tsx'
 import { ForgotPasswordForm } from './forgot-password-form.tsx'
 import { GoogleButton } from './google-button.tsx'
 
+export type SignInTab = 'signin' | 'signup'
+
 /**
  * The body of 'Welcome to Loris': the Google button, then Sign in / Sign up tabs. `returnTo`: the
  * page Google sign-in comes back to (the other two keep the person where they are). `invite`: an
@@ -15,9 +17,11 @@ import { GoogleButton } from './google-button.tsx'
 export function SignInPanel({
   returnTo,
   invite,
+  defaultTab = 'signin',
 }: {
   returnTo?: string
   invite?: { email: string; token: string }
+  defaultTab?: SignInTab
 }) {
   const login = useLogin()
   const register = useRegister()
@@ -30,7 +34,7 @@ export function SignInPanel({
         or
         <span className="h-px flex-1 bg-border" />
       </div>
-      <Tabs defaultValue={invite ? 'signup' : 'signin'}>
+      <Tabs defaultValue={invite ? 'signup' : defaultTab}>
         <TabsList className="grid w-full grid-cols-2">
           <TabsTrigger value="signin">Sign in</TabsTrigger>
           <TabsTrigger value="signup">Sign up</TabsTrigger>

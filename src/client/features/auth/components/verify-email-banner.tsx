@@ -1,22 +1,45 @@
 import MailCheck from 'lucide-react/icons/mail-check'
+import X from 'lucide-react/icons/x'
+import { useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { useResendVerification } from '../api/email-links.ts'
 import { useUser } from '../api/get-user.ts'
 
 /**
  * A quiet reminder while the signed-in person's address is unconfirmed (decision 010). Nothing
- * is blocked: the link matters for Google sign-in and password resets, not for chatting.
+ * is blocked: the link matters for Google sign-in and password resets, not for chatting. It can
+ * be dismissed for the rest of the browser session (it comes back on the next visit).
  */
 export function VerifyEmailBanner() {
   const { user } = useUser()
   if (!user || user.emailVerified) return null
   // One per person: the chat stays mounted across a sign-out, and a 'Link sent' is the last
   // person's, not the next one's signing in on this page.
-  return <UnconfirmedAddress key={user.id} email={user.email} />
+  return <UnconfirmedAddress key={user.id} userId={user.id} email={user.email} />
 }
 
-function UnconfirmedAddress({ email }: { email: string }) {
+const dismissedKey = (userId: string) => `verify-email-dismissed:${userId}`
+
+function readDismissed(userId: string): boolean {
+  try {
+    return sessionStorage.getItem(dismissedKey(userId)) === '1'
+  } catch {
+    return false
+  }
+}
+
+function UnconfirmedAddress({ userId, email }: { userId: string; email: string }) {
   const resend = useResendVerification()
+  const [dismissed, setDismissed] = useState(() => readDismissed(userId))
+  if (dismissed) return null
+  const dismiss = () => {
+    try {
+      sessionStorage.setItem(dismissedKey(userId), '1')
+    } catch {
+      // Not remembered: it is gone from this page all the same.
+    }
+    setDismissed(true)
+  }
   return (
     <section
       aria-label="Confirm your e-mail address"
@@ -42,6 +65,16 @@ function UnconfirmedAddress({ email }: { email: string }) {
         onClick={() => resend.mutate()}
       >
         {resend.isSuccess ? 'Link sent' : resend.isPending ? 'Sending...' : 'Resend link'}
+      </Button>
+      <Button
+        type="button"
+        variant="ghost"
+        size="icon"
+        className="size-6 shrink-0"
+        aria-label="Dismiss the e-mail reminder"
+        onClick={dismiss}
+      >
+        <X aria-hidden="true" />
       </Button>
     </section>
   )

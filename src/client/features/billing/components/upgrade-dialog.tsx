@@ -1,4 +1,5 @@
 import BadgeCheck from 'lucide-react/icons/badge-check'
+import { useEffect } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import {
   Dialog,
@@ -25,6 +26,9 @@ export function UpgradeDialog() {
   const { user } = useUser()
   const subscribed = isProNow(user)
   const until = user?.subscription_end_date ? formatDate(user.subscription_end_date) : null
+  // The dialog opened here closes with its host (the upgrade card that gives way to the Pro
+  // entry once a payment lands, a page left): no other instance pops up with it later.
+  useEffect(() => () => setUpgradeDialogOpen(false), [])
   return (
     <Dialog open={open} onOpenChange={setUpgradeDialogOpen}>
       <DialogContent className="sm:max-w-md" data-testid="upgrade-dialog">

@@ -15,6 +15,7 @@ import {
 import { useObjectUrl } from '#client/features/attachments/hooks/use-object-url.ts'
 import { mediaTypeOfFile } from '#client/features/attachments/lib/file-kinds.ts'
 import { useUser } from '#client/features/auth/api/get-user.ts'
+import { VerifyEmailBanner } from '#client/features/auth/components/verify-email-banner.tsx'
 import { useAppConfig } from '#client/features/config/api/get-config.ts'
 import { useCreateThreadFromMessage } from '#client/features/threads/api/create-from-message.ts'
 import { useThreads } from '#client/features/threads/api/get-threads.ts'
@@ -26,6 +27,7 @@ import { loadStreamReader } from '../api/send-message.ts'
 import { useStopMessage } from '../api/stop-message.ts'
 import { getModeFlags, useChatMode } from '../hooks/use-chat-mode.ts'
 import { useDefaultMode } from '../hooks/use-default-mode.ts'
+import { useOverlayInsets } from '../hooks/use-overlay-insets.ts'
 import { usePendingDraft } from '../hooks/use-pending-draft.ts'
 import { useSendFlow } from '../hooks/use-send-flow.ts'
 import { selectThread, useSelection } from '../hooks/use-thread-selection.ts'
@@ -237,11 +239,31 @@ export function ChatView() {
       </div>
     )
   else if (!items.length) main = <SignedInEmpty noMode={noMode} />
-  else
-    main = (
-      <Suspense fallback={loadingMessages}>
-        {messages.error && (
-          <p role="alert" className="mx-auto w-full max-w-5xl shrink-0 px-4 text-xs text-muted-foreground">
+  const conversation = user && !main
+  const olderFailed = conversation && messages.error
+
+  // Spec section 9: the conversation area is the viewport minus 140 px (decision 053). What sits
+  // above it (the e-mail reminder, the title) and the composer below float over its edges, and
+  // its content is kept clear of them.
+  const topRef = useRef<HTMLDivElement>(null)
+  const areaRef = useRef<HTMLDivElement>(null)
+  const bottomRef = useRef<HTMLDivElement>(null)
+  const insets = useOverlayInsets(topRef, areaRef, bottomRef)
+
+  return (
+    <FileDropZone className="flex h-full min-h-0 flex-col">
+      <div ref={topRef} className="absolute inset-x-0 top-0 z-10 bg-background">
+        <VerifyEmailBanner />
+        {user && (
+          <h1
+            data-testid="conversation-title"
+            className="mx-auto w-full max-w-5xl truncate px-4 py-1.5 text-sm font-medium text-muted-foreground"
+          >
+            {shownTitle}
+          </h1>
+        )}
+        {olderFailed && (
+          <p role="alert" className="mx-auto w-full max-w-5xl px-4 pb-1 text-xs text-muted-foreground">
             Couldn't load older messages —{' '}
             <Button
               variant="link"
@@ -253,47 +275,52 @@ export function ChatView() {
             </Button>
           </p>
         )}
-        <Conversation
-          items={items}
-          loading={Boolean(pending)}
-          scrollDelayMs={scrollDelayMs}
-          resetKey={viewKey}
-          onReachTop={loadOlder}
-          complete={!hasNextPage}
+      </div>
+      <div ref={areaRef} className="flex h-[calc(100dvh-140px)] min-h-0 shrink-0 flex-col">
+        <ExchangeActionsContext.Provider value={actions}>
+          {conversation ? (
+            <Suspense fallback={loadingMessages}>
+              <Conversation
+                items={items}
+                loading={Boolean(pending)}
+                scrollDelayMs={scrollDelayMs}
+                resetKey={viewKey}
+                onReachTop={loadOlder}
+                complete={!hasNextPage}
+                insets={insets}
+              />
+            </Suspense>
+          ) : (
+            <div
+              className="flex min-h-0 flex-1 flex-col"
+              style={{ paddingTop: insets.top, paddingBottom: insets.bottom }}
+            >
+              {main}
+            </div>
+          )}
+        </ExchangeActionsContext.Provider>
+      </div>
+      <div ref={bottomRef} className="absolute inset-x-0 bottom-0 z-10 bg-background">
+        <Composer
+          ref={inputRef}
+          value={text}
+          onChange={setText}
+          busy={busy}
+          onSend={() => send(text.trim(), getModeFlags())}
+          onStop={streamingId ? () => stop.mutate(streamingId) : undefined}
+          hasFile={Boolean(draft)}
+          unavailableReason={unavailableReason}
+          blocked={voice.state !== 'idle'}
+          placeholder={voicePlaceholder(voice)}
+          attachment={<AttachmentChip />}
+          tools={
+            <>
+              <AttachmentMenu disabled={voice.state !== 'idle'} />
+              <VoiceButton voice={voice} />
+            </>
+          }
         />
-      </Suspense>
-    )
-
-  return (
-    <FileDropZone className="flex h-full min-h-0 flex-col">
-      {user && (
-        <h1
-          data-testid="conversation-title"
-          className="mx-auto w-full max-w-5xl shrink-0 truncate px-4 pt-2 text-sm font-medium text-muted-foreground"
-        >
-          {shownTitle}
-        </h1>
-      )}
-      <ExchangeActionsContext.Provider value={actions}>{main}</ExchangeActionsContext.Provider>
-      <Composer
-        ref={inputRef}
-        value={text}
-        onChange={setText}
-        busy={busy}
-        onSend={() => send(text.trim(), getModeFlags())}
-        onStop={streamingId ? () => stop.mutate(streamingId) : undefined}
-        hasFile={Boolean(draft)}
-        unavailableReason={unavailableReason}
-        blocked={voice.state !== 'idle'}
-        placeholder={voicePlaceholder(voice)}
-        attachment={<AttachmentChip />}
-        tools={
-          <>
-            <AttachmentMenu disabled={voice.state !== 'idle'} />
-            <VoiceButton voice={voice} />
-          </>
-        }
-      />
+      </div>
     </FileDropZone>
   )
 }

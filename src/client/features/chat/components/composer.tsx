@@ -1,4 +1,4 @@
-// The composer (spec sections 2 and 5): a 100 px text area (64 px on phones), Enter sends, Shift+Enter adds a line;
+// The composer (spec sections 2 and 5): a text area fixed at 100 px, Enter sends, Shift+Enter adds a line;
 // sending needs trimmed text (or a file) and no reply in progress, and waits while recording.
 // Stop appears while a reply streams.
 import ArrowUp from 'lucide-react/icons/arrow-up'
@@ -68,7 +68,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
             e.preventDefault()
             if (canSend) onSend()
           }}
-          className="h-16 min-h-0 resize-none border-0 bg-transparent focus-visible:outline-none sm:h-[100px]"
+          className="h-[100px] min-h-0 resize-none border-0 bg-transparent focus-visible:outline-none"
         />
         <div className="flex items-center justify-between gap-2 px-2 pb-1.5 sm:pb-2">
           <div className="flex items-center gap-1">

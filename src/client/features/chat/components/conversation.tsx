@@ -1,4 +1,5 @@
-// The conversation view (spec section 2): centred, max-w-5xl, virtualized so a thread of a
+// The conversation view (spec section 2): centred, max-w-5xl, as tall as its area (the viewport
+// minus 140 px, decision 053), virtualized so a thread of a
 // thousand exchanges stays fast, scrolled smoothly to the bottom 100 ms after the messages or the
 // loading state change (500 ms after a pending sign-in send). Older exchanges load a page at a
 // time as the reader scrolls up, and the view stays on what they were reading.
@@ -6,6 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { cn } from '#client/lib/cn.ts'
 import { clearFocusedMessage, pendingFocus, useFocusedMessage } from '../hooks/use-focus-message.ts'
+import type { Insets } from '../hooks/use-overlay-insets.ts'
 import { Exchange, type ExchangeView } from './exchange.tsx'
 
 export interface ConversationItem {
@@ -24,6 +26,7 @@ export function Conversation({
   resetKey,
   onReachTop,
   complete,
+  insets = { top: 0, bottom: 0 },
 }: {
   items: ConversationItem[]
   loading: boolean
@@ -35,6 +38,8 @@ export function Conversation({
   onReachTop?: () => void
   /** Every exchange of the thread is loaded: a search match not among them is not there. */
   complete: boolean
+  /** What floats over the view's edges (the title bar, the composer): content stays clear of it. */
+  insets?: Insets
 }) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
@@ -42,6 +47,10 @@ export function Conversation({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 180,
     overscan: 4,
+    paddingStart: insets.top,
+    paddingEnd: insets.bottom,
+    scrollPaddingStart: insets.top,
+    scrollPaddingEnd: insets.bottom,
     getItemKey: (index) => items[index]?.key ?? index,
   })
 
@@ -132,16 +141,20 @@ export function Conversation({
   }, [lastKey, loading, scrollDelayMs])
 
   // Content that grows after the scroll (an attached image loading, a reply measured late) would
-  // push the newest reply under the composer: keep to the bottom while the reader is there.
+  // push the newest reply under the composer: keep to the bottom while the reader is there. The
+  // list's own height follows a render later (its padding under the composer with it): both count.
   const contentRef = useRef<HTMLDivElement>(null)
+  const listRef = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const el = scrollRef.current
     const content = contentRef.current
-    if (!el || !content || typeof ResizeObserver === 'undefined') return
+    const list = listRef.current
+    if (!el || !content || !list || typeof ResizeObserver === 'undefined') return
     const observer = new ResizeObserver(() => {
       if (stickRef.current) el.scrollTop = el.scrollHeight
     })
     observer.observe(content)
+    observer.observe(list)
     return () => observer.disconnect()
   }, [])
 
@@ -160,9 +173,13 @@ export function Conversation({
       ref={scrollRef}
       onScroll={onScroll}
       data-testid="conversation"
-      className="h-[calc(100dvh-140px)] min-h-0 shrink overflow-y-auto [overflow-anchor:none]"
+      className="h-full min-h-0 overflow-y-auto [overflow-anchor:none]"
     >
-      <div className="relative mx-auto w-full max-w-5xl px-4" style={{ height: virtualizer.getTotalSize() }}>
+      <div
+        ref={listRef}
+        className="relative mx-auto w-full max-w-5xl px-4"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
         <div
           ref={contentRef}
           className="absolute inset-x-4 top-0"

@@ -1,6 +1,7 @@
 // Desktop: two resizable panels (spec section 9): threads 25 % (15–40), chat 75 % (min 60).
 // The library steps 5 % per key; the spec wants 10 %, or 100 % with Shift. The width is
-// remembered and the list can be collapsed.
+// remembered. Hiding the list is the header's toggle (threads-toggle.tsx), not a drag past the
+// minimum: the separator announces the spec's 15 to 40 and is out of use while the list is hidden.
 import type { KeyboardEvent, ReactNode } from 'react'
 import { useEffect, useRef, useState } from 'react'
 import {
@@ -10,9 +11,9 @@ import {
   type PanelImperativeHandle,
   Separator,
 } from 'react-resizable-panels'
-import { registerThreadsPanel, setThreadsCollapsed } from '../hooks/use-threads-collapse.ts'
+import { useThreadsCollapsed } from '../hooks/use-threads-collapse.ts'
 import { readThreadsWidth, saveThreadsWidth } from '../lib/panel-layout.ts'
-import { resizeByKey, THREADS_PANEL } from '../lib/panel-resize.ts'
+import { CHAT_PANEL_MIN, resizeByKey, THREADS_PANEL } from '../lib/panel-resize.ts'
 
 const storage = () => {
   try {
@@ -25,15 +26,28 @@ const storage = () => {
 export function DesktopLayout({ threads, chat }: { threads: ReactNode; chat: ReactNode }) {
   const groupRef = useRef<GroupImperativeHandle | null>(null)
   const panelRef = useRef<PanelImperativeHandle | null>(null)
-  const [initialWidth] = useState(() => readThreadsWidth(storage()))
+  const collapsed = useThreadsCollapsed()
+  const [initialWidth] = useState(() =>
+    collapsed ? 0 : readThreadsWidth(storage()) || THREADS_PANEL.default,
+  )
+  // The width the list comes back at when shown again.
+  const widthRef = useRef(initialWidth || THREADS_PANEL.default)
+  // Only the toggle hides the list: the panel is collapsible while it is hidden, so a drag or a
+  // key stops at the minimum, which is what the separator announces. The group takes in a
+  // panel's new `collapsible` on its next render: the collapse waits for that one.
+  const [collapseAsked, setCollapseAsked] = useState(0)
   useEffect(() => {
-    setThreadsCollapsed(initialWidth === 0)
-    registerThreadsPanel({
-      collapse: () => panelRef.current?.collapse(),
-      expand: () => panelRef.current?.expand(),
-    })
-    return () => registerThreadsPanel(null)
-  }, [initialWidth])
+    if (collapsed) {
+      setCollapseAsked((n) => n + 1)
+      saveThreadsWidth(storage(), 0)
+    } else if (panelRef.current?.isCollapsed()) {
+      groupRef.current?.setLayout({ threads: widthRef.current, chat: 100 - widthRef.current })
+    }
+  }, [collapsed])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once the collapse was asked for
+  useEffect(() => {
+    if (collapsed && collapseAsked) panelRef.current?.collapse()
+  }, [collapseAsked])
   const onKeyDownCapture = (e: KeyboardEvent) => {
     const group = groupRef.current
     if (!group) return
@@ -49,8 +63,9 @@ export function DesktopLayout({ threads, chat }: { threads: ReactNode; chat: Rea
       groupRef={groupRef}
       defaultLayout={{ threads: initialWidth, chat: 100 - initialWidth }}
       onLayoutChanged={(layout) => {
-        const width = layout.threads ?? THREADS_PANEL.default
-        setThreadsCollapsed(width === 0)
+        const width = layout.threads
+        if (width === undefined || width === 0) return
+        widthRef.current = width
         saveThreadsWidth(storage(), width)
       }}
       className="relative min-h-0 flex-1"
@@ -59,20 +74,21 @@ export function DesktopLayout({ threads, chat }: { threads: ReactNode; chat: Rea
         id="threads"
         panelRef={panelRef}
         defaultSize={String(initialWidth)}
-        minSize="15"
-        maxSize="40"
-        collapsible
+        minSize={String(THREADS_PANEL.min)}
+        maxSize={String(THREADS_PANEL.max)}
+        collapsible={collapsed}
         collapsedSize="0"
         className="border-r"
       >
-        {threads}
+        {collapsed ? null : threads}
       </Panel>
       <Separator
         aria-label="Resize thread list"
+        disabled={collapsed}
         onKeyDownCapture={onKeyDownCapture}
-        className="w-1 bg-transparent transition-colors hover:bg-primary/40 focus-visible:bg-primary/60 focus-visible:outline-none data-[separator=active]:bg-primary/60"
+        className="w-1 bg-transparent transition-colors hover:bg-primary/40 focus-visible:bg-primary/60 focus-visible:outline-none data-[separator=active]:bg-primary/60 data-[separator=disabled]:hidden"
       />
-      <Panel id="chat" defaultSize="75" minSize="60">
+      <Panel id="chat" defaultSize={String(100 - initialWidth)} minSize={String(CHAT_PANEL_MIN)}>
         <main className="h-full">{chat}</main>
       </Panel>
     </Group>

@@ -2,12 +2,13 @@
 // its mode; deleting the shown one goes back to Default. While searching, matches inside
 // messages open their thread at that exchange.
 
-import { useQueryClient } from '@tanstack/react-query'
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
 import { MessageMatches } from '#client/features/search/components/message-matches.tsx'
 import { threadsQueryKey, useThreads } from '#client/features/threads/api/get-threads.ts'
 import { ThreadList } from '#client/features/threads/components/thread-list.tsx'
 import { toast } from '#client/hooks/use-toast.ts'
 import type { Thread } from '#contract/threads.ts'
+import { messagesQueryOptions } from '../api/get-messages.ts'
 import { showBranchOf } from '../api/select-version.ts'
 import { clearFocusedMessage, focusMessage } from '../hooks/use-focus-message.ts'
 import {
@@ -22,6 +23,7 @@ export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
   const threads = useThreads(true)
   const selection = useSelection()
   const queryClient = useQueryClient()
+  const noHistory = useNoHistory(threads.data, !threads.hasNextPage)
   // A failed next page leaves the loaded threads shown, with its own Retry: asking again at once
   // would loop requests while the rows stay few (a search). The list decides how an error shows:
   // in place of a list never loaded, else as a notice above it.
@@ -34,6 +36,7 @@ export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
       hasMore={threads.hasNextPage && !threads.isFetchingNextPage && !threads.isFetchNextPageError}
       loadMoreFailed={threads.isFetchNextPageError && !threads.isFetchingNextPage}
       onLoadMore={threads.fetchNextPage}
+      noHistory={noHistory}
       selectedId={selection.kind === 'thread' ? selection.id : null}
       onSelect={(thread: Thread) => {
         selectThread(thread)
@@ -70,4 +73,18 @@ export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
       )}
     />
   )
+}
+
+/**
+ * Whether the person has no conversation yet (spec section 2's empty list): Default is their
+ * only thread and holds nothing. Its loaded messages say so when the chat has them (Clear History
+ * empties Default but moves its date); else a Default never written to keeps its creation date.
+ */
+function useNoHistory(threads: Thread[] | undefined, complete: boolean): boolean {
+  const only = complete && threads?.length === 1 && threads[0]?.isDefault ? threads[0] : undefined
+  // Only the cache is read (enabled: false): the list never fetches a thread's messages.
+  const messages = useInfiniteQuery({ ...messagesQueryOptions(only?.id ?? ''), enabled: false })
+  if (!only) return false
+  if (messages.data) return messages.data.pages.every((page) => page.items.length === 0)
+  return only.lastMessageAt === only.createdAt
 }

@@ -73,7 +73,7 @@ export function ImportCard() {
             {report.skipped.length > 0 && (
               <details className="mt-2">
                 <summary className="cursor-pointer">
-                  Skipped {plural(report.skipped.length, 'conversation')}
+                  Skipped {plural(report.skippedCount, 'conversation')}
                 </summary>
                 <ul className="mt-1 list-disc pl-5 text-muted-foreground">
                   {report.skipped.map((s, i) => (
@@ -83,6 +83,11 @@ export function ImportCard() {
                     </li>
                   ))}
                 </ul>
+                {report.skippedCount > report.skipped.length && (
+                  <p className="mt-1 text-muted-foreground">
+                    and {report.skippedCount - report.skipped.length} more
+                  </p>
+                )}
               </details>
             )}
           </div>

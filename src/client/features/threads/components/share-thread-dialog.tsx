@@ -37,7 +37,7 @@ export function ShareThreadDialog({ thread, onClose }: { thread: Thread | null; 
           <DialogTitle>Share conversation</DialogTitle>
           <DialogDescription>
             Anyone with the link can read this conversation as it is now; later messages are not shared. You
-            can revoke the link in Settings, Shared links.
+            can revoke the link in Settings, under Actions.
           </DialogDescription>
         </DialogHeader>
         {url ? (

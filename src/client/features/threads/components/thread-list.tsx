@@ -43,6 +43,8 @@ export interface ThreadListProps {
   hasMore?: boolean
   /** The last next page failed: no more are asked for until the person retries. */
   loadMoreFailed?: boolean
+  /** The person has no conversation yet (only an empty Default): the empty state shows under it. */
+  noHistory?: boolean
 }
 
 /** How close to the last row the next page is asked for. */
@@ -132,6 +134,7 @@ export function ThreadList(props: ThreadListProps) {
         })}
       </ul>
     )
+  const emptyUnderDefault = props.noHistory && !search.trim() && rows.length > 0
 
   return (
     <nav aria-label="Threads" className="flex h-full min-h-0 flex-col">
@@ -165,6 +168,9 @@ export function ThreadList(props: ThreadListProps) {
       )}
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto pb-3">
         {body}
+        {emptyUnderDefault && (
+          <Empty title="No conversation history yet" hint="Start a new conversation to see it here" />
+        )}
         {props.loadMoreFailed && (
           <div className="px-4 py-2 text-center text-sm">
             <p role="alert">Couldn't load more</p>

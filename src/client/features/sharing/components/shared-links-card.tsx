@@ -1,6 +1,7 @@
-// Settings > Shared links: every link the person created, with Revoke.
+// Settings > Actions > Shared links: every link the person created, with Revoke.
 import ExternalLink from 'lucide-react/icons/external-link'
 import Trash2 from 'lucide-react/icons/trash'
+import { useId } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
@@ -10,13 +11,14 @@ import { useRevokeShare, useShareLinks } from '../api/shares.ts'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
-export function SharedLinksTab() {
+export function SharedLinksCard() {
   const links = useShareLinks()
   const revoke = useRevokeShare()
+  const titleId = useId()
   return (
-    <Card>
+    <Card aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle>Shared links</CardTitle>
+        <CardTitle id={titleId}>Shared links</CardTitle>
         <CardDescription>
           Read-only links to conversations you shared. Revoking a link makes it stop working at once.
         </CardDescription>
