@@ -10,3 +10,13 @@ export function isProAt(isPremium: boolean, endDate: Date | string | null | unde
   if (!isPremium) return false
   return !endDate || new Date(endDate).getTime() > now.getTime()
 }
+
+/**
+ * Each plan's limits as the product sets them (spec section 9): characters per 30 days, sends per
+ * minute, replies being written at once. An operator may set others in the console (plan_limits,
+ * read by the statement that admits each send); these stay the defaults.
+ */
+export const PLAN_LIMITS = {
+  free: { charsPer30Days: 100_000, sendsPerMinute: 20, repliesAtOnce: 3 },
+  premium: { charsPer30Days: 1_000_000, sendsPerMinute: 20, repliesAtOnce: 3 },
+} as const

@@ -2,16 +2,30 @@
 // generating at once, and the usage limit. All three are decided in the statement that stores the
 // message (send-statement.ts), on the rows they update, so parallel sends (on one node or many)
 // cannot all pass the check before any is charged. docs/decisions/009 and 021.
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, type SQL, sql } from 'drizzle-orm'
+import { PLAN_LIMITS } from '#contract/plan.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { users } from '#server/db/schema/index.ts'
 import { AppError } from '#server/lib/app-error.ts'
-import { enforceRateLimit } from '#server/lib/rate-limit.ts'
+import { countInWindow } from '#server/lib/rate-limit.ts'
+import type { Plan } from './usage.ts'
 
-/** Replies one user may have generating at the same time. */
-export const MAX_GENERATING_PER_USER = 3
+/** Replies one user may have generating at the same time, unless an operator set another. */
+export const MAX_GENERATING_PER_USER = PLAN_LIMITS.free.repliesAtOnce
 /** Sends one user may make per minute (a person types far slower; a script does not). */
-export const SENDS_PER_MINUTE = 20
+export const SENDS_PER_MINUTE = PLAN_LIMITS.free.sendsPerMinute
+
+/**
+ * A plan's limit as the operator set it in the console (plan_limits), else the product's own:
+ * read inside the statement that admits a send, so a change holds on every node at once.
+ */
+export function planLimit(
+  plan: SQL,
+  column: 'chars_per_30_days' | 'sends_per_minute' | 'replies_at_once',
+  fallback: SQL | number,
+): SQL {
+  return sql`coalesce((select ${sql.raw(column)} from plan_limits where plan = ${plan}::text), ${fallback})`
+}
 /** Retry-After for the concurrency refusal: replies usually end within seconds. */
 const BUSY_RETRY_SECONDS = 5
 
@@ -19,7 +33,8 @@ const BUSY_RETRY_SECONDS = 5
 export interface UsageClaim {
   /** Input characters the send will be charged (usage.ts inputCharsOf). */
   chars: number
-  /** The user's limit for the plan they are on now. */
+  /** The plan the user is on now, and its limit as the product sets it (planLimit reads the operator's). */
+  plan: Plan
   limit: number
   /** The existing usage refusal (429 rate_limited:usage with its reset date). */
   refusal: () => AppError
@@ -28,13 +43,16 @@ export interface UsageClaim {
 const budgetMessage = (s: number) =>
   `You are sending messages faster than Loris can answer them. Please wait ${s} seconds and send again; your message is still in the box.`
 
-/** The per-minute send budget, shared by every node through the rate_limits table. */
-export async function spendSendBudget(db: Db, userId: string): Promise<void> {
-  await enforceRateLimit(db, `send:${userId}`, {
-    limit: SENDS_PER_MINUTE,
-    windowSeconds: 60,
-    message: budgetMessage,
-  })
+/**
+ * The per-minute send budget of a retry, shared by every node through the rate_limits table (a
+ * send spends it in the statement that stores it).
+ */
+export async function spendSendBudget(db: Db, userId: string, plan: Plan): Promise<void> {
+  const { count, retryAfter } = await countInWindow(db, `send:${userId}`, 60)
+  const limit = (await db.execute(
+    sql`select ${planLimit(sql`${plan}`, 'sends_per_minute', SENDS_PER_MINUTE)} as n`,
+  )) as unknown as { rows: { n: unknown }[] }
+  if (count > Number(limit.rows[0]?.n ?? SENDS_PER_MINUTE)) throw budgetRefusal(retryAfter)
 }
 
 /** The refusal of a send over the budget (the same one enforceRateLimit gives). */
@@ -45,32 +63,44 @@ export function budgetRefusal(retryAfter: number): AppError {
 }
 
 /** The refusal when a user already has the maximum of replies being written. */
-export function busyRefusal(): AppError {
+export function busyRefusal(replies: number): AppError {
   return new AppError(
     'rate_limited:concurrency',
-    `You already have ${MAX_GENERATING_PER_USER} replies being written. Wait for one to finish, then send again; your message is still in the box.`,
+    `You already have ${replies} replies being written. Wait for one to finish, then send again; your message is still in the box.`,
     { headers: { 'Retry-After': String(BUSY_RETRY_SECONDS) } },
   )
 }
 
 /**
  * Why an admission was refused, read from the user's row after the fact (refusals only: the
- * admission itself decided on the locked row). A send over the usage limit hears that first, as
- * it always did; one that would fit now was refused because too many replies were generating.
+ * admission itself decided on the locked row). A send over the usage limit hears that first; one
+ * that would fit now hears `otherwise` (the send budget's refusal), or that too many replies were
+ * generating.
  */
-export async function refusalFor(db: Db | Tx, userId: string, claim: UsageClaim): Promise<AppError> {
+export async function refusalFor(
+  db: Db | Tx,
+  userId: string,
+  claim: UsageClaim,
+  otherwise?: AppError,
+): Promise<AppError> {
   const [row] = await db
     .select({
       used: sql<number>`${users.aiInputChars} + ${users.aiOutputChars}`,
       reserved: users.aiReservedChars,
       generating: users.aiGenerating,
+      limit: sql<number>`${planLimit(sql`${claim.plan}`, 'chars_per_30_days', claim.limit)}`,
+      replies: sql<number>`${planLimit(sql`${claim.plan}`, 'replies_at_once', MAX_GENERATING_PER_USER)}`,
     })
     .from(users)
     .where(eq(users.id, userId))
   if (!row) return claim.refusal()
   const used = Number(row.used)
-  const fits = used < claim.limit && (row.reserved === 0 || used + row.reserved + claim.chars <= claim.limit)
-  return fits && row.generating >= MAX_GENERATING_PER_USER ? busyRefusal() : claim.refusal()
+  const limit = Number(row.limit)
+  const fits = used < limit && (row.reserved === 0 || used + row.reserved + claim.chars <= limit)
+  if (!fits) return claim.refusal()
+  return (
+    otherwise ?? (row.generating >= Number(row.replies) ? busyRefusal(Number(row.replies)) : claim.refusal())
+  )
 }
 
 /**
@@ -81,6 +111,7 @@ export async function refusalFor(db: Db | Tx, userId: string, claim: UsageClaim)
  */
 export async function reserve(tx: Tx, userId: string, claim: UsageClaim): Promise<boolean> {
   const used = sql`${users.aiInputChars} + ${users.aiOutputChars}`
+  const limit = planLimit(sql`${claim.plan}`, 'chars_per_30_days', claim.limit)
   // A send is taken when it fits in what is left, or when nothing else is in flight and the
   // limit is not reached yet (the spec's rule for one send at a time: the last one may go over).
   const reserved = await tx
@@ -92,9 +123,9 @@ export async function reserve(tx: Tx, userId: string, claim: UsageClaim): Promis
     .where(
       and(
         eq(users.id, userId),
-        sql`${used} < ${claim.limit}`,
-        sql`(${users.aiReservedChars} = 0 or ${used} + ${users.aiReservedChars} + ${claim.chars} <= ${claim.limit})`,
-        sql`${users.aiGenerating} < ${MAX_GENERATING_PER_USER}`,
+        sql`${used} < ${limit}`,
+        sql`(${users.aiReservedChars} = 0 or ${used} + ${users.aiReservedChars} + ${claim.chars} <= ${limit})`,
+        sql`${users.aiGenerating} < ${planLimit(sql`${claim.plan}`, 'replies_at_once', MAX_GENERATING_PER_USER)}`,
       ),
     )
     .returning({ id: users.id })

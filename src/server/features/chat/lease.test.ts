@@ -286,6 +286,7 @@ describe('a node that stalled past its lease while a retry restarted its reply',
     const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
     const claim = {
       chars: CONTENT.length,
+      plan: 'free' as const,
       limit: 1_000_000,
       refusal: () => new AppError('rate_limited:usage', 'over'),
     }

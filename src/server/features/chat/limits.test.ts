@@ -211,3 +211,51 @@ describe('the count of replies generating', () => {
     expect((await usageOf(userId)).reserved).toBe(0)
   }, 30_000)
 })
+
+describe("an operator's plan limits", () => {
+  const setFree = (limits: { chars: number; sends: number; replies: number }) =>
+    db().execute(sql`insert into plan_limits (plan, chars_per_30_days, sends_per_minute, replies_at_once)
+      values ('free', ${limits.chars}, ${limits.sends}, ${limits.replies})
+      on conflict (plan) do update set chars_per_30_days = excluded.chars_per_30_days,
+        sends_per_minute = excluded.sends_per_minute, replies_at_once = excluded.replies_at_once`)
+  const clear = () => db().execute(sql`delete from plan_limits`)
+
+  it('holds for the next send, on every node: replies at once, characters and sends per minute', async () => {
+    try {
+      await setFree({ chars: FREE_LIMIT, sends: SENDS_PER_MINUTE, replies: 1 })
+      const busy = await signedIn()
+      const first = await send(busy.cookie, { content: SLOW })
+      expect(first.status).toBe(200)
+      const second = await sendOnNodeB(busy.cookie, { content: 'and another' })
+      expect(second.status).toBe(429)
+      expect((await second.json()).message).toMatch(/^You already have 1 replies being written/)
+      await readEvents(first)
+
+      // Raised above the product's limit: a person past 100,000 characters may still send.
+      await setFree({ chars: FREE_LIMIT * 2, sends: SENDS_PER_MINUTE, replies: 3 })
+      const heavy = await signedIn()
+      await db()
+        .update(users)
+        .set({ aiInputChars: FREE_LIMIT + 10 })
+        .where(eq(users.id, heavy.userId))
+      const over = await send(heavy.cookie, { content: 'still room' })
+      expect(over.status).toBe(200)
+      await readEvents(over)
+
+      // Lowered: the same person is now past it.
+      await setFree({ chars: 1_000, sends: 2, replies: 3 })
+      const refused = await send(heavy.cookie, { content: 'no more room' })
+      expect(refused.status).toBe(429)
+      expect((await refused.json()).code).toBe('rate_limited:usage')
+
+      // Two sends a minute: the third is refused with the wait.
+      const quick = await signedIn()
+      for (let i = 0; i < 2; i++) await readEvents(await send(quick.cookie, { content: `quick ${i}` }))
+      const third = await sendOnNodeB(quick.cookie, { content: 'quick 2' })
+      expect(third.status).toBe(429)
+      expect((await third.json()).code).toBe('rate_limited:request')
+    } finally {
+      await clear()
+    }
+  }, 60_000)
+})

@@ -11,9 +11,10 @@ import { type SQL, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { executeNamed, placeholder as p, shapedStatement } from '#server/db/named-statement.ts'
-import { SENDS_PER_MINUTE } from './admission.ts'
+import { planLimit } from './admission.ts'
 import type { HistoryExchange } from './history.ts'
 import { NODE_ID } from './lease.ts'
+import type { Plan } from './usage.ts'
 
 /** Exchanges of history a send reads at most (history.ts then fits them to a token budget). */
 export const HISTORY_ROWS = 200
@@ -74,7 +75,10 @@ export type SendOutcome =
 /** What a send asks of the user's usage: the input characters and the plan's limit. */
 export interface Reservation {
   chars: number
+  plan: Plan
+  /** The product's limits, taken when an operator set none (planLimit). */
   limit: number
+  sendsPerMinute: number
   maxGenerating: number
 }
 
@@ -158,6 +162,10 @@ function buildStart(shape: StartShape): SQL {
         )`
   return sql`
     with recursive ${lead},
+    -- The plan's limits: an operator's (plan_limits), else the product's.
+    lim as (select ${planLimit(sql`${p('plan')}`, 'chars_per_30_days', sql`${p('limit')}::int`)} as chars,
+      ${planLimit(sql`${p('plan')}`, 'sends_per_minute', sql`${p('sendsPerMinute')}::int`)} as sends,
+      ${planLimit(sql`${p('plan')}`, 'replies_at_once', sql`${p('maxGenerating')}::int`)} as replies),
     budget as (
       insert into rate_limits (key, window_start, count)
       select ${p('budgetKey')}::text, now(), 1 from placed
@@ -176,10 +184,10 @@ function buildStart(shape: StartShape): SQL {
         ai_reserved_chars = ai_reserved_chars + ${p('chars')},
         ai_generating = ai_generating + 1
       where id = ${u}
-        and (select count from budget) <= ${SENDS_PER_MINUTE}
-        and ${used} < ${p('limit')}
-        and (ai_reserved_chars = 0 or ${used} + ai_reserved_chars + ${p('chars')} <= ${p('limit')})
-        and ai_generating < ${p('maxGenerating')}
+        and (select count from budget) <= (select sends from lim)
+        and ${used} < (select chars from lim)
+        and (ai_reserved_chars = 0 or ${used} + ai_reserved_chars + ${p('chars')} <= (select chars from lim))
+        and ai_generating < (select replies from lim)
       returning id
     ) ${created} ${replaced},
     inserted as (
@@ -208,6 +216,7 @@ function buildStart(shape: StartShape): SQL {
       exists (select 1 from found) as found,
       exists (select 1 from placed) as placed,
       (select count from budget) as budget_count,
+      (select sends from lim) as budget_limit,
       (select retry_after from budget) as retry_after,
       (select id from inserted) as id,
       (select thread_id from inserted) as thread_id,
@@ -242,7 +251,9 @@ export async function startSend(
     now: v.now.toISOString(),
     budgetKey: `send:${u}`,
     chars: claim.chars,
+    plan: claim.plan,
     limit: claim.limit,
+    sendsPerMinute: claim.sendsPerMinute,
     maxGenerating: claim.maxGenerating,
     content: v.content,
     clientMessageId: v.clientMessageId,
@@ -273,7 +284,7 @@ export async function startSend(
   const r = result.rows[0] ?? {}
   if (!r.found) return { kind: 'no-thread' }
   if (!r.placed) return { kind: 'moved' }
-  if (Number(r.budget_count) > SENDS_PER_MINUTE)
+  if (Number(r.budget_count) > Number(r.budget_limit))
     return { kind: 'over-budget', retryAfter: Math.max(1, Number(r.retry_after)) }
   if (!r.id) return { kind: 'refused' }
   const raw = typeof r.history === 'string' ? JSON.parse(r.history) : r.history

@@ -17,6 +17,7 @@ import {
   budgetRefusal,
   MAX_GENERATING_PER_USER,
   refusalFor,
+  SENDS_PER_MINUTE,
   spendSendBudget,
   type UsageClaim,
 } from './admission.ts'
@@ -59,7 +60,6 @@ export async function sendMessage(
   // A regeneration answers the revised exchange's text again; an edit brings its own.
   const content = input.regenerateOf && target ? target.content : input.content
   const admission = await admit(s, user, input, content)
-  if (admission.kind === 'over-limit') return answerRefused(s, user, input, signal, admission.refusal)
   const row = sendRow(user, input, content, target, admission.resolved, s.now())
   const stored = await store(s.db, user, place, row, admission.claim)
   if (stored.kind !== 'stored') return answerUnstored(s, user, input, signal, stored, admission.claim)
@@ -108,15 +108,16 @@ async function placeOf(
   return { place: { kind: 'follow', threadId: input.threadId } }
 }
 
-type Admission =
-  | { kind: 'admitted'; resolved: ResolvedModel; claim: UsageClaim }
-  | { kind: 'over-limit'; refusal: AppError }
+interface Admission {
+  resolved: ResolvedModel
+  claim: UsageClaim
+}
 
 /**
- * The usage limit as the user's row stands (a due reset written first), and the model the tier
- * gets. The statement that stores the send decides for good on the locked row (admission.ts):
- * this check only spares a send over the limit the work before it. Edits and regenerations are
- * sends: admitted, reserved and budgeted the same way.
+ * The usage tier as the user's row stands (a due reset written first) and the model it gets. The
+ * limits themselves, the product's or an operator's (plan_limits), are decided by the statement
+ * that stores the send, on the locked row (admission.ts). Edits and regenerations are sends:
+ * admitted, reserved and budgeted the same way.
  */
 async function admit(s: ChatServices, user: UserRow, input: SendInput, content: string): Promise<Admission> {
   const now = s.now()
@@ -128,12 +129,10 @@ async function admit(s: ChatServices, user: UserRow, input: SendInput, content: 
     new AppError('rate_limited:usage', limitMessage(tier.plan, current.lastAiUsageReset), {
       headers: { 'Retry-After': String(secondsUntilReset(current.lastAiUsageReset, now)) },
     })
-  if (tier.exceeded) return { kind: 'over-limit', refusal: refusal() }
   const chars = inputCharsOf({ content, extractedText: input.attachment?.extractedText })
   return {
-    kind: 'admitted',
     resolved: s.models.resolve(input.chatModel, tier.gemini),
-    claim: { chars, limit: tier.limit, refusal },
+    claim: { chars, plan: tier.plan, limit: tier.limit, refusal },
   }
 }
 
@@ -175,7 +174,13 @@ async function store(
   row: SendRow,
   claim: UsageClaim,
 ): Promise<SendOutcome> {
-  const reservation = { chars: claim.chars, limit: claim.limit, maxGenerating: MAX_GENERATING_PER_USER }
+  const reservation = {
+    chars: claim.chars,
+    plan: claim.plan,
+    limit: claim.limit,
+    sendsPerMinute: SENDS_PER_MINUTE,
+    maxGenerating: MAX_GENERATING_PER_USER,
+  }
   const once = () =>
     place.kind !== 'revise'
       ? startSend(db, place, row, reservation)
@@ -258,7 +263,13 @@ async function answerUnstored(
       return resend(s, user, winner, input, signal)
     }
     case 'over-budget':
-      return answerRefused(s, user, input, signal, budgetRefusal(outcome.retryAfter))
+      return answerRefused(
+        s,
+        user,
+        input,
+        signal,
+        await refusalFor(s.db, user.id, claim, budgetRefusal(outcome.retryAfter)),
+      )
     case 'refused':
       return answerRefused(s, user, input, signal, await refusalFor(s.db, user.id, claim))
   }
@@ -290,9 +301,8 @@ async function resend(
   const unserved = unservedResponse(s, input, signal)
   if (unserved) return unserved
   const admission = await admit(s, user, input, row.content)
-  if (admission.kind === 'over-limit') throw admission.refusal
   const { resolved, claim } = admission
-  await spendSendBudget(s.db, user.id)
+  await spendSendBudget(s.db, user.id, claim.plan)
   const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
   const restart = await restartAttempt(s.db, row, model, s.now(), claim)
   if (restart.kind === 'refused') throw await refusalFor(s.db, user.id, claim)

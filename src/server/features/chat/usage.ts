@@ -1,5 +1,6 @@
 // Usage tiers and limits (spec section 4 'Displayed current model', section 9). Pure functions:
 // the caller reads the user row and the clock, these decide.
+import { PLAN_LIMITS } from '#contract/plan.ts'
 import { isProAt } from '#contract/user.ts'
 import type { GeminiTier } from '#server/features/models/registry.ts'
 
@@ -7,9 +8,9 @@ export const USAGE_RESET_DAYS = 30
 const DAY_MS = 86_400_000
 
 export const FREE_PRO_BELOW = 20_000
-export const FREE_LIMIT = 100_000
+export const FREE_LIMIT = PLAN_LIMITS.free.charsPer30Days
 export const PREMIUM_PRO_BELOW = 500_000
-export const PREMIUM_LIMIT = 1_000_000
+export const PREMIUM_LIMIT = PLAN_LIMITS.premium.charsPer30Days
 
 export type Plan = 'free' | 'premium'
 
