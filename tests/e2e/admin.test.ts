@@ -1,7 +1,7 @@
 // The operator's console in the browser (decision 063): an operator (ADMIN_EMAILS, address
 // confirmed through the outbox) finds a person and suspends them, and that person's open tab is
 // signed out at its next request; invites a waitlisted address, whose mailed link registers; and
-// changes a plan limit, which is stored and shown again. Screenshots at 1440x900 and 390x844 go to
+// changes a plan limit, which is stored, shown again and obeyed by the next send. Screenshots at 1440x900 and 390x844 go to
 // .tmp/e2e-screenshots for a person to look at.
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
@@ -212,6 +212,20 @@ describe('the operator', () => {
     const csv = await op.page.request.get(`${server.url}/api/admin/audit?format=csv`)
     expect(await csv.text()).toContain(`suspend,${personEmail}`)
     await op.page.screenshot({ path: path.join(shots, 'admin-audit-1440.png'), fullPage: true })
+
+    // The next send obeys a changed limit: characters per 30 days lowered below what the person used.
+    await admin.showTab('Plan limits')
+    const chars = admin.limitField('Free plan', 'Characters per 30 days')
+    const before = await chars.inputValue()
+    await chars.fill('10')
+    await admin.panel('Plan limits').getByRole('button', { name: 'Save limits' }).click()
+    await admin.toast('Plan limits saved').waitFor()
+    const refused = theirChat.watchToast(/Free usage limit exceeded; resets on \d{4}-\d{2}-\d{2}/)
+    await theirChat.send('Is there room for one more?')
+    await refused
+    await chars.fill(before)
+    await admin.panel('Plan limits').getByRole('button', { name: 'Save limits' }).click()
+    await admin.toast('Plan limits saved').waitFor()
     expect(op.unexpectedErrors()).toEqual([])
   })
 
