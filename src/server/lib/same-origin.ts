@@ -17,6 +17,11 @@ export interface PublicAddresses {
   origins: Set<string>
   /** The port a Host without one means: PUBLIC_URL's scheme's default. */
   defaultPort: string
+  /**
+   * Outside production, a loopback name on any port is a host we answer (a test server on a free
+   * port, a local proxy): no rebinding page can be on one. Origins stay the ones above.
+   */
+  anyLoopbackPort: boolean
 }
 
 /**
@@ -38,7 +43,7 @@ export function publicAddresses(env: Env): PublicAddresses {
         origins.add(new URL(`http://${name}:${port}`).origin)
       }
   }
-  return { origin, hosts, origins, defaultPort }
+  return { origin, hosts, origins, defaultPort, anyLoopbackPort: env.NODE_ENV !== 'production' }
 }
 
 function hostKey(hostname: string, port: string, defaultPort: string): string {
@@ -79,6 +84,12 @@ export function publicHostOnly(
     const asked = forwarded ?? new URL(c.req.url).host
     const host = normalHost(asked, addresses.defaultPort)
     if (host && addresses.hosts.has(host)) return next()
+    if (
+      host &&
+      addresses.anyLoopbackPort &&
+      LOOPBACK.some((name) => host === name || host.startsWith(`${name}:`))
+    )
+      return next()
     throw new AppError(
       'misdirected:host',
       `This server answers at ${addresses.origin}, not at ${asked.slice(0, 100) || 'an unnamed host'}. ` +
