@@ -4,7 +4,7 @@ import { strToU8, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportedThreadSchema } from '#contract/export.ts'
 import { IMPORT_LIMITS, importReportSchema } from '#contract/import.ts'
-import { messageListSchema } from '#contract/messages.ts'
+import { messageListSchema, messagePageSchema } from '#contract/messages.ts'
 import { threadListSchema } from '#contract/threads.ts'
 import { messages, threads, uploads, users } from '#server/db/schema/index.ts'
 import { createDiskStorage } from '#server/lib/storage.ts'
@@ -500,7 +500,7 @@ describe('versions through a Loris export (decision 012)', () => {
       method: 'POST',
       cookie: other.cookie,
     })
-    expect(messageListSchema.parse(await sel.json()).map((m) => m.content)).toEqual([
+    expect(messagePageSchema.parse(await sel.json()).items.map((m) => m.content)).toEqual([
       'first',
       'second edited',
       'after edit',
