@@ -64,7 +64,7 @@ export async function shownLeaf(db: Db | Tx, threadId: string): Promise<string |
  * flag for every turn of both, and on the embedded database a transaction holds it from everyone
  * (a few hundred rows take tens of milliseconds). Between steps the others' statements run.
  */
-export const SWITCH_BATCH = 250
+export const SWITCH_BATCH = 200
 
 /** Where a switch parts from the branch shown: its first row not shown, at `depth`. */
 export interface BranchSwitch {

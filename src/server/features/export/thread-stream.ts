@@ -3,7 +3,7 @@
 // database or the main thread for long; the response body pulls the next batch when it needs it.
 import type { Db } from '#server/db/client.ts'
 import { exportHead, markdownExchange, markdownHead, toExportedMessage } from './format.ts'
-import { type ExportThreadRow, exportBatch, shownBatch, shownCount } from './queries.ts'
+import { type ExportThreadRow, exportBatch, inIndexOrder, shownBatch, shownCount } from './queries.ts'
 
 /** Messages read per statement. */
 export const EXPORT_BATCH = 250
@@ -18,7 +18,7 @@ async function* threadJson(db: Db, userId: string, thread: ExportThreadRow, now:
   let after: { createdAt: Date; id: string } | null = null
   let first = true
   for (;;) {
-    const rows = await exportBatch(db, userId, thread, after, EXPORT_BATCH)
+    const rows = await inIndexOrder(db, (tx) => exportBatch(tx, userId, thread, after, EXPORT_BATCH))
     if (rows.length === 0) break
     const items = rows.map((row) =>
       JSON.stringify(
@@ -43,7 +43,7 @@ async function* threadMarkdown(db: Db, userId: string, thread: ExportThreadRow, 
   yield markdownHead(thread.title, now.toISOString(), await shownCount(db, thread))
   let after = -1
   for (;;) {
-    const rows = await shownBatch(db, userId, thread, after, EXPORT_BATCH)
+    const rows = await inIndexOrder(db, (tx) => shownBatch(tx, userId, thread, after, EXPORT_BATCH))
     if (rows.length === 0) break
     yield rows
       .map((row) =>
