@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   'landing-size': () => import('./landing-size.ts'),
   search: () => import('./search.ts'),
   'eco-engine': () => import('./eco-engine.ts'),
+  'big-thread': () => import('./big-thread.ts'),
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
