@@ -3,6 +3,7 @@ import { toast } from '#client/hooks/use-toast.ts'
 import { ApiError, apiJson, errorText } from '#client/lib/api.ts'
 import type { MessagePage } from '#contract/messages.ts'
 import { focusMessage } from '../hooks/use-focus-message.ts'
+import { getSelection } from '../hooks/use-thread-selection.ts'
 import { setShownBranch } from './get-messages.ts'
 
 /**
@@ -18,7 +19,10 @@ export function useSelectVersion() {
       apiJson<MessagePage>('POST', `/api/messages/${id}/select`),
     onSuccess: async (page, { id, threadId }) => {
       await setShownBranch(queryClient, threadId, page)
-      if (!page.items.some((m) => m.id === id)) focusMessage(id, threadId)
+      // Only in the thread still open: a focus waiting for another would hold this one's scroll.
+      const open = getSelection()
+      if (open.kind === 'thread' && open.id === threadId && !page.items.some((m) => m.id === id))
+        focusMessage(id, threadId)
     },
     onError: (err) =>
       toast({
