@@ -7,6 +7,7 @@ import { IMPORT_LIMITS, importReportSchema } from '#contract/import.ts'
 import { messageListSchema, messagePageSchema } from '#contract/messages.ts'
 import { threadListSchema } from '#contract/threads.ts'
 import { messages, threads, uploads, users } from '#server/db/schema/index.ts'
+import { reshowThread } from '#server/features/chat/shown-branch.ts'
 import { createDiskStorage } from '#server/lib/storage.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { lorisMessage, lorisThreadExport } from './loris-export-kit.ts'
@@ -464,6 +465,8 @@ describe('versions through a Loris export (decision 012)', () => {
       .update(messages)
       .set({ selectedAt: at(9) })
       .where(eq(messages.id, second!.id))
+    // Rows written around the app: their shown branch marked as the app keeps it (decision 021).
+    await reshowThread(db, thread!.id)
 
     const exported = exportedThreadSchema.parse(
       await (await t.request(`/api/threads/${thread!.id}/export`, { cookie })).json(),
