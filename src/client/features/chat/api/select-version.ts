@@ -19,10 +19,13 @@ export function useSelectVersion() {
       apiJson<MessagePage>('POST', `/api/messages/${id}/select`),
     onSuccess: async (page, { id, threadId }) => {
       await setShownBranch(queryClient, threadId, page)
+      if (page.items.some((m) => m.id === id)) return
+      // After the page is drawn: TanStack Query tells its observers on a timer, and the view,
+      // still holding the branch before (complete, without this version), would drop the focus.
+      await new Promise((resolve) => setTimeout(resolve, 0))
       // Only in the thread still open: a focus waiting for another would hold this one's scroll.
       const open = getSelection()
-      if (open.kind === 'thread' && open.id === threadId && !page.items.some((m) => m.id === id))
-        focusMessage(id, threadId)
+      if (open.kind === 'thread' && open.id === threadId) focusMessage(id, threadId)
     },
     onError: (err) =>
       toast({
