@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, or, sql } from 'drizzle-orm'
 import type { Db, Tx } from '#server/db/client.ts'
+import { jsonRow } from '#server/db/json-row.ts'
 import { messages, threads, uploads, users } from '#server/db/schema/index.ts'
 
 export type ExportThreadRow = typeof threads.$inferSelect
@@ -93,20 +94,22 @@ const siblings = (upTo: boolean) => {
 }
 
 /**
- * The next `limit` messages of a thread after `after` (created_at then id), with their places. The
- * batch's rows are found first, by the thread alone, in order from messages_thread_page_idx (see
- * inIndexOrder). The thread is the user's (checked before); the thread-less messages from before
- * threads are in Default since migration 0009 (decision 021).
+ * The next `limit` messages of a thread after `after` (created_at then id), each as its export's
+ * JSON text (exportedMessageSchema, the keys in format.ts toExportedMessage's order) written by
+ * PostgreSQL: the main thread only joins them (db/json-row.ts). The batch's rows are found first,
+ * by the thread alone, in order from messages_thread_page_idx (see inIndexOrder). The thread is
+ * the user's (checked before); the thread-less messages from before threads are in Default since
+ * migration 0009 (decision 021).
  */
 export function exportBatch(
   db: Db | Tx,
   userId: string,
   thread: ExportThreadRow,
-  after: { createdAt: Date; id: string } | null,
+  after: { createdAt: string; id: string } | null,
   limit: number,
 ) {
   const later = after
-    ? sql`(${messages.createdAt}, ${messages.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+    ? sql`(${messages.createdAt}, ${messages.id}) > (${after.createdAt}::timestamptz, ${after.id}::uuid)`
     : undefined
   const batch = db
     .select({ id: messages.id })
@@ -115,12 +118,37 @@ export function exportBatch(
     .orderBy(asc(messages.createdAt), asc(messages.id))
     .limit(limit)
     .as('batch')
+  const attachment = sql`case when ${uploads.id} is null then null else json_build_object(
+    'fileName', ${uploads.fileName}, 'mimeType', ${uploads.mimeType}, 'kind', ${uploads.kind},
+    'size', ${uploads.size}, 'path', null) end`
   return db
     .select({
-      ...exportColumns,
-      shown: messages.shown,
-      parentInThread,
-      version: siblings(true),
+      id: messages.id,
+      // The exact time, for the next batch's start (the JSON's is to the millisecond).
+      createdAt: sql<string>`${messages.createdAt}::text`,
+      json: jsonRow({
+        id: messages.id,
+        version: siblings(true),
+        parentId: parentInThread,
+        origin: messages.origin,
+        selectedAt: messages.selectedAt,
+        shown: messages.shown,
+        content: messages.content,
+        response: messages.response,
+        status: messages.status,
+        errorMessage: messages.errorMessage,
+        chatModel: messages.chatModel,
+        provider: messages.provider,
+        modelId: messages.modelId,
+        inputTokens: messages.inputTokens,
+        outputTokens: messages.outputTokens,
+        latencyMs: messages.latencyMs,
+        co2Impact: messages.co2Impact,
+        mediaType: messages.mediaType,
+        attachment,
+        createdAt: messages.createdAt,
+        completedAt: messages.completedAt,
+      }),
     })
     .from(batch)
     .innerJoin(messages, eq(messages.id, batch.id))

@@ -15,21 +15,12 @@ async function* threadJson(db: Db, userId: string, thread: ExportThreadRow, now:
   const head = JSON.stringify(exportHead(thread, now))
   // The head's closing brace is left open for the messages.
   yield `${head.slice(0, -1)},"messages":[`
-  let after: { createdAt: Date; id: string } | null = null
+  let after: { createdAt: string; id: string } | null = null
   let first = true
   for (;;) {
     const rows = await inIndexOrder(db, (tx) => exportBatch(tx, userId, thread, after, EXPORT_BATCH))
     if (rows.length === 0) break
-    const items = rows.map((row) =>
-      JSON.stringify(
-        toExportedMessage(
-          row,
-          { version: row.version, parentId: row.parentInThread, shown: row.shown },
-          noPaths,
-        ),
-      ),
-    )
-    yield (first ? '' : ',') + items.join(',')
+    yield (first ? '' : ',') + rows.map((row) => row.json).join(',')
     first = false
     const last = rows.at(-1)
     if (!last || rows.length < EXPORT_BATCH) break
