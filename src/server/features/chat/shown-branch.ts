@@ -62,9 +62,9 @@ export async function shownLeaf(db: Db | Tx, threadId: string): Promise<string |
 /**
  * Rows one step of a version switch reads or writes: switching between two long branches flips a
  * flag for every turn of both, and on the embedded database a transaction holds it from everyone
- * (a few hundred rows take tens of milliseconds). Between steps the others' statements run.
+ * (a hundred rows take a few tens of milliseconds). Between steps the others' statements run.
  */
-export const SWITCH_BATCH = 200
+export const SWITCH_BATCH = 100
 
 /** Where a switch parts from the branch shown: its first row not shown, at `depth`. */
 export interface BranchSwitch {
