@@ -45,10 +45,11 @@ const target = (threadId: string) => sql`
 export async function reshowThread(db: Db | Tx, threadId: string): Promise<void> {
   await db.execute(sql`${target(threadId)}
     update messages m set shown = false from target
-    where m.id = target.id and m.shown and not target.shown`)
+    where m.id = target.id and m.thread_id = ${threadId} and m.shown and not target.shown`)
   await db.execute(sql`${target(threadId)}
     update messages m set depth = target.depth, shown = target.shown from target
-    where m.id = target.id and (m.depth <> target.depth or m.shown <> target.shown)`)
+    where m.id = target.id and m.thread_id = ${threadId}
+      and (m.depth <> target.depth or m.shown <> target.shown)`)
 }
 
 /** The last exchange the thread shows (the shown row of greatest depth), by messages_shown_idx. */
@@ -63,6 +64,9 @@ export async function shownLeaf(db: Db | Tx, threadId: string): Promise<string |
  * Rows one step of a version switch reads or writes: switching between two long branches flips a
  * flag for every turn of both, and on the embedded database a transaction holds it from everyone
  * (a hundred rows take a few tens of milliseconds). Between steps the others' statements run.
+ * Each statement names the thread and reaches a turn's versions by messages_thread_parent_idx, so
+ * no plan the statistics may choose reads more than the thread (an `or` across the first turn's
+ * versions and the others' read the whole thread for every row once the tables were analyzed).
  */
 export const SWITCH_BATCH = 100
 
@@ -144,9 +148,11 @@ async function selectUp(
           where not up.shown and up.n < ${batch}
         ), chain as (select * from up where not shown), bumped as (
           update messages m set selected_at = ${now} from chain
-          where m.id = chain.id and (m.id = ${id} or exists (
-            select 1 from messages s where s.thread_id = ${threadId} and s.id <> m.id and (
-              s.parent_id = m.parent_id or (m.parent_id is null and s.parent_id is null))))
+          where m.id = chain.id and m.thread_id = ${threadId} and (m.id = ${id}
+            or (m.parent_id is not null and exists (select 1 from messages s
+              where s.thread_id = ${threadId} and s.parent_id = m.parent_id and s.id <> m.id))
+            or (m.parent_id is null and exists (select 1 from messages s
+              where s.thread_id = ${threadId} and s.parent_id is null and s.id <> m.id)))
           returning m.id
         )
         select chain.id, chain.parent_id, chain.depth, (select bool_or(shown) from up) as reached
@@ -173,19 +179,26 @@ async function selectUp(
  */
 async function moveShownBranch(steps: Steps, parts: BranchSwitch, batch: number): Promise<void> {
   const { threadId, depth } = parts
-  // Up from the old branch's end to the turn where the branches part.
+  // Up from the old branch's end to the turn where the branches part. Each step starts at the
+  // depth the last one reached (the index scan does not walk again the entries it left behind,
+  // which stay in messages_shown_idx until a vacuum); that depth itself is read again, where a
+  // send in the meantime may have followed the end then shown.
+  let reached: number | null = null
   for (;;) {
+    const upTo = reached
     const cleared = await steps(async (tx) => {
       await lockThread(tx, threadId)
       const result = (await tx.execute(sql`
         update messages set shown = false where id in (
           select id from messages where thread_id = ${threadId} and shown and depth >= ${depth}
+            ${upTo === null ? sql`` : sql`and depth <= ${upTo}`}
           order by depth desc limit ${batch})
-        returning id
-      `)) as unknown as { rows: unknown[] }
-      return result.rows.length
+        returning depth
+      `)) as unknown as { rows: { depth: number }[] }
+      return result.rows.map((r) => r.depth)
     })
-    if (cleared < batch) break
+    if (cleared.length < batch) break
+    reached = Math.min(...cleared)
   }
   // Down the new branch: `after` is the row the last step showed (null before the first).
   let after: string | null = null
@@ -212,7 +225,8 @@ async function moveShownBranch(steps: Steps, parts: BranchSwitch, batch: number)
             select m.id from messages m where m.thread_id = ${threadId} and m.parent_id = w.id ${shownFirst}
           ) c where w.n < ${batch}
         ), flipped as (
-          update messages m set shown = true from walk where m.id = walk.id returning m.id, m.depth
+          update messages m set shown = true from walk
+          where m.id = walk.id and m.thread_id = ${threadId} returning m.id, m.depth
         )
         select id, (select count(*)::int from flipped) as n from flipped order by depth desc limit 1
       `)) as unknown as { rows: { id: string; n: number }[] }
