@@ -83,8 +83,16 @@ const stepsOf =
   (db: Db, tx?: Tx): Steps =>
   (fn) =>
     tx ? fn(tx) : db.transaction(fn)
-const lockThread = (tx: Tx, threadId: string) =>
-  tx.execute(sql`select id from threads where id = ${threadId} for update`)
+/**
+ * Locks the thread for one step. A flag flipped is a new row version, entered again in the search
+ * index's pending list; past its limit (4 MB) the list is merged into the index within whichever
+ * statement crossed it, a step of hundreds of milliseconds. With the smallest limit (64 kB) a
+ * step merges what it added as it goes: each step costs a little more, none that much.
+ */
+const lockThread = async (tx: Tx, threadId: string) => {
+  await tx.execute(sql`set local gin_pending_list_limit = 64`)
+  await tx.execute(sql`select id from threads where id = ${threadId} for update`)
+}
 
 /**
  * Selects version `id` of one of the user's threads and shows the branch through it (decision
