@@ -9,6 +9,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   search: () => import('./search.ts'),
   'import-stall': () => import('./import-stall.ts'),
   'eco-engine': () => import('./eco-engine.ts'),
+  'big-thread': () => import('./big-thread.ts'),
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

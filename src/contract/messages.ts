@@ -141,8 +141,11 @@ export const stopMessageResponse = z.object({
 })
 export type StopMessageResponse = z.infer<typeof stopMessageResponse>
 
-/** POST /api/messages/:id/select → the thread's messages along the branch now shown. */
-export const selectVersionResponse = messageListSchema
+/**
+ * POST /api/messages/:id/select → the newest page of the branch the thread now shows, as GET
+ * /api/messages?limit= answers it (older pages by its cursor).
+ */
+export const selectVersionResponse = messagePageSchema
 
 /**
  * GET /api/chat/next-model?mode= → the model the user's next message in that mode is answered

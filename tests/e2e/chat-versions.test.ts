@@ -3,6 +3,8 @@
 // reply footer (model, time, CO2, Copy, '@').
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { lorisMessage, lorisThreadExport } from '../../src/server/features/import/loris-export-kit.ts'
+import { ThreadList } from '../pages/thread-list.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 import { holdNextRequest } from './support/held-request.ts'
 
@@ -134,5 +136,51 @@ describe('message versions', () => {
     await chat.replyFooter('echo').getByRole('button', { name: 'Retry' }).waitFor({ state: 'detached' })
     expect(await chat.versionText('echo')).toBe('3/3')
     expect(unexpectedErrors([/502|Bad Gateway|Failed to load resource/])).toEqual([])
+  })
+
+  it('a version switched to that leads a long branch stays in view, its later pages loaded above', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat({ viewport: { width: 1440, height: 900 } })
+    // A Loris export whose first question has two versions: the first shown, alone; the second
+    // followed by 40 more exchanges, more than the newest page a switch answers with.
+    const at = (s: number) => new Date(Date.now() - 3_600_000 + s * 1000).toISOString()
+    const short = { id: crypto.randomUUID(), ...lorisMessage(at(0)), content: 'The very first question' }
+    const long = { ...short, id: crypto.randomUUID(), response: 'A long answer', createdAt: at(1) }
+    const rows: object[] = [
+      { ...short, response: 'A short answer', selectedAt: at(100) },
+      { ...long, selectedAt: at(1) },
+    ]
+    let parentId = long.id
+    for (let i = 1; i <= 40; i++) {
+      const id = crypto.randomUUID()
+      rows.push({
+        ...lorisMessage(at(i + 1), { content: `Question number ${i} here`, response: `Answer ${i}` }),
+        id,
+        parentId,
+        selectedAt: at(i + 1),
+      })
+      parentId = id
+    }
+    const file = JSON.stringify(lorisThreadExport('Branches', rows))
+    const imported = await page.evaluate(async (json) => {
+      const form = new FormData()
+      form.set('file', new File([json], 'branches.json'))
+      const res = await fetch('/api/import', { method: 'POST', body: form })
+      return res.ok ? ((await res.json()) as unknown) : { status: res.status }
+    }, file)
+    expect(imported).toMatchObject({ threadsImported: 1 })
+    await page.reload()
+    await new ThreadList(page).open('Branches')
+    await chat.waitForReply('The very first question', 'A short answer')
+    expect(await chat.versionText('The very first question')).toBe('1/2')
+
+    await chat.replyFooter('The very first question').getByRole('button', { name: 'Next version' }).click()
+    // The answer holds the branch's newest page; the pages before it load until the turn switched
+    // is there, and it is brought into view with what follows it.
+    await chat.waitForReply('The very first question', 'A long answer')
+    await chat.waitForReply('Question number 1 here', 'Answer 1')
+    expect(await chat.versionText('The very first question')).toBe('2/2')
+    const box = await chat.exchange('The very first question').boundingBox()
+    expect(box && box.y + box.height > 0 && box.y < 900).toBe(true)
+    expect(unexpectedErrors()).toEqual([])
   })
 })

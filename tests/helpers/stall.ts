@@ -4,6 +4,7 @@
 // before the work and once after it. Without both, work that held the loop from its start to its
 // end (a regex over a whole message) read as no stall at all.
 import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { type SQL, sql } from 'drizzle-orm'
 
 export async function worstStall<T>(
   work: () => Promise<T>,
@@ -19,5 +20,35 @@ export async function worstStall<T>(
     return { value, stallMs: delay.max / 1e6 }
   } finally {
     delay.disable()
+  }
+}
+
+/**
+ * The worst stalls of the main thread and of the database while `work` runs. The database's is
+ * the longest a trivial statement waited, asked again and again on its own connection while the
+ * work runs: on embedded PGlite (one connection, transactions exclusive) it is the longest any
+ * statement or transaction of the work held the database from everyone else; on PostgreSQL it is
+ * the wait for a pooled connection and a turn on the server.
+ */
+export async function worstStalls<T>(
+  db: { execute: (query: SQL) => Promise<unknown> },
+  work: () => Promise<T>,
+): Promise<{ value: T; stallMs: number; dbStallMs: number }> {
+  let done = false
+  let dbStallMs = 0
+  const probe = (async () => {
+    while (!done) {
+      const started = performance.now()
+      await db.execute(sql`select 1`)
+      dbStallMs = Math.max(dbStallMs, performance.now() - started)
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+  })()
+  try {
+    const { value, stallMs } = await worstStall(work)
+    return { value, stallMs, dbStallMs }
+  } finally {
+    done = true
+    await probe
   }
 }

@@ -1,5 +1,6 @@
 // What API tests about a thread's messages start from (sharing, search): a signed-up person with
 // one thread, written straight to the database, and a way to add exchanges to it.
+import { randomUUID } from 'node:crypto'
 import { messages, threads } from '#server/db/schema/index.ts'
 import type { TestApp } from './test-app.ts'
 
@@ -33,4 +34,50 @@ export async function ownerWithThread(t: TestApp, title = 'Slow lorises') {
     return row!
   }
   return { cookie, userId, thread: thread!, add }
+}
+
+/**
+ * A thread of `2 × turns` exchanges written straight to the database, the worst case of a long
+ * thread with versions: its first turn has two versions, each followed by a chain of `turns - 1`
+ * exchanges. Branch `a` is shown (its flags set as the app keeps them, decision 021); branch `b`
+ * is not. Each exchange carries about 780 characters, as a long imported conversation does.
+ */
+export async function twoBranchThread(t: TestApp, turns: number) {
+  const owner = await ownerWithThread(t, 'A very long conversation')
+  const db = t.deps.database.db
+  const text = (i: number, who: string) => `${who} ${i}: ${'slow loris '.repeat(35)}`
+  const start = Date.UTC(2025, 0, 1)
+  const branch = (name: 'a' | 'b') => {
+    const rows: (typeof messages.$inferInsert)[] = []
+    let parentId: string | null = null
+    for (let depth = 0; depth < turns; depth++) {
+      const id = randomUUID()
+      const at = new Date(start + (depth * 2 + (name === 'a' ? 0 : 1)) * 1000)
+      rows.push({
+        id,
+        userId: owner.userId,
+        threadId: owner.thread.id,
+        content: text(depth, `question ${name}`),
+        response: text(depth, `answer ${name}`),
+        chatModel: 'loris',
+        status: 'complete',
+        origin: 'import',
+        parentId,
+        depth,
+        shown: name === 'a',
+        // Branch a was chosen last at its first turn.
+        selectedAt: name === 'a' && depth === 0 ? new Date(start + 10 * turns * 1000) : at,
+        createdAt: at,
+        completedAt: at,
+      })
+      parentId = id
+    }
+    return rows
+  }
+  const a = branch('a')
+  const b = branch('b')
+  for (const rows of [a, b])
+    for (let i = 0; i < rows.length; i += 500) await db.insert(messages).values(rows.slice(i, i + 500))
+  const ids = (rows: typeof a) => rows.map((r) => r.id as string)
+  return { ...owner, a: ids(a), b: ids(b) }
 }

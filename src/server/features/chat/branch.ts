@@ -63,18 +63,3 @@ export function activeBranch<T extends BranchNode>(rows: T[]): BranchEntry<T>[] 
   }
   return branch
 }
-
-/** The exchanges before `id` on its branch (its ancestors), oldest first, at most `limit`. */
-export function ancestorsOf<T extends BranchNode>(rows: T[], parentId: string | null, limit: number): T[] {
-  const byId = new Map(rows.map((r) => [r.id, r]))
-  const chain: T[] = []
-  let current = parentId ? byId.get(parentId) : undefined
-  while (current && chain.length < limit) {
-    chain.push(current)
-    const next = current.parentId ? byId.get(current.parentId) : undefined
-    // A cycle cannot be written by the app; stop rather than loop if one were ever stored.
-    if (next && chain.includes(next)) break
-    current = next
-  }
-  return chain.reverse()
-}

@@ -1,10 +1,10 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
 import { randomUUID } from 'node:crypto'
-import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, or, type SQL, sql } from 'drizzle-orm'
 import { QueryBuilder } from 'drizzle-orm/pg-core'
 import type { ChatModel } from '#contract/config.ts'
-import type { Db } from '#server/db/client.ts'
+import type { Database, Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
 import { executeNamed, placeholders, shapedStatement } from '#server/db/named-statement.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
@@ -12,13 +12,13 @@ import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
 import { type GuessedSession, guessValues, sessionLive, Unconfirmed } from '#server/lib/session.ts'
 import { reserve, type UsageClaim } from './admission.ts'
-import { ancestorsOf, type BranchEntry } from './branch.ts'
+import type { BranchEntry } from './branch.ts'
 import { chargeUnfinishedReplies } from './charge-unfinished.ts'
 import type { HistoryExchange } from './history.ts'
 import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
 import { MESSAGE_JSON_FIELDS, type MessageJsonText } from './message-json.ts'
 import { HISTORY_ROWS } from './send-statement.ts'
-import { reshowThread } from './shown-branch.ts'
+import { switchVersion } from './shown-branch.ts'
 
 export type MessageRow = typeof messages.$inferSelect
 /**
@@ -162,6 +162,12 @@ export function messagePageQuery(of: PageThread, before: string | null, limit: n
   return messagePageSql(shape, values)
 }
 
+/** A page of the shown branch, oldest first, and the cursor of the page before it. */
+export interface MessagesPage {
+  entries: BranchEntry<PageRow>[]
+  nextCursor: string | null
+}
+
 /**
  * One page of the shown branch (docs/decisions/012, 014 and 021), newest first from `cursor` back,
  * returned oldest first with each turn's versions, in one statement whatever the thread's length:
@@ -176,7 +182,7 @@ export async function listMessagesPage(
   of: PageThread,
   page: { cursor?: string; limit: number },
   lapsedChecked = false,
-): Promise<{ entries: BranchEntry<PageRow>[]; nextCursor: string | null } | null> {
+): Promise<MessagesPage | null> {
   const before = page.cursor ? cursorUuid(decodeCursor(page.cursor, 1)[0]) : null
   // A shaped statement: built once per shape, run without drizzle's prepared-query object (issue
   // 15: each was a tenth of a millisecond or two of every page).
@@ -247,42 +253,36 @@ export async function loadHistory(db: Db, parentId: string | null): Promise<Hist
   }))
 }
 
+/** A person's version switches on the embedded database, one at a time (shown-branch.ts). */
+const switching = new Map<string, Promise<unknown>>()
+
 /**
  * Shows this version of its turn (and, below it, the versions last chosen there). Its ancestors
  * are selected with it: a version on a branch not shown (a search match) brings its whole branch;
  * for a version of a shown turn they are on the shown branch already, so nothing else changes.
+ * Answers the version's thread, or undefined when it is not the user's. The flags move in steps
+ * on the embedded database, whose transactions hold it from everyone; a person's switches there
+ * take turns, so two never interleave their steps (decision 048).
  */
-export async function selectVersion(db: Db, userId: string, id: string, now: Date) {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ threadId: messages.threadId, parentId: messages.parentId })
-      .from(messages)
-      .where(and(eq(messages.id, id), eq(messages.userId, userId)))
-    if (!row) return undefined
-    // Sends in this thread wait: its shown branch is computed again below (shown-branch.ts).
-    if (row.threadId)
-      await tx.select({ id: threads.id }).from(threads).where(eq(threads.id, row.threadId)).for('update')
-    const sameThread = row.threadId
-      ? or(eq(messages.threadId, row.threadId), isNull(messages.threadId))
-      : isNull(messages.threadId)
-    const rows = await tx
-      .select({
-        id: messages.id,
-        parentId: messages.parentId,
-        selectedAt: messages.selectedAt,
-        createdAt: messages.createdAt,
-      })
-      .from(messages)
-      .where(and(eq(messages.userId, userId), sameThread))
-    const chain = [id, ...ancestorsOf(rows, row.parentId, rows.length).map((r) => r.id)]
-    await tx
-      .update(messages)
-      .set({ selectedAt: now })
-      .where(and(eq(messages.userId, userId), inArray(messages.id, chain)))
-    if (row.threadId) await reshowThread(tx, row.threadId)
-    const [selected] = await tx.select().from(messages).where(eq(messages.id, id))
-    return selected
-  })
+export async function selectVersion(
+  database: Pick<Database, 'db' | 'kind'>,
+  userId: string,
+  id: string,
+  now: Date,
+): Promise<{ threadId: string | null } | undefined> {
+  const { db } = database
+  // PostgreSQL: one transaction, which holds only this thread's rows.
+  if (database.kind === 'postgres') return db.transaction((tx) => switchVersion(db, userId, id, now, { tx }))
+  const turn = () => switchVersion(db, userId, id, now)
+  const before = switching.get(userId) ?? Promise.resolve()
+  const mine = before.then(turn, turn)
+  const settled = mine.catch(() => undefined)
+  switching.set(userId, settled)
+  try {
+    return await mine
+  } finally {
+    if (switching.get(userId) === settled) switching.delete(userId)
+  }
 }
 
 /** Starts a new usage period when 30 days have passed; returns the user as it now stands. */

@@ -13,6 +13,7 @@ import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import { createModelRegistry } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
+import { enforceRateLimit } from '#server/lib/rate-limit.ts'
 import { readOnSession, readsCheckSession, readUser, requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
 import { activeBranch } from './branch.ts'
@@ -25,6 +26,7 @@ import {
   findOwnedThread,
   listMessages,
   listMessagesPage,
+  type MessagesPage,
   markStopped,
   selectVersion,
   type ThreadRow,
@@ -32,6 +34,14 @@ import {
 import { type ChatServices, sendMessage } from './send.ts'
 import { type AttachmentReader, readSendInput } from './send-input.ts'
 import { resetIsDue, tierOf } from './usage.ts'
+
+/** Version switches a person may make in a minute (POST /api/messages/:id/select). */
+export const SELECTS_PER_MINUTE = 60
+
+const pageJson = (page: MessagesPage) => ({
+  items: page.entries.map((e) => messageFromJsonText(e.row, e.versionIds)),
+  nextCursor: page.nextCursor,
+})
 
 export interface ChatRouteOptions {
   /** This node's replies (made in app.ts, whose deletions elsewhere forget their histories). */
@@ -85,13 +95,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
         ),
       )
       if (!page) throw missing()
-      return c.json(
-        {
-          items: page.entries.map((e) => messageFromJsonText(e.row, e.versionIds)),
-          nextCursor: page.nextCursor,
-        },
-        200,
-      )
+      return c.json(pageJson(page), 200)
     })
     .get('/chat/next-model', auth, validate('query', nextModelQuery), (c) => {
       const user = c.get('user')
@@ -132,13 +136,24 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
     .post('/messages/:id/select', auth, validate('param', messageIdParam), async (c) => {
       const user = c.get('user')
       const { id } = c.req.valid('param')
-      const row = await selectVersion(db, user.id, id, services.now())
-      if (!row) throw new AppError('not_found:message', 'This message does not exist')
-      const thread = row.threadId
-        ? await findOwnedThread(db, user.id, row.threadId)
-        : await findDefaultThread(db, user.id)
-      if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
-      return c.json(await shownBranch(user.id, thread), 200)
+      // A switch in a long thread moves thousands of flags (shown-branch.ts): plenty for a
+      // person clicking through versions, not a loop's worth of work (decision 048).
+      await enforceRateLimit(db, `select:user:${user.id}`, {
+        limit: SELECTS_PER_MINUTE,
+        windowSeconds: 60,
+        message: (wait) =>
+          `You can switch versions ${SELECTS_PER_MINUTE} times a minute. Please try again in ${wait} seconds.`,
+      })
+      const selected = await selectVersion(deps.database, user.id, id, services.now())
+      if (!selected) throw new AppError('not_found:message', 'This message does not exist')
+      // The newest page of the branch now shown, as GET /api/messages answers it.
+      const page = await listMessagesPage(
+        db,
+        { userId: user.id, threadId: selected.threadId },
+        { limit: MESSAGES_PAGE_SIZE },
+      )
+      if (!page) throw new AppError('not_found:thread', 'This thread does not exist')
+      return c.json(pageJson(page), 200)
     })
     .post('/messages', auth, async (c) => {
       const input = await readSendInput(c, opts.attachments)

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { and, eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { type Message, messageListSchema } from '#contract/messages.ts'
+import { type Message, messageListSchema, messagePageSchema } from '#contract/messages.ts'
 import { createApp } from '#server/app.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
@@ -37,10 +37,13 @@ async function list(cookie: string, threadId: string): Promise<Message[]> {
   return messageListSchema.parse(await res.json())
 }
 
+/** A version switch: its answer is the newest page of the branch now shown. */
 async function select(cookie: string, id: string): Promise<Message[]> {
   const res = await app.t.request(`/api/messages/${id}/select`, { method: 'POST', cookie })
   expect(res.status).toBe(200)
-  return messageListSchema.parse(await res.json())
+  const page = messagePageSchema.parse(await res.json())
+  expect(page.nextCursor).toBeNull()
+  return page.items
 }
 
 const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0]!

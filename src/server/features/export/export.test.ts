@@ -58,6 +58,8 @@ async function seeded() {
       uploadId: upload!.id,
       mediaType: 'image',
       mediaUrl: `/api/uploads/${upload!.id}`,
+      // On the branch shown, as the app marks it (decision 021).
+      shown: true,
       createdAt: new Date('2025-03-01T10:00:00Z'),
       completedAt: new Date('2025-03-01T10:00:05Z'),
     })
@@ -68,6 +70,8 @@ async function seeded() {
       threadId: thread!.id,
       // The second turn follows the first (decision 012).
       parentId: first!.id,
+      depth: 1,
+      shown: true,
       content: 'Thanks',
       response: 'You are welcome.',
       chatModel: 'chatgpt',

@@ -1,5 +1,11 @@
 // A thread as Loris's JSON export format and as Markdown a person can read anywhere.
-import { EXPORT_FORMAT, EXPORT_VERSION, type ExportedAccount, type ExportedThread } from '#contract/export.ts'
+import {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type ExportedAccount,
+  type ExportedMessage,
+  type ExportedThread,
+} from '#contract/export.ts'
 import { activeBranch, childrenByParent } from '#server/features/chat/branch.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import type { ExportMessageRow, ExportThreadRow } from './queries.ts'
@@ -10,6 +16,71 @@ const MODEL_NAMES = { gemini: 'Gemini', chatgpt: 'ChatGPT', loris: 'Loris eco mo
 export function filePath(upload: { id: string; fileName: string }): string {
   const safe = upload.fileName.replace(/[^\p{L}\p{N}._ -]/gu, '_').slice(0, 100) || 'file'
   return `files/${upload.id}-${safe}`
+}
+
+/** Where an exchange stands in its thread's tree (decision 012). */
+export interface ExportPlace {
+  /** Its place among its turn's versions, 1 = oldest. */
+  version: number
+  /** The exchange it follows, null for the first turn (or a parent outside the thread). */
+  parentId: string | null
+  shown: boolean
+}
+
+export function toExportedMessage(
+  m: ExportMessageRow,
+  place: ExportPlace,
+  opts: { withFilePaths: boolean },
+): ExportedMessage {
+  return {
+    id: m.id,
+    version: place.version,
+    parentId: place.parentId,
+    origin: m.origin,
+    selectedAt: m.selectedAt.toISOString(),
+    shown: place.shown,
+    content: m.content,
+    response: m.response,
+    status: m.status,
+    errorMessage: m.errorMessage,
+    chatModel: m.chatModel,
+    provider: m.provider,
+    modelId: m.modelId,
+    inputTokens: m.inputTokens,
+    outputTokens: m.outputTokens,
+    latencyMs: m.latencyMs,
+    co2Impact: m.co2Impact ?? null,
+    mediaType: m.mediaType,
+    attachment: m.upload
+      ? {
+          fileName: m.upload.fileName,
+          mimeType: m.upload.mimeType,
+          kind: m.upload.kind,
+          size: m.upload.size,
+          path: opts.withFilePaths ? filePath(m.upload) : null,
+        }
+      : null,
+    createdAt: m.createdAt.toISOString(),
+    completedAt: m.completedAt?.toISOString() ?? null,
+  }
+}
+
+/** The export's head: everything but its messages. */
+export function exportHead(thread: ExportThreadRow, now: Date): Omit<ExportedThread, 'messages'> {
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: now.toISOString(),
+    thread: {
+      id: thread.id,
+      title: thread.title,
+      chatModel: thread.chatModel,
+      isFavorite: thread.isFavorite,
+      isDefault: thread.isDefault,
+      createdAt: thread.createdAt.toISOString(),
+      lastMessageAt: thread.lastMessageAt.toISOString(),
+    },
+  }
 }
 
 export function toExportedThread(
@@ -26,50 +97,19 @@ export function toExportedThread(
   }
   const shown = new Set(activeBranch(rows).map((e) => e.row.id))
   return {
-    format: EXPORT_FORMAT,
-    version: EXPORT_VERSION,
-    exportedAt: now.toISOString(),
-    thread: {
-      id: thread.id,
-      title: thread.title,
-      chatModel: thread.chatModel,
-      isFavorite: thread.isFavorite,
-      isDefault: thread.isDefault,
-      createdAt: thread.createdAt.toISOString(),
-      lastMessageAt: thread.lastMessageAt.toISOString(),
-    },
-    messages: rows.map((m) => ({
-      id: m.id,
-      version: versionOf.get(m.id) ?? 1,
-      // A parent outside the thread (never expected) reads as the start, as in the app.
-      parentId: m.parentId && ids.has(m.parentId) ? m.parentId : null,
-      origin: m.origin,
-      selectedAt: m.selectedAt.toISOString(),
-      shown: shown.has(m.id),
-      content: m.content,
-      response: m.response,
-      status: m.status,
-      errorMessage: m.errorMessage,
-      chatModel: m.chatModel,
-      provider: m.provider,
-      modelId: m.modelId,
-      inputTokens: m.inputTokens,
-      outputTokens: m.outputTokens,
-      latencyMs: m.latencyMs,
-      co2Impact: m.co2Impact ?? null,
-      mediaType: m.mediaType,
-      attachment: m.upload
-        ? {
-            fileName: m.upload.fileName,
-            mimeType: m.upload.mimeType,
-            kind: m.upload.kind,
-            size: m.upload.size,
-            path: opts.withFilePaths ? filePath(m.upload) : null,
-          }
-        : null,
-      createdAt: m.createdAt.toISOString(),
-      completedAt: m.completedAt?.toISOString() ?? null,
-    })),
+    ...exportHead(thread, now),
+    messages: rows.map((m) =>
+      toExportedMessage(
+        m,
+        {
+          version: versionOf.get(m.id) ?? 1,
+          // A parent outside the thread (never expected) reads as the start, as in the app.
+          parentId: m.parentId && ids.has(m.parentId) ? m.parentId : null,
+          shown: shown.has(m.id),
+        },
+        opts,
+      ),
+    ),
   }
 }
 
@@ -110,36 +150,47 @@ export function keepLineBreaks(text: string): string {
 
 const when = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')
 
+/** The Markdown export's title and summary line. */
+export function markdownHead(title: string, exportedAt: string, exchanges: number): string {
+  return [
+    `# ${title}`,
+    '',
+    `*Exported from Loris on ${when(exportedAt)} · ${exchanges} exchanges*`,
+    '',
+    '',
+  ].join('\n')
+}
+
+/** One shown exchange in Markdown; `versions` is how many its turn has. */
+export function markdownExchange(m: ExportedMessage, versions: number): string {
+  const out: string[] = []
+  out.push(`## You · ${when(m.createdAt)}`, '')
+  if (versions > 1) out.push(`*Version ${m.version} of ${versions}; the others are in the JSON export*`, '')
+  out.push(m.content ? keepLineBreaks(m.content) : '*(no text)*', '')
+  if (m.attachment) {
+    const name = m.attachment.fileName
+    out.push(m.attachment.path ? `Attached: [${name}](../${m.attachment.path})` : `Attached: ${name}`, '')
+  }
+  const model = MODEL_NAMES[m.chatModel] + (m.modelId ? ` (${m.modelId})` : '')
+  out.push(
+    `## ${model}`,
+    '',
+    m.response || (m.status === 'failed' ? `*No reply: ${m.errorMessage ?? 'failed'}*` : ''),
+    '',
+  )
+  if (m.status === 'interrupted') out.push(`*${m.errorMessage ?? 'Reply stopped'}*`, '')
+  return `${out.join('\n')}\n`
+}
+
 /** The conversation as the thread shows it; a turn with other versions says so (they are in the JSON). */
 export function toMarkdown(t: ExportedThread): string {
   const shown = t.messages.filter((m) => m.shown)
   const versions = new Map<string, number>()
   for (const m of t.messages) versions.set(m.parentId ?? '', (versions.get(m.parentId ?? '') ?? 0) + 1)
-  const out = [
-    `# ${t.thread.title}`,
-    '',
-    `*Exported from Loris on ${when(t.exportedAt)} · ${shown.length} exchanges*`,
-    '',
-  ]
-  for (const m of shown) {
-    const count = versions.get(m.parentId ?? '') ?? 1
-    out.push(`## You · ${when(m.createdAt)}`, '')
-    if (count > 1) out.push(`*Version ${m.version} of ${count}; the others are in the JSON export*`, '')
-    out.push(m.content ? keepLineBreaks(m.content) : '*(no text)*', '')
-    if (m.attachment) {
-      const name = m.attachment.fileName
-      out.push(m.attachment.path ? `Attached: [${name}](../${m.attachment.path})` : `Attached: ${name}`, '')
-    }
-    const model = MODEL_NAMES[m.chatModel] + (m.modelId ? ` (${m.modelId})` : '')
-    out.push(
-      `## ${model}`,
-      '',
-      m.response || (m.status === 'failed' ? `*No reply: ${m.errorMessage ?? 'failed'}*` : ''),
-      '',
-    )
-    if (m.status === 'interrupted') out.push(`*${m.errorMessage ?? 'Reply stopped'}*`, '')
-  }
-  return out.join('\n')
+  return (
+    markdownHead(t.thread.title, t.exportedAt, shown.length) +
+    shown.map((m) => markdownExchange(m, versions.get(m.parentId ?? '') ?? 1)).join('')
+  )
 }
 
 export function toExportedAccount(u: UserRow): ExportedAccount {

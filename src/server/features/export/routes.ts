@@ -10,9 +10,12 @@ import type { ObjectStorage } from '#server/lib/storage.ts'
 import { validate } from '#server/lib/validate.ts'
 import { filePath, slug, toExportedAccount, toExportedThread, toMarkdown } from './format.ts'
 import { findOwnedThread, findUser, messagesOf, threadsOf } from './queries.ts'
+import { threadExportStream } from './thread-stream.ts'
 import { type ZipEntry, zipStream } from './zip-stream.ts'
 
 export const EXPORTS_PER_HOUR = 10
+/** Single-thread exports (JSON or Markdown) a person may download in an hour. */
+export const THREAD_EXPORTS_PER_HOUR = 30
 
 // Already compressed: deflating them again costs CPU for nothing.
 const COMPRESSED = /^(image\/(jpeg|png|gif|webp)|application\/(pdf|zip|vnd\.openxmlformats)|audio\/)/
@@ -87,17 +90,26 @@ export function exportRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
       validate('query', exportFormatQuery),
       async (c) => {
         const userId = c.get('user').id
+        // One thread read and written out: plenty for a person, not a loop's worth of work.
+        await enforceRateLimit(db, `thread-export:user:${userId}`, {
+          limit: THREAD_EXPORTS_PER_HOUR,
+          windowSeconds: 60 * 60,
+          message: (wait) =>
+            `You can export threads ${THREAD_EXPORTS_PER_HOUR} times an hour. Please try again in ${Math.ceil(wait / 60)} minutes.`,
+        })
         const thread = await findOwnedThread(db, userId, c.req.valid('param').id)
         if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
-        const exported = toExportedThread(thread, await messagesOf(db, userId, thread), now(), {
-          withFilePaths: false,
-        })
         const { format } = c.req.valid('query')
         const name = `${slug(thread.title)}.${format === 'json' ? 'json' : 'md'}`
-        c.header('Content-Disposition', attachment(name))
-        c.header('Cache-Control', 'no-store')
-        if (format === 'json') return c.json(exported, 200)
-        return c.body(toMarkdown(exported), 200, { 'Content-Type': 'text/markdown; charset=utf-8' })
+        return new Response(threadExportStream(db, userId, thread, now(), format), {
+          status: 200,
+          headers: {
+            'Content-Type':
+              format === 'json' ? 'application/json; charset=utf-8' : 'text/markdown; charset=utf-8',
+            'Content-Disposition': attachment(name),
+            'Cache-Control': 'no-store',
+          },
+        })
       },
     )
 }

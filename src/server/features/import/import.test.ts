@@ -4,9 +4,10 @@ import { strToU8, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportedThreadSchema } from '#contract/export.ts'
 import { IMPORT_LIMITS, importReportSchema } from '#contract/import.ts'
-import { messageListSchema } from '#contract/messages.ts'
+import { messageListSchema, messagePageSchema } from '#contract/messages.ts'
 import { threadListSchema } from '#contract/threads.ts'
 import { messages, threads, uploads, users } from '#server/db/schema/index.ts'
+import { reshowThread } from '#server/features/chat/shown-branch.ts'
 import { createDiskStorage } from '#server/lib/storage.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { lorisMessage, lorisThreadExport } from './loris-export-kit.ts'
@@ -464,6 +465,8 @@ describe('versions through a Loris export (decision 012)', () => {
       .update(messages)
       .set({ selectedAt: at(9) })
       .where(eq(messages.id, second!.id))
+    // Rows written around the app: their shown branch marked as the app keeps it (decision 021).
+    await reshowThread(db, thread!.id)
 
     const exported = exportedThreadSchema.parse(
       await (await t.request(`/api/threads/${thread!.id}/export`, { cookie })).json(),
@@ -500,7 +503,7 @@ describe('versions through a Loris export (decision 012)', () => {
       method: 'POST',
       cookie: other.cookie,
     })
-    expect(messageListSchema.parse(await sel.json()).map((m) => m.content)).toEqual([
+    expect(messagePageSchema.parse(await sel.json()).items.map((m) => m.content)).toEqual([
       'first',
       'second edited',
       'after edit',

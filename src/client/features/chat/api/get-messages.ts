@@ -104,13 +104,14 @@ export async function putMessage(
 }
 
 /**
- * The whole shown branch as the server answered it (a version switch): one page holding all of
- * it, so no cursor of the branch shown before is followed; a refetch pages it again.
+ * The newest page of the shown branch as the server answered it (a version switch): it replaces
+ * every loaded page, so no cursor of the branch shown before is followed; older pages load from
+ * its cursor as the reader scrolls up.
  */
-export async function setShownBranch(queryClient: QueryClient, threadId: string, list: Message[]) {
+export async function setShownBranch(queryClient: QueryClient, threadId: string, page: MessagePage) {
   await cancelThreadLoads(queryClient, threadId)
   queryClient.setQueryData<MessagePages>(messagesQueryKey(threadId), {
-    pages: [{ items: list, nextCursor: null }],
+    pages: [page],
     pageParams: [null],
   })
 }
