@@ -1,6 +1,7 @@
 // A thread as Loris's JSON export format and as Markdown a person can read anywhere.
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportedAccount, type ExportedThread } from '#contract/export.ts'
 import { activeBranch, childrenByParent } from '#server/features/chat/branch.ts'
+import { sourcesOf, toolStepsOf } from '#server/features/chat/message-json.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import type { ExportMessageRow, ExportThreadRow } from './queries.ts'
 
@@ -69,6 +70,8 @@ export function toExportedThread(
         : null,
       createdAt: m.createdAt.toISOString(),
       completedAt: m.completedAt?.toISOString() ?? null,
+      sources: sourcesOf(m.sources),
+      toolSteps: toolStepsOf(m.toolSteps),
     })),
   }
 }
@@ -138,6 +141,16 @@ export function toMarkdown(t: ExportedThread): string {
       '',
     )
     if (m.status === 'interrupted') out.push(`*${m.errorMessage ?? 'Reply stopped'}*`, '')
+    if (m.sources.length > 0)
+      out.push(
+        'Sources:',
+        '',
+        ...m.sources.map(
+          (s, i) =>
+            `${i + 1}. [${s.title.replace(/[[\]]/g, '')}](${s.url.replace(/[()\s]/g, encodeURIComponent)})`,
+        ),
+        '',
+      )
   }
   return out.join('\n')
 }

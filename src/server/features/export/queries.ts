@@ -51,6 +51,8 @@ export function messagesOf(db: Db, userId: string, thread: ExportThreadRow) {
       outputTokens: messages.outputTokens,
       latencyMs: messages.latencyMs,
       co2Impact: messages.co2Impact,
+      sources: messages.sources,
+      toolSteps: messages.toolSteps,
       mediaType: messages.mediaType,
       createdAt: messages.createdAt,
       completedAt: messages.completedAt,
