@@ -65,10 +65,11 @@ async function send(body: Record<string, unknown>, t = app.t) {
   expect(res.status).toBe(200)
   const events = await readEvents(res)
   const id = events[0]?.id as string
+  const threadId = events[0]?.threadId as string
   const list = messageListSchema.parse(
-    await (await t.request(`/api/messages?threadId=${events[0]?.threadId}`, { cookie })).json(),
+    await (await t.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
   )
-  return { events, id, message: list.find((m) => m.id === id) }
+  return { events, id, threadId, cookie, message: list.find((m) => m.id === id) }
 }
 
 /** The system text the stand-in model was last sent (OpenAI wire format). */
@@ -96,6 +97,31 @@ describe('replies that look things up', () => {
     expect(message?.toolSteps?.[0]).toMatchObject({ name: 'web_search', status: 'done' })
     const row = await settled(db(), id)
     expect(row.sources).toEqual(RESULTS)
+  })
+
+  it("exports and shares a reply's sources", async () => {
+    const { threadId, cookie } = await send({
+      content: '[[tool:web_search {"query":"loris"}]] Lorises?',
+      webSearch: true,
+    })
+    const exported = await (
+      await app.t.request(`/api/threads/${threadId}/export?format=json`, { cookie })
+    ).json()
+    expect(exported.messages[0].sources).toEqual(RESULTS)
+    expect(exported.messages[0].toolSteps[0]).toMatchObject({ name: 'web_search', status: 'done' })
+    const markdown = await (
+      await app.t.request(`/api/threads/${threadId}/export?format=markdown`, { cookie })
+    ).text()
+    expect(markdown).toContain('Sources:\n\n1. [Slow lorises in the news](https://lorises.example/news)')
+    const shared = await app.t.request(`/api/threads/${threadId}/share`, {
+      method: 'POST',
+      cookie,
+      json: { allowIndexing: false },
+    })
+    expect(shared.status).toBe(201)
+    const { token } = (await shared.json()) as { token: string }
+    const page = await (await app.t.request(`/api/shares/${token}`)).json()
+    expect(page.exchanges[0].sources).toEqual(RESULTS)
   })
 
   it('offers no web_search when the toggle is off (the MCP tools and read_link still)', async () => {
