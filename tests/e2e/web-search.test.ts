@@ -18,6 +18,7 @@ const RESULTS = [
   { url: 'https://zoo.example/loris', title: 'Loris care at the zoo', snippet: 'They sleep all day.' },
 ]
 let n = 0
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
 const email = () => `search-${Date.now()}-${++n}@example.com`
 
 let browser: TestBrowser
@@ -93,9 +94,9 @@ describe('the default settings', () => {
 
     const sources = reply.getByTestId('reply-source')
     await sources.nth(1).waitFor()
-    expect(await sources.allInnerTexts()).toEqual([
-      '[1]Slow lorises in the news· lorises.example',
-      '[2]Loris care at the zoo· zoo.example',
+    expect((await sources.allInnerTexts()).map(oneLine)).toEqual([
+      '[1] Slow lorises in the news · lorises.example',
+      '[2] Loris care at the zoo · zoo.example',
     ])
     expect(await sources.first().getByRole('link').getAttribute('href')).toBe(RESULTS[0]?.url)
     // The step, opened: its arguments and what the search answered.
@@ -181,7 +182,7 @@ describe('READ_LINK_ALLOW_PRIVATE=true (a test setting, refused in production)',
     const reply = await chat.waitForReply('Summarise this page', 'Here is what I found [1].')
     expect(pageHits).toBe(hits + 1)
     const source = reply.getByTestId('reply-source')
-    expect(await source.innerText()).toBe(`[1]The loris page· ${new URL(pageUrl).host}`)
+    expect(oneLine(await source.innerText())).toBe(`[1] The loris page · ${new URL(pageUrl).host}`)
     expect(unexpectedErrors()).toEqual([])
   })
 })
