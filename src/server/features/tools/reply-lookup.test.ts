@@ -5,6 +5,13 @@ import { z } from 'zod'
 import { type McpStandIn, startMcpStandIn } from '../../../../tests/stand-ins/mcp.ts'
 import { createReplyLookup, withTimeLimit } from './reply-lookup.ts'
 
+const noSearch = {
+  SEARXNG_URL: undefined,
+  BRAVE_SEARCH_API_KEY: undefined,
+  BRAVE_SEARCH_BASE_URL: undefined,
+  TAVILY_API_KEY: undefined,
+  TAVILY_BASE_URL: undefined,
+}
 const call = { toolCallId: '1', messages: [] }
 const noPages = async () => {
   throw new Error('no page reading here')
@@ -38,6 +45,7 @@ describe('createReplyLookup', () => {
   const lookupWith = (approval: boolean | string[]) =>
     createReplyLookup(
       {
+        ...noSearch,
         READ_LINK_ALLOW_PRIVATE: 'false',
         MCP_SERVERS: JSON.stringify([{ name: 'zoo', url: mcp.url, approval }]),
       },
