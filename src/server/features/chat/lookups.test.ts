@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { configSchema } from '#contract/config.ts'
 import { messageListSchema } from '#contract/messages.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, replyText, settled } from '../../../../tests/helpers/chat.ts'
@@ -122,6 +123,11 @@ describe('replies that look things up', () => {
     const { token } = (await shared.json()) as { token: string }
     const page = await (await app.t.request(`/api/shares/${token}`)).json()
     expect(page.exchanges[0].sources).toEqual(RESULTS)
+  })
+
+  it('says in the config whether this server can search', async () => {
+    const config = configSchema.parse(await (await app.t.request('/api/config')).json())
+    expect(config.webSearch).toEqual({ available: true, reason: null })
   })
 
   it('offers no web_search when the toggle is off (the MCP tools and read_link still)', async () => {

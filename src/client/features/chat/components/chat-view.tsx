@@ -320,7 +320,10 @@ export function ChatView() {
             <>
               <AttachmentMenu disabled={voice.state !== 'idle'} />
               <VoiceButton voice={voice} />
-              <SearchToggle threadKey={selection.kind === 'thread' ? selection.id : selection.kind} />
+              <SearchToggle
+                threadKey={selection.kind === 'thread' ? selection.id : selection.kind}
+                unavailableReason={config && !config.webSearch.available ? config.webSearch.reason : null}
+              />
             </>
           }
         />

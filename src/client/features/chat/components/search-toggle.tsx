@@ -4,15 +4,26 @@ import Globe from 'lucide-react/icons/globe'
 import { cn } from '#client/lib/cn.ts'
 import { useWebSearch } from '../lib/web-search.ts'
 
-export function SearchToggle({ threadKey, disabled }: { threadKey: string; disabled?: boolean }) {
-  const [on, setOn] = useWebSearch(threadKey)
+export function SearchToggle({
+  threadKey,
+  unavailableReason,
+}: {
+  threadKey: string
+  /** Why this server cannot search (no provider configured); null when it can. */
+  unavailableReason: string | null
+}) {
+  const [stored, setOn] = useWebSearch(threadKey)
+  const on = stored && !unavailableReason
   return (
     <button
       type="button"
       aria-pressed={on}
       aria-label="Search the web"
-      title={on ? 'Web search is on for this thread' : 'Search the web for this reply and cite sources'}
-      disabled={disabled}
+      title={
+        unavailableReason ??
+        (on ? 'Web search is on for this thread' : 'Search the web for this reply and cite sources')
+      }
+      disabled={Boolean(unavailableReason)}
       onClick={() => setOn(!on)}
       className={cn(
         'flex h-8 items-center gap-1 rounded-md px-2 text-xs transition-colors focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-50',
