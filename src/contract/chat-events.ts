@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { messageStatusSchema } from './messages.ts'
+import { sourceSchema, toolStepSchema } from './tools.ts'
 
 /**
  * One event of the POST /api/messages stream, sent as a line `data: {json}` followed by a blank
@@ -11,6 +12,9 @@ import { messageStatusSchema } from './messages.ts'
  *    that has to wait says why: `{ id, wait: { kind: 'queued', position } }` (position 1 is next
  *    in line) or `{ id, wait: { kind: 'preparing', percent } }` (the eco model is being fetched or
  *    loaded; percent of the download, null when unknown); `{ id, wait: null }` when it starts;
+ *    between the chunks, as the reply looks things up: `{ id, toolStep }` (a tool call, sent again
+ *    as it ends with its result; the same `toolStep.id` replaces the earlier one) and
+ *    `{ id, sources }` (every source so far, numbered from 1 in order);
  * 3. the end, exactly one of
  *    - done: `{ id, threadId, actualThreadId?, done: true, status: 'complete' | 'interrupted' }`
  *      (interrupted when someone pressed Stop: the text so far is kept);
@@ -41,6 +45,10 @@ export const chatEventSchema = z.object({
   status: messageStatusSchema.optional(),
   /** The reply is waiting (see above); null once it starts. */
   wait: chatWaitSchema.nullable().optional(),
+  /** A tool call of the reply, as it starts and again as it ends (decision 065). */
+  toolStep: toolStepSchema.optional(),
+  /** The reply's sources so far, all of them, numbered from 1; also on the ending event. */
+  sources: z.array(sourceSchema).optional(),
   /**
    * On the ending event of a stored reply: how many messages the user has sent in all (failed
    * sends not counted). The client plants a tree when it is even and shows the upgrade prompt

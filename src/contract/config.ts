@@ -32,5 +32,7 @@ export const configSchema = z.object({
   payments: availability,
   googleSignIn: availability,
   transcription: availability,
+  /** A web search provider is configured: the composer's search toggle works (decision 065). */
+  webSearch: availability,
 })
 export type AppConfig = z.infer<typeof configSchema>

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { chatModelSchema } from './config.ts'
 import { mediaTypeSchema, messageOriginSchema, messageStatusSchema } from './messages.ts'
+import { sourceSchema, toolStepSchema } from './tools.ts'
 
 // Loris's own export format: what GET /api/export and a thread's "Export as JSON"
 // write, and what POST /api/import reads back. Bump EXPORT_VERSION when a field changes meaning.
@@ -56,6 +57,9 @@ export const exportedMessageSchema = z.object({
   attachment: exportedAttachmentSchema.nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
+  /** The pages the reply drew on, numbered from 1, and the tools it called (decision 065). */
+  sources: z.array(sourceSchema).default([]),
+  toolSteps: z.array(toolStepSchema).default([]),
 })
 export type ExportedMessage = z.infer<typeof exportedMessageSchema>
 

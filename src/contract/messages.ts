@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { chatModelSchema } from './config.ts'
 import { pageQuery, pageSchema } from './page.ts'
 import { withoutNul } from './text.ts'
+import { sourceSchema, toolStepSchema } from './tools.ts'
 
 /** Longest message text accepted in one send (characters). */
 export const MESSAGE_MAX_CHARS = 100_000
@@ -73,6 +74,10 @@ export const messageSchema = z.object({
   modelName: z.string().nullable().optional(),
   /** When the reply ended; null while it is being written. */
   completedAt: z.string().nullable().optional(),
+  /** The pages the reply drew on, numbered from 1 as it cites them ([1]); empty when none. */
+  sources: z.array(sourceSchema).optional(),
+  /** The tools the reply called, in order (name, arguments, result). */
+  toolSteps: z.array(toolStepSchema).optional(),
 })
 export type Message = z.infer<typeof messageSchema>
 
@@ -128,6 +133,8 @@ export const sendMessageFields = z.object({
   editOf: optionalMessageId,
   /** Regenerate (or Retry): a new reply to this exchange's text, in the mode of this request. */
   regenerateOf: optionalMessageId,
+  /** Let the reply search the web (the composer's search toggle); links are read either way. */
+  webSearch: flag,
 })
 export type SendMessageInput = z.input<typeof sendMessageFields>
 export type SendMessageFields = z.output<typeof sendMessageFields>

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { chatModelSchema } from './config.ts'
 import { mediaTypeSchema, messageCo2ImpactSchema, messageStatusSchema } from './messages.ts'
 import { threadSchema } from './threads.ts'
+import { sourceSchema } from './tools.ts'
 
 /** Share tokens: 32 random bytes in base64url (256 bits, unguessable). */
 export const shareTokenParam = z.object({
@@ -33,6 +34,8 @@ export const sharedExchangeSchema = z.object({
   /** The reply footer's model and time (absent from links shared before they were kept). */
   modelName: z.string().nullable().optional(),
   completedAt: z.string().nullable().optional(),
+  /** The pages the reply drew on, numbered from 1 (absent from links shared before they were kept). */
+  sources: z.array(sourceSchema).optional(),
 })
 export type SharedExchange = z.infer<typeof sharedExchangeSchema>
 

@@ -23,6 +23,7 @@ import { searchRoutes } from './features/search/routes.ts'
 import { shareHeadFor, sharingRoutes } from './features/sharing/routes.ts'
 import { systemRoutes } from './features/system/routes.ts'
 import { threadsRoutes } from './features/threads/routes.ts'
+import { createReplyLookup } from './features/tools/reply-lookup.ts'
 import { transcriptionBudget } from './features/voice/budget.ts'
 import { voiceRoutes } from './features/voice/routes.ts'
 import { createTranscriber } from './features/voice/transcriber.ts'
@@ -47,6 +48,8 @@ function apiRoutes(deps: AppDeps) {
   const attachments = createAttachments(deps, { transcribe: budget.transcribe })
   const intake: typeof attachments.intake = (user, file, content, signal) =>
     budget.forUser(user.id, file, () => attachments.intake(user, file, content, signal))
+  // What replies may look up: web search, links read in the parse pool, MCP tools (decision 065).
+  const lookup = createReplyLookup(deps.env, { log: deps.log, readPage: attachments.readPage })
   // This node's replies.
   const generations = new GenerationRegistry(deps.background)
   // After a person deletes threads or clears their history: the files no message uses any more go.
@@ -60,7 +63,7 @@ function apiRoutes(deps: AppDeps) {
     .route('/', authRoutes(deps))
     .route('/', systemRoutes(deps))
     .route('/', threadsRoutes(deps, { afterDelete: afterDeletes }))
-    .route('/', chatRoutes(deps, { generations, attachments: intake, afterClear: afterDeletes }))
+    .route('/', chatRoutes(deps, { generations, attachments: intake, afterClear: afterDeletes, lookup }))
     .route('/', attachments.routes())
     .route('/', voiceRoutes(deps, transcriber))
     .route('/', billingRoutes(deps))

@@ -15,7 +15,7 @@ import {
   sendJson,
   sendText,
 } from './http-helpers.ts'
-import { breakConnection, type SseEncoder, sleep, streamSse } from './sse.ts'
+import { breakConnection, openSse, type SseEncoder, sleep, streamSse, writeSse } from './sse.ts'
 
 export type AiScenario = 'normal' | 'slow' | 'upstream-error' | 'error-mid-stream' | 'empty'
 export type AiProvider = 'gemini' | 'openai'
@@ -66,6 +66,10 @@ const defaultTranscript = 'go forward ten meters'
 const slowPadding =
   'This reply streams slowly on purpose so that a test can interrupt it while it is arriving.'
 const markerPattern = /\[\[scenario:([a-z-]+)\]\]/
+// `[[tool:web_search {"query":"lorises"}]]` in the person's message: when the request offers
+// tools, the model calls each marked tool in turn (one per request), then answers citing [1] with
+// the first line of every result it was given.
+const toolMarkerPattern = /\[\[tool:([A-Za-z0-9_-]+)(?: (\{.*?\}))?\]\]/g
 
 interface State {
   scenario: AiScenario
@@ -89,13 +93,23 @@ interface Turn {
   fromUser: boolean
   texts: string[]
   attachments: Attachment[]
+  /** What tools answered, sent back to the model. */
+  toolResults: string[]
 }
 interface Conversation {
   turns: Turn[]
   system: boolean
   textChars: number
+  /** The request offers the model tools to call. */
+  offersTools: boolean
+}
+interface ToolCall {
+  name: string
+  args: unknown
 }
 interface Reply {
+  /** Instead of text: the model asks for this tool. */
+  toolCall?: ToolCall
   scenario: AiScenario
   text: string
   chunks: string[]
@@ -104,14 +118,35 @@ interface Reply {
   outputTokens: number
 }
 
-const newTurn = (fromUser: boolean): Turn => ({ fromUser, texts: [], attachments: [] })
+const newTurn = (fromUser: boolean): Turn => ({ fromUser, texts: [], attachments: [], toolResults: [] })
 const tokens = (chars: number) => Math.ceil(chars / 4)
 const base64Bytes = (data: string) => Buffer.from(data, 'base64').length
 const lastUserTurn = (c: Conversation) => c.turns.findLast((turn) => turn.fromUser)
 
-function conversation(turns: Turn[], systemTexts: string[]): Conversation {
-  const texts = [...systemTexts, ...turns.flatMap((turn) => turn.texts)]
-  return { turns, system: systemTexts.length > 0, textChars: texts.reduce((n, text) => n + text.length, 0) }
+function conversation(turns: Turn[], systemTexts: string[], offersTools = false): Conversation {
+  const texts = [...systemTexts, ...turns.flatMap((turn) => [...turn.texts, ...turn.toolResults])]
+  return {
+    turns,
+    system: systemTexts.length > 0,
+    textChars: texts.reduce((n, text) => n + text.length, 0),
+    offersTools,
+  }
+}
+
+/** The tool the model asks for next, or the answer once every marked tool has answered. */
+function planTools(c: Conversation): { call?: ToolCall; answer?: string } {
+  const last = lastUserTurn(c)
+  if (!last || !c.offersTools) return {}
+  const marked = [...last.texts.join('\n').matchAll(toolMarkerPattern)].map((m) => ({
+    name: m[1] as string,
+    args: m[2] ? (JSON.parse(m[2]) as unknown) : {},
+  }))
+  if (marked.length === 0) return {}
+  const results = c.turns.slice(c.turns.lastIndexOf(last) + 1).flatMap((turn) => turn.toolResults)
+  const next = marked[results.length]
+  if (next) return { call: next }
+  const lines = results.map((r) => (r.split('\n')[0] ?? '').slice(0, 200))
+  return { answer: `Here is what I found [1].\nTool results: ${lines.join(' | ')}` }
 }
 
 function fromUrl(url: string, fallbackType: string): Attachment {
@@ -168,7 +203,9 @@ function planReply(state: State, c: Conversation, streaming: boolean): Reply {
   const last = lastUserTurn(c)
   const scenario = scenarioFor(state, last?.texts.join('\n'))
   const transcribing = !streaming && last?.attachments.some((a) => a.mediaType.startsWith('audio/'))
-  let text = scenario === 'empty' ? '' : transcribing ? state.transcript : echo(c)
+  const tools = planTools(c)
+  if (tools.call) return { ...replyFor(state, scenario, '', tokens(c.textChars)), toolCall: tools.call }
+  let text = scenario === 'empty' ? '' : transcribing ? state.transcript : (tools.answer ?? echo(c))
   while (scenario === 'slow' && streaming && chunkText(text, state.wordsPerChunk).length < minSlowChunks)
     text += `\n${slowPadding}`
   return replyFor(state, scenario, text, tokens(c.textChars))
@@ -263,6 +300,7 @@ function jsonObject<T>(body: Body): Partial<T> {
 
 interface GeminiPart {
   text?: unknown
+  functionResponse?: { name?: string; response?: unknown }
   inlineData?: { mimeType?: string; data?: string }
   fileData?: { mimeType?: string; fileUri?: string }
 }
@@ -273,12 +311,17 @@ interface GeminiContent {
 interface GeminiRequest {
   contents: GeminiContent[]
   systemInstruction: { parts?: GeminiPart[] }
+  tools: { functionDeclarations?: unknown[] }[]
 }
 
 function geminiTurn(content: GeminiContent): Turn {
-  const turn = newTurn(content.role !== 'model')
-  for (const part of content.parts ?? []) {
-    if (typeof part.text === 'string') turn.texts.push(part.text)
+  const parts = content.parts ?? []
+  // Tool results come back in a 'user' content, but the person did not write them.
+  const fromTool = parts.some((part) => part.functionResponse)
+  const turn = newTurn(content.role !== 'model' && !fromTool)
+  for (const part of parts) {
+    if (part.functionResponse) turn.toolResults.push(JSON.stringify(part.functionResponse.response))
+    else if (typeof part.text === 'string') turn.texts.push(part.text)
     else if (part.inlineData) {
       const { mimeType = 'application/octet-stream', data = '' } = part.inlineData
       turn.attachments.push({ mediaType: mimeType, bytes: base64Bytes(data) })
@@ -292,7 +335,9 @@ function geminiTurn(content: GeminiContent): Turn {
 
 function geminiConversation(request: Partial<GeminiRequest>): Conversation {
   const turns = (Array.isArray(request.contents) ? request.contents : []).map(geminiTurn)
-  return conversation(turns, geminiTurn({ parts: request.systemInstruction?.parts ?? [] }).texts)
+  const offersTools =
+    Array.isArray(request.tools) && request.tools.some((t) => (t.functionDeclarations?.length ?? 0) > 0)
+  return conversation(turns, geminiTurn({ parts: request.systemInstruction?.parts ?? [] }).texts, offersTools)
 }
 
 function geminiBody(ctx: Context, id: string, reply: Reply, text: string, final: boolean) {
@@ -301,10 +346,11 @@ function geminiBody(ctx: Context, id: string, reply: Reply, text: string, final:
     candidatesTokenCount: reply.outputTokens,
     totalTokenCount: reply.inputTokens + reply.outputTokens,
   }
+  const parts = reply.toolCall
+    ? [{ functionCall: { name: reply.toolCall.name, args: reply.toolCall.args } }]
+    : [{ text }]
   return {
-    candidates: [
-      { content: { parts: [{ text }], role: 'model' }, index: 0, ...(final && { finishReason: 'STOP' }) },
-    ],
+    candidates: [{ content: { parts, role: 'model' }, index: 0, ...(final && { finishReason: 'STOP' }) }],
     ...(final && { usageMetadata: usage }),
     modelVersion: ctx.model,
     responseId: id,
@@ -320,6 +366,7 @@ async function geminiGenerate(ctx: Context) {
     delta: (text, isLast) => [geminiBody(ctx, id, reply, text, isLast)],
     end: () => [],
   }
+  if (reply.toolCall && streaming) return sendToolCall(ctx, [geminiBody(ctx, id, reply, '', true)])
   await deliver(ctx, reply, {
     stream: streaming ? stream : undefined,
     whole: () => json(geminiBody(ctx, id, reply, reply.text, true)),
@@ -355,6 +402,7 @@ interface OpenAiMessage {
   content?: string | OpenAiPart[] | null
 }
 interface OpenAiRequest {
+  tools: unknown[]
   messages: OpenAiMessage[]
   stream: boolean
   stream_options: { include_usage?: boolean }
@@ -380,12 +428,13 @@ function openaiConversation(request: Partial<OpenAiRequest>): Conversation {
   const turns: Turn[] = []
   for (const message of Array.isArray(request.messages) ? request.messages : []) {
     const turn = newTurn(message.role === 'user')
-    if (typeof message.content === 'string') turn.texts.push(message.content)
+    if (message.role === 'tool') turn.toolResults.push(String(message.content ?? ''))
+    else if (typeof message.content === 'string') turn.texts.push(message.content)
     else for (const part of message.content ?? []) addOpenAiPart(turn, part)
     if (message.role === 'system' || message.role === 'developer') system.push(...turn.texts)
     else turns.push(turn)
   }
-  return conversation(turns, system)
+  return conversation(turns, system, Array.isArray(request.tools) && request.tools.length > 0)
 }
 
 function openaiUsage(reply: Reply) {
@@ -420,6 +469,30 @@ async function openaiChat(ctx: Context) {
   const request = jsonObject<OpenAiRequest>(ctx.body)
   const streaming = request.stream === true
   const reply = planReply(ctx.state, openaiConversation(request), streaming)
+  if (reply.toolCall && streaming) {
+    const base = {
+      id: `chatcmpl-${randomUUID()}`,
+      object: 'chat.completion.chunk',
+      created: now(),
+      model: ctx.model,
+    }
+    const call = {
+      index: 0,
+      id: `call_${randomUUID().slice(0, 8)}`,
+      type: 'function',
+      function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.args) },
+    }
+    const choice = (delta: object, finish: string | null) => ({
+      ...base,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    })
+    return sendToolCall(ctx, [
+      choice({ role: 'assistant', content: null, tool_calls: [call] }, null),
+      choice({}, 'tool_calls'),
+      ...(request.stream_options?.include_usage ? [{ ...base, choices: [], usage: openaiUsage(reply) }] : []),
+      '[DONE]',
+    ])
+  }
   const whole = {
     id: `chatcmpl-${randomUUID()}`,
     object: 'chat.completion',
@@ -439,6 +512,13 @@ async function openaiChat(ctx: Context) {
     stream: streaming ? openaiEncoder(ctx, reply, request.stream_options?.include_usage === true) : undefined,
     whole: () => json(whole),
   })
+}
+
+/** A model's request for a tool, streamed as the provider sends one. */
+async function sendToolCall(ctx: Context, events: unknown[]) {
+  openSse(ctx.res)
+  for (const event of events) await writeSse(ctx.res, event)
+  ctx.res.end()
 }
 
 // The SDK asks for verbose_json (whisper) or json (gpt-4o-*-transcribe) when provider options are set.

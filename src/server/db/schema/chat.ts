@@ -119,6 +119,13 @@ export const messages = pgTable(
     outputTokens: integer('output_tokens'),
     latencyMs: integer('latency_ms'),
     co2Impact: jsonb('co2_impact'),
+    // What the reply drew on and the tools it called (contract/tools.ts: sources numbered from 1
+    // as the reply cites them, tool steps in order); null when it looked nothing up. Decision 065.
+    sources: jsonb('sources').$type<{ url: string; title: string; snippet?: string }[]>(),
+    toolSteps:
+      jsonb('tool_steps').$type<
+        { id: string; name: string; args: unknown; result?: string; status: string }[]
+      >(),
     uploadId: uuid('upload_id').references(() => uploads.id, { onDelete: 'set null' }),
     mediaUrl: text('media_url'),
     mediaType: text('media_type', { enum: ['image', 'document'] }),

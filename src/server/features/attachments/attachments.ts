@@ -5,6 +5,7 @@ import type { Env } from '#server/env.ts'
 import type { AppDeps } from '#server/lib/context.ts'
 import { createDiskStorage, type ObjectStorage } from '#server/lib/storage.ts'
 import { createAttachmentIntake, type IntakeDeps } from './intake.ts'
+import { sharedParsePool } from './parse-pool.ts'
 import { attachmentsRoutes } from './routes.ts'
 import { sweepAfterDelete } from './sweep.ts'
 
@@ -26,5 +27,7 @@ export function createAttachments(
      */
     afterDelete: sweepAfterDelete(d),
     routes: () => attachmentsRoutes(deps, storage),
+    /** A fetched web page's title and readable text, read in the parse pool (tools' read_link). */
+    readPage: (bytes: Uint8Array, url: string) => sharedParsePool().readPage(bytes, url),
   }
 }

@@ -1,6 +1,7 @@
 // The one place a reply ends, whatever the outcome: message, user usage and CO2 in one statement.
 import { eq, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
+import type { Source, ToolStep } from '#contract/tools.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { executeNamed, placeholder as p } from '#server/db/named-statement.ts'
 import { PERSON_SENT_ORIGINS, users } from '#server/db/schema/index.ts'
@@ -35,6 +36,9 @@ export interface FinishedReply {
   impact: ImpactSettings
   /** The energy an in-process reply used, metered on this machine (decision 020); else estimated. */
   measuredEnergy?: MeasuredEnergy | null
+  /** What the reply looked up (decision 065); stored as null when it looked nothing up. */
+  sources?: Source[]
+  toolSteps?: ToolStep[]
   now: Date
 }
 
@@ -86,6 +90,8 @@ function buildFinish() {
         output_tokens = ${p('outputTokens')}::int,
         latency_ms = ${p('latencyMs')}::int,
         co2_impact = ${p('co2')}::jsonb,
+        sources = ${p('sources')}::jsonb,
+        tool_steps = ${p('toolSteps')}::jsonb,
         completed_at = ${p('now')}::timestamptz,
         reserved_chars = 0
       from held where m.id = held.id
@@ -170,6 +176,8 @@ export async function finalizeReply(
       outputTokens: r.outputTokens,
       latencyMs: r.latencyMs,
       co2: co2Impact ? JSON.stringify(co2Impact) : null,
+      sources: r.sources?.length ? JSON.stringify(r.sources) : null,
+      toolSteps: r.toolSteps?.length ? JSON.stringify(r.toolSteps) : null,
       now: r.now.toISOString(),
       chargedInput: charged.input,
       chargedOutput: charged.output,

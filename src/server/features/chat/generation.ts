@@ -5,6 +5,7 @@
 // FLAG_CHECK_MS, keeps this node's lease on the reply (lease.ts).
 import type { Logger } from 'pino'
 import { type ChatErrorCode, type ChatWait, chatErrorCodes } from '#contract/chat-events.ts'
+import type { Source, ToolStep } from '#contract/tools.ts'
 import type { Db } from '#server/db/client.ts'
 import type { MeasuredEnergy } from '#server/features/impact/message-impact.ts'
 import type { ResolvedModel } from '#server/features/models/registry.ts'
@@ -13,6 +14,7 @@ import type { BackgroundWork } from '#server/lib/background-work.ts'
 import { classify, type Ending, loggableError } from './failures.ts'
 import { type FinishedReply, finalizeReply, type ReplyOutcome } from './finalize.ts'
 import type { Prompt } from './history.ts'
+import type { PreparedLookup } from './lookup.ts'
 import { ProgressSaver } from './progress-saver.ts'
 
 export interface GenerationEnd {
@@ -20,16 +22,22 @@ export interface GenerationEnd {
   code: ChatErrorCode | null
   /** The user's sent-message count once this reply was stored (absent if storing failed). */
   userMessageCount?: number
+  /** The reply's sources, numbered from 1 (decision 065). */
+  sources?: Source[]
 }
 export type GenerationEvent =
   | { type: 'text'; text: string }
   | { type: 'wait'; wait: ChatWait | null }
+  | { type: 'tool-step'; step: ToolStep }
+  | { type: 'sources'; sources: Source[] }
   | { type: 'end'; end: GenerationEnd }
 
 /** What the model is asked. */
 export interface ModelCall {
   resolved: ResolvedModel
   prompt: Prompt
+  /** Prepares the reply's lookups (tools offered, or context found first): chat/lookup.ts. */
+  lookup?: (signal: AbortSignal) => Promise<PreparedLookup>
 }
 
 /** The stored send a reply belongs to. */
@@ -51,6 +59,9 @@ export class Generation {
   text = ''
   /** Why the reply has not started yet (eco engine queue or preparation); null once it has. */
   wait: ChatWait | null = null
+  /** What the reply looked up so far: its sources (numbered from 1) and tool calls. */
+  sources: Source[] = []
+  toolSteps: ToolStep[] = []
   end: GenerationEnd | null = null
   stopRequested = false
   readonly controller = new AbortController()
@@ -62,6 +73,8 @@ export class Generation {
     return {
       snapshot: this.text,
       wait: this.wait,
+      sources: this.sources,
+      toolSteps: this.toolSteps,
       end: this.end,
       unsubscribe: () => this.listeners.delete(listener),
     }
@@ -71,6 +84,20 @@ export class Generation {
     if (JSON.stringify(wait) === JSON.stringify(this.wait)) return
     this.wait = wait
     for (const l of this.listeners) l({ type: 'wait', wait })
+  }
+
+  /** A tool call as it starts, and again (same id) as it ends. */
+  setToolStep(step: ToolStep) {
+    const at = this.toolSteps.findIndex((s) => s.id === step.id)
+    if (at >= 0) this.toolSteps[at] = step
+    else this.toolSteps.push(step)
+    for (const l of this.listeners) l({ type: 'tool-step', step })
+  }
+
+  setSources(sources: Source[]) {
+    if (sources.length === this.sources.length) return
+    this.sources = sources
+    for (const l of this.listeners) l({ type: 'sources', sources })
   }
 
   push(text: string) {
@@ -110,14 +137,40 @@ export async function streamModel(gen: Generation, job: ModelCall): Promise<Mode
   let ending: Ending = { kind: 'finished' }
   let usage: ModelResult['usage'] = {}
   let measured: MeasuredEnergy | null = null
-  const parts = streamReply(job.resolved, job.prompt, {
-    signal: gen.controller.signal,
-    onWait: (wait) => gen.setWait(wait),
-  })
   try {
+    const lookup = await prepareLookup(gen, job)
+    const parts = streamReply(job.resolved, withContext(job.prompt, lookup?.context ?? null), {
+      signal: gen.controller.signal,
+      tools: lookup?.tools,
+      onWait: (wait) => gen.setWait(wait),
+    })
     for await (const part of parts) {
       if (part.type === 'text') gen.push(part.text)
-      else if (part.type === 'finish') {
+      else if (part.type === 'tool-call')
+        gen.setToolStep({
+          id: part.call.toolCallId,
+          name: part.call.toolName,
+          args: part.call.input,
+          status: 'running',
+        })
+      else if (part.type === 'tool-result' || part.type === 'tool-error') {
+        const call = part.type === 'tool-result' ? part.result : part.failure
+        const shown = part.type === 'tool-result' ? part.result.output : errorText(part.failure.error)
+        gen.setToolStep({
+          id: call.toolCallId,
+          name: call.toolName,
+          args: call.input,
+          result: stepResult(shown),
+          status: part.type === 'tool-result' ? 'done' : 'failed',
+        })
+        if (lookup) gen.setSources(lookup.sources())
+      } else if (part.type === 'source') {
+        const s = part.source
+        if (lookup && 'url' in s && typeof s.url === 'string') {
+          lookup.addSource({ url: s.url, title: s.title ?? s.url })
+          gen.setSources(lookup.sources())
+        }
+      } else if (part.type === 'finish') {
         usage = part.usage
         measured = part.measured
       } else if (part.type === 'error') ending = { kind: 'error', error: part.error }
@@ -132,6 +185,31 @@ export async function streamModel(gen: Generation, job: ModelCall): Promise<Mode
         : { kind: 'error', error }
   }
   return { ending, usage, measured, started }
+}
+
+/** How much of a tool's result a step keeps to show. */
+const STEP_RESULT_CHARS = 2_000
+
+function stepResult(output: unknown): string {
+  const text = typeof output === 'string' ? output : JSON.stringify(output ?? null)
+  return text.length > STEP_RESULT_CHARS ? `${text.slice(0, STEP_RESULT_CHARS)}…` : text
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** The reply's lookups, or none when they cannot be prepared (the reply goes on without). */
+async function prepareLookup(gen: Generation, job: ModelCall): Promise<PreparedLookup | null> {
+  if (!job.lookup) return null
+  const lookup = await job.lookup(gen.controller.signal).catch(() => null)
+  if (lookup) gen.setSources(lookup.sources())
+  return lookup
+}
+
+/** The prompt with what was looked up first (models without tools) after its system text. */
+function withContext(prompt: Prompt, context: string | null): Prompt {
+  return context ? { ...prompt, system: `${prompt.system}\n\n${context}` } : prompt
 }
 
 /**
@@ -175,6 +253,8 @@ export async function runGeneration(
     inputChars: job.inputChars,
     impact: job.resolved.impact,
     measuredEnergy: measured,
+    sources: gen.sources,
+    toolSteps: gen.toolSteps,
     now: deps.now(),
   }
   let userMessageCount: number | undefined
@@ -185,7 +265,7 @@ export async function runGeneration(
     log.error({ err }, 'storing the finished reply failed')
   }
   log.info({ status: outcome.status, latencyMs: reply.latencyMs, chars: gen.text.length }, 'reply finished')
-  gen.finish({ outcome, code, userMessageCount })
+  gen.finish({ outcome, code, userMessageCount, sources: gen.sources })
 }
 
 function isAbort(error: unknown): boolean {

@@ -1,6 +1,7 @@
 import { co2ImpactSchema } from '#contract/impact.ts'
 import { type Message, type MessageCo2Impact, messageCo2ImpactSchema } from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
+import { type Source, sourceSchema, type ToolStep, toolStepSchema } from '#contract/tools.ts'
 import type { MessageRow } from './queries.ts'
 
 /**
@@ -46,6 +47,8 @@ export const MESSAGE_JSON_FIELDS = [
   'parentId',
   'modelId',
   'completedAt',
+  'sources',
+  'toolSteps',
 ] as const satisfies readonly (keyof MessageRow)[]
 export type MessageJsonRow = Pick<MessageRow, (typeof MESSAGE_JSON_FIELDS)[number]>
 
@@ -89,5 +92,19 @@ export function messageFromJsonText(m: MessageJsonText, versionIds?: string[]): 
     modelId: m.modelId,
     modelName: replyModelName(m.chatModel, m.modelId),
     completedAt: m.completedAt,
+    sources: sourcesOf(m.sources),
+    toolSteps: toolStepsOf(m.toolSteps),
   }
+}
+
+/** A reply's stored sources (messages.sources), the ones of a known shape; [] when none. */
+export function sourcesOf(stored: unknown): Source[] {
+  const parsed = sourceSchema.array().safeParse(stored ?? [])
+  return parsed.success ? parsed.data : []
+}
+
+/** A reply's stored tool steps (messages.tool_steps); [] when none. */
+export function toolStepsOf(stored: unknown): ToolStep[] {
+  const parsed = toolStepSchema.array().safeParse(stored ?? [])
+  return parsed.success ? parsed.data : []
 }

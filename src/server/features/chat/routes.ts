@@ -18,6 +18,7 @@ import { readOnSession, readsCheckSession, readUser, requireUser } from '#server
 import { validate } from '#server/lib/validate.ts'
 import { activeBranch } from './branch.ts'
 import type { GenerationRegistry } from './generation.ts'
+import type { ReplyLookup } from './lookup.ts'
 import { messageFromJsonText, toMessageJson } from './message-json.ts'
 import {
   clearHistory,
@@ -50,6 +51,8 @@ export interface ChatRouteOptions {
   attachments?: AttachmentReader
   /** Runs after the history is cleared (app.ts: forgets kept histories, removes unused files). */
   afterClear?: (userId: string) => Promise<void>
+  /** What replies may look up (the tools feature, composed in app.ts). */
+  lookup?: ReplyLookup
 }
 
 export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
@@ -60,6 +63,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
     now: () => deps.now?.() ?? new Date(),
     models: createModelRegistry(deps.env, ecoEngineFor(deps.env, deps.log)),
     generations: opts.generations,
+    lookup: opts.lookup,
   }
   const auth = requireUser(deps)
   /** The thread as shown: the selected version of each turn, each naming its siblings. */

@@ -17,6 +17,8 @@ export interface SendInput {
   editOf: string | null
   /** A new reply to this exchange's text (its attachment stays). */
   regenerateOf: string | null
+  /** The reply may search the web (the composer's toggle). */
+  webSearch: boolean
   /** What the model is sent along with the text. */
   attachment: PromptAttachment | null
   /** What is stored on the message for the client to show. */
@@ -61,6 +63,7 @@ function fromFields(raw: unknown): SendInput {
     clientMessageId: fields.clientMessageId,
     editOf: fields.editOf,
     regenerateOf: fields.regenerateOf,
+    webSearch: fields.webSearch,
     attachment: null,
     media: null,
   }

@@ -204,6 +204,11 @@ describe('POST /api/messages', () => {
     const config = configSchema.parse(await (await app.t.request('/api/config')).json())
     expect(config.modes.chatgpt).toEqual({ available: false, reason: events[0]?.error })
     expect(config.modes.gemini.available && config.modes.loris.available).toBe(true)
+    // No search provider here: the composer's toggle says why it cannot search.
+    expect(config.webSearch).toEqual({
+      available: false,
+      reason: 'Web search is not configured on this server',
+    })
   })
 
   it("answers 404 for another user's thread, storing nothing", async () => {

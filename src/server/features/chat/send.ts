@@ -10,6 +10,7 @@ import { chatErrorCodes } from '#contract/chat-events.ts'
 import { threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
 import { threads } from '#server/db/schema/index.ts'
+import { callsTools } from '#server/features/models/capabilities.ts'
 import type { ModelRegistry, ResolvedModel } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
@@ -22,9 +23,10 @@ import {
   type UsageClaim,
 } from './admission.ts'
 import { countSentMessages } from './finalize.ts'
-import type { GenerationDeps, GenerationRegistry } from './generation.ts'
+import type { GenerationDeps, GenerationJob, GenerationRegistry } from './generation.ts'
 import { buildPrompt, type HistoryExchange, userText } from './history.ts'
 import { finishLapsed } from './lease.ts'
+import type { ReplyLookup } from './lookup.ts'
 import {
   findByClientId,
   findOwnedMessage,
@@ -43,6 +45,7 @@ import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, tierOf } fro
 export interface ChatServices extends GenerationDeps {
   models: ModelRegistry
   generations: GenerationRegistry
+  lookup?: ReplyLookup
 }
 
 /** Attempts of a send whose branch moved under it (another send or a switch in the thread). */
@@ -221,8 +224,21 @@ function generateAndStream(
     inputChars: inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }),
     resolved,
     prompt: buildPrompt(history, { content, attachment: input.attachment }, resolved.historyBudgetTokens),
+    lookup: lookupFor(s.lookup, resolved, input, row.content),
   })
   return followGeneration(gen, headOf(row, input.threadId), signal)
+}
+
+/** The reply's lookups, run as it starts (generation.ts): links always, search when asked. */
+function lookupFor(
+  lookup: ReplyLookup | undefined,
+  resolved: ResolvedModel,
+  input: SendInput,
+  message: string,
+): GenerationJob['lookup'] {
+  if (!lookup) return undefined
+  return (signal) =>
+    lookup.prepare({ callsTools: callsTools(resolved), webSearch: input.webSearch, message, signal })
 }
 
 /** The earlier send a retry names, if any. */

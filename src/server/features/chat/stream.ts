@@ -5,6 +5,7 @@ import type { Db } from '#server/db/client.ts'
 import { countSentMessages } from './finalize.ts'
 import type { Generation, GenerationEnd } from './generation.ts'
 import { finishLapsed, LEASE_MS } from './lease.ts'
+import { sourcesOf } from './message-json.ts'
 import { findOwnedMessage, type MessageRow } from './queries.ts'
 import { type SseSink, sseResponse } from './sse.ts'
 import { TextFrames } from './text-frames.ts'
@@ -22,7 +23,10 @@ export function headOf(row: Pick<MessageRow, 'id' | 'threadId'>, requested: stri
 }
 
 export function endEvent(head: Head, end: GenerationEnd): ChatEvent {
-  const count = end.userMessageCount === undefined ? {} : { userMessageCount: end.userMessageCount }
+  const count = {
+    ...(end.userMessageCount === undefined ? {} : { userMessageCount: end.userMessageCount }),
+    ...(end.sources?.length ? { sources: end.sources } : {}),
+  }
   if (end.code)
     return {
       ...head,
@@ -41,8 +45,13 @@ export function storedEnd(row: MessageRow): GenerationEnd {
     response: row.response,
     errorMessage: row.errorMessage,
   } as const
-  if (!row.errorMessage) return { outcome, code: null }
-  return { outcome, code: row.status === 'failed' ? chatErrorCodes.upstream : chatErrorCodes.interrupted }
+  const sources = sourcesOf(row.sources)
+  if (!row.errorMessage) return { outcome, code: null, sources }
+  return {
+    outcome,
+    code: row.status === 'failed' ? chatErrorCodes.upstream : chatErrorCodes.interrupted,
+    sources,
+  }
 }
 
 const start = (sink: SseSink, head: Head) => sink.send({ ...head, status: 'streaming', text: '' })
@@ -57,12 +66,16 @@ export function followGeneration(gen: Generation, head: Head, signal: AbortSigna
       // Anything else goes after the text before it.
       frames.flush()
       if (e.type === 'wait') sink.send({ id: head.id, wait: e.wait })
+      else if (e.type === 'tool-step') sink.send({ id: head.id, toolStep: e.step })
+      else if (e.type === 'sources') sink.send({ id: head.id, sources: e.sources })
       else {
         sink.send(endEvent(head, e.end))
         sink.close()
       }
     })
     if (sub.wait) sink.send({ id: head.id, wait: sub.wait })
+    for (const step of sub.toolSteps) sink.send({ id: head.id, toolStep: step })
+    if (sub.sources.length) sink.send({ id: head.id, sources: sub.sources })
     if (sub.snapshot) sink.send({ id: head.id, text: sub.snapshot })
     if (sub.end) {
       sink.send(endEvent(head, sub.end))

@@ -7,6 +7,7 @@ import {
   type ExportedThread,
 } from '#contract/export.ts'
 import { activeBranch, childrenByParent } from '#server/features/chat/branch.ts'
+import { sourcesOf, toolStepsOf } from '#server/features/chat/message-json.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import type { ExportMessageRow, ExportThreadRow } from './queries.ts'
 
@@ -62,6 +63,8 @@ export function toExportedMessage(
       : null,
     createdAt: m.createdAt.toISOString(),
     completedAt: m.completedAt?.toISOString() ?? null,
+    sources: sourcesOf(m.sources),
+    toolSteps: toolStepsOf(m.toolSteps),
   }
 }
 
@@ -179,6 +182,16 @@ export function markdownExchange(m: ExportedMessage, versions: number): string {
     '',
   )
   if (m.status === 'interrupted') out.push(`*${m.errorMessage ?? 'Reply stopped'}*`, '')
+  if (m.sources.length > 0)
+    out.push(
+      'Sources:',
+      '',
+      ...m.sources.map(
+        (s, i) =>
+          `${i + 1}. [${s.title.replace(/[[\]]/g, '')}](${s.url.replace(/[()\s]/g, encodeURIComponent)})`,
+      ),
+      '',
+    )
   return `${out.join('\n')}\n`
 }
 

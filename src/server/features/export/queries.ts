@@ -43,6 +43,8 @@ const exportColumns = {
   outputTokens: messages.outputTokens,
   latencyMs: messages.latencyMs,
   co2Impact: messages.co2Impact,
+  sources: messages.sources,
+  toolSteps: messages.toolSteps,
   mediaType: messages.mediaType,
   createdAt: messages.createdAt,
   completedAt: messages.completedAt,
@@ -148,6 +150,8 @@ export function exportBatch(
         attachment,
         createdAt: messages.createdAt,
         completedAt: messages.completedAt,
+        sources: sql`coalesce(${messages.sources}, '[]'::jsonb)`,
+        toolSteps: sql`coalesce(${messages.toolSteps}, '[]'::jsonb)`,
       }),
     })
     .from(batch)

@@ -38,6 +38,8 @@ export type ReplyPart =
   | { type: 'file'; file: GeneratedFile }
   | { type: 'tool-call'; call: TypedToolCall<ToolSet> }
   | { type: 'tool-result'; result: TypedToolResult<ToolSet> }
+  /** A tool call that failed (threw, timed out); the model is told and goes on. */
+  | { type: 'tool-error'; failure: Extract<TextStreamPart<ToolSet>, { type: 'tool-error' }> }
   /** The model ended; `measured` is the energy our own engine metered for it, else null. */
   | { type: 'finish'; usage: LanguageModelUsage; measured: MeasuredEnergy | null }
   | { type: 'error'; error: unknown }
@@ -116,6 +118,9 @@ export async function* streamReply(
           break
         case 'tool-result':
           yield { type: 'tool-result', result: part }
+          break
+        case 'tool-error':
+          yield { type: 'tool-error', failure: part }
           break
         case 'finish':
           yield { type: 'finish', usage: part.totalUsage, measured }

@@ -4,7 +4,7 @@ import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { messages, shares, threads, uploads } from '#server/db/schema/index.ts'
 import { activeBranch } from '#server/features/chat/branch.ts'
-import { co2Of } from '#server/features/chat/message-json.ts'
+import { co2Of, sourcesOf } from '#server/features/chat/message-json.ts'
 import {
   modelNamesOf,
   SERVER_ONLY_KEYS,
@@ -52,6 +52,7 @@ export async function snapshotOf(db: Db, userId: string, thread: ThreadRow): Pro
       uploadId: messages.uploadId,
       createdAt: messages.createdAt,
       completedAt: messages.completedAt,
+      sources: messages.sources,
     })
     .from(messages)
     .where(and(eq(messages.userId, userId), inThread))
@@ -63,6 +64,7 @@ export async function snapshotOf(db: Db, userId: string, thread: ThreadRow): Pro
       // A reply still being written is shared as it stands.
       status: m.status === 'streaming' ? 'interrupted' : m.status,
       co2Impact: co2Of(m.co2Impact),
+      sources: sourcesOf(m.sources),
       createdAt: m.createdAt.toISOString(),
       completedAt: m.completedAt?.toISOString() ?? null,
     }

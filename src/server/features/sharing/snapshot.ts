@@ -7,6 +7,7 @@ import { chatModelSchema } from '#contract/config.ts'
 import { mediaTypeSchema, messageCo2ImpactSchema, messageStatusSchema } from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
 import { type SharedConversation, sharedExchangeSchema } from '#contract/sharing.ts'
+import { sourceSchema } from '#contract/tools.ts'
 import { AppError } from '#server/lib/app-error.ts'
 
 export const storedExchangeSchema = z.object({
@@ -26,6 +27,7 @@ export const storedExchangeSchema = z.object({
   uploadId: z.string().nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable().optional(),
+  sources: z.array(sourceSchema).optional(),
 })
 export type StoredExchange = z.infer<typeof storedExchangeSchema>
 export const storedSnapshotSchema = z.array(storedExchangeSchema)

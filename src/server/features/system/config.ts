@@ -45,5 +45,9 @@ export function buildConfig(env: Env, engine: EcoEngine | null = null): AppConfi
         ? on
         : off('Google sign-in is not configured on this server'),
     transcription: transcription(env),
+    webSearch:
+      env.SEARXNG_URL || env.BRAVE_SEARCH_API_KEY || env.TAVILY_API_KEY
+        ? on
+        : off('Web search is not configured on this server'),
   }
 }

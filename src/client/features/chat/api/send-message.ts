@@ -23,6 +23,8 @@ export interface SendRequest {
   file?: File | null
   editOf?: string | null
   regenerateOf?: string | null
+  /** The reply may search the web (decision 065). */
+  webSearch?: boolean
 }
 
 /** A send that did not end with `done`; `retryable` when trying again may help. */

@@ -44,6 +44,7 @@ import { Composer } from './composer.tsx'
 import type { ConversationItem } from './conversation.tsx'
 import { type ExchangeActions, ExchangeActionsContext } from './exchange-actions.tsx'
 import { NoModeNotice } from './no-mode-notice.tsx'
+import { SearchToggle } from './search-toggle.tsx'
 import { VisitorEmptyState } from './visitor-empty-state.tsx'
 
 // The conversation (markdown and GFM: most of the chat's code) is loaded only when there is one
@@ -178,6 +179,8 @@ export function ChatView() {
       co2Impact: null,
       pending: true,
       wait: pending.wait,
+      sources: pending.sources,
+      toolSteps: pending.toolSteps,
     }
     // A new version takes the place of the turn it revises; what followed belongs to the old one.
     const at = pending.revises ? stored.findIndex((i) => i.exchange.id === pending.revises) : -1
@@ -317,6 +320,10 @@ export function ChatView() {
             <>
               <AttachmentMenu disabled={voice.state !== 'idle'} />
               <VoiceButton voice={voice} />
+              <SearchToggle
+                threadKey={selection.kind === 'thread' ? selection.id : selection.kind}
+                unavailableReason={config && !config.webSearch.available ? config.webSearch.reason : null}
+              />
             </>
           }
         />

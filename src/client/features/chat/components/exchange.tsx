@@ -15,6 +15,7 @@ import { borderClassFor } from '../lib/chat-mode.ts'
 import { useExchangeActions } from './exchange-actions.tsx'
 import { Markdown } from './markdown.tsx'
 import { actionButtonClass, ReplyFooter } from './reply-footer.tsx'
+import { ReplySources, ToolSteps } from './reply-lookups.tsx'
 
 export type ExchangeView = Pick<
   Message,
@@ -32,6 +33,8 @@ export type ExchangeView = Pick<
   | 'co2Impact'
   | 'modelName'
   | 'versionIds'
+  | 'sources'
+  | 'toolSteps'
 > & {
   /**
    * The server id; null while the send has not been stored yet, and on a shared conversation
@@ -260,6 +263,7 @@ export const Exchange = memo(function Exchange({ exchange }: { exchange: Exchang
         aria-busy={generating}
         className={cn('group/reply relative border-l-4 pl-4', borderClassFor(chatModel))}
       >
+        <ToolSteps steps={exchange.toolSteps ?? []} />
         {thinking ? (
           <p className="flex items-center gap-2 text-muted-foreground">
             <Spinner className="size-4" label="Reply pending" /> {waitText(exchange.wait)}
@@ -272,6 +276,7 @@ export const Exchange = memo(function Exchange({ exchange }: { exchange: Exchang
             {!pending && <ReplyNote status={status} errorMessage={exchange.errorMessage} />}
           </>
         )}
+        <ReplySources sources={exchange.sources ?? []} />
         {/* A read-only copy (no actions) shows its footer's figures without an id. */}
         {(id || !actions) && !generating && <ReplyFooter exchange={exchange} />}
       </div>

@@ -9,6 +9,7 @@ import type { ChatEvent, ChatWait } from '#contract/chat-events.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message } from '#contract/messages.ts'
 import { threadTitleFrom } from '#contract/thread-titles.ts'
+import type { Source, ToolStep } from '#contract/tools.ts'
 import { messagesQueryKey, putMessage } from '../api/get-messages.ts'
 import { SendError, streamMessage } from '../api/send-message.ts'
 import { type ModeFlags, modelFromFlags } from '../lib/chat-mode.ts'
@@ -33,6 +34,9 @@ export interface PendingExchange {
   media: Pick<Message, 'mediaUrl' | 'mediaType' | 'mediaName' | 'mediaMime'> | null
   /** Why the reply has not started yet (in line, or the eco model being prepared). */
   wait: ChatWait | null
+  /** What the reply looked up so far: its sources (numbered from 1) and tool calls. */
+  sources: Source[]
+  toolSteps: ToolStep[]
 }
 
 export interface SendOptions {
@@ -45,6 +49,8 @@ export interface SendOptions {
   /** A new reply to this exchange's text. */
   regenerateOf?: string | null
   media?: Pick<Message, 'mediaUrl' | 'mediaType' | 'mediaName' | 'mediaMime'> | null
+  /** The reply may search the web (the composer's toggle). */
+  webSearch?: boolean
 }
 
 export interface StreamCallbacks {
@@ -99,7 +105,15 @@ function storedMessage(p: PendingExchange, end: ChatEvent): Message {
     status: end.status ?? 'complete',
     errorMessage: null,
     clientMessageId: p.clientMessageId,
+    sources: end.sources ?? p.sources,
+    toolSteps: p.toolSteps,
   }
+}
+
+/** The steps with this one added, or put in place of its earlier state. */
+function withStep(steps: ToolStep[], step: ToolStep): ToolStep[] {
+  const at = steps.findIndex((s) => s.id === step.id)
+  return at < 0 ? [...steps, step] : steps.map((s, i) => (i === at ? step : s))
 }
 
 export function useChatStream(callbacks: StreamCallbacks) {
@@ -199,6 +213,8 @@ export function useChatStream(callbacks: StreamCallbacks) {
         revises: options.editOf ?? options.regenerateOf ?? null,
         media: options.media ?? null,
         wait: null,
+        sources: [],
+        toolSteps: [],
       }
       update(current)
       const onEvent = (event: ChatEvent) => {
@@ -211,6 +227,8 @@ export function useChatStream(callbacks: StreamCallbacks) {
             serverId: event.id ?? current.serverId,
             actualThreadId: event.actualThreadId ?? current.actualThreadId,
             response: event.text ?? '',
+            sources: [],
+            toolSteps: [],
           }
           if (created) {
             update(current)
@@ -222,6 +240,10 @@ export function useChatStream(callbacks: StreamCallbacks) {
           current = { ...current, response: current.response + event.text, wait: null }
         } else if (event.wait !== undefined) {
           current = { ...current, wait: event.wait }
+        } else if (event.toolStep) {
+          current = { ...current, toolSteps: withStep(current.toolSteps, event.toolStep) }
+        } else if (event.sources && !event.done) {
+          current = { ...current, sources: event.sources }
         } else return
         update(current)
       }
@@ -233,6 +255,7 @@ export function useChatStream(callbacks: StreamCallbacks) {
         file: options.file ?? null,
         editOf: options.editOf ?? null,
         regenerateOf: options.regenerateOf ?? null,
+        ...(options.webSearch ? { webSearch: true } : {}),
       }
       for (let attempt = 1; ; attempt++) {
         try {

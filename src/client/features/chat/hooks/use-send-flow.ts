@@ -16,6 +16,7 @@ import type { ModeFlags } from '../lib/chat-mode.ts'
 import { keepTextThrough } from '../lib/composer-text.ts'
 import { leaveGoneThread } from '../lib/leave-gone-thread.ts'
 import { savePendingDraft } from '../lib/pending-draft.ts'
+import { carryWebSearch, readWebSearch } from '../lib/web-search.ts'
 import { useChatStream } from './use-chat-stream.ts'
 import { type Selection, showThread, useSelection } from './use-thread-selection.ts'
 
@@ -37,6 +38,8 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
     // written: a reload then stays in it.
     onThreadCreated: (threadId, sent) => {
       announcedRef.current = sent.clientMessageId
+      // The search toggle chosen before the thread existed is the thread's.
+      carryWebSearch(sent.threadId ?? 'new', threadId)
       if (keyOf(selectionRef.current) === (sent.threadId ?? 'new')) showThread(threadId)
       void queryClient.invalidateQueries({ queryKey: threadsQueryKey })
     },
@@ -88,6 +91,7 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
       threadId: selection.kind === 'thread' ? selection.id : null,
       flags: queued.flags,
       file: queued.file,
+      webSearch: readWebSearch(keyOf(selection)),
     })
   }, [selection, streamSend])
 
@@ -108,6 +112,7 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
           threadId: current.kind === 'thread' ? current.id : null,
           flags,
           file,
+          webSearch: readWebSearch(keyOf(current)),
         })
       return true
     },
@@ -130,6 +135,7 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
         flags: r.flags,
         editOf: r.kind === 'edit' ? r.of.id : null,
         regenerateOf: r.kind === 'regenerate' ? r.of.id : null,
+        webSearch: readWebSearch(current.id),
         media: {
           mediaUrl: r.of.mediaUrl,
           mediaType: r.of.mediaType,
