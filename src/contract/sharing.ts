@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { chatModelSchema } from './config.ts'
 import { mediaTypeSchema, messageCo2ImpactSchema, messageStatusSchema } from './messages.ts'
+import { replyFamilySchema } from './models.ts'
 import { threadSchema } from './threads.ts'
 
 /** Share tokens: 32 random bytes in base64url (256 bits, unguessable). */
@@ -21,7 +21,7 @@ export type CreateShareResponse = z.infer<typeof createShareResponse>
 export const sharedExchangeSchema = z.object({
   content: z.string(),
   response: z.string(),
-  chatModel: chatModelSchema,
+  chatModel: replyFamilySchema,
   status: messageStatusSchema,
   errorMessage: z.string().nullable(),
   co2Impact: messageCo2ImpactSchema.nullable(),

@@ -1,6 +1,6 @@
 // The one place a reply ends, whatever the outcome: message, user usage and CO2 in one statement.
 import { eq, sql } from 'drizzle-orm'
-import type { ChatModel } from '#contract/config.ts'
+import type { ReplyFamily } from '#contract/models.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { executeNamed, placeholder as p } from '#server/db/named-statement.ts'
 import { PERSON_SENT_ORIGINS, users } from '#server/db/schema/index.ts'
@@ -23,7 +23,7 @@ export interface FinishedReply {
   attemptId: string
   userId: string
   threadId: string | null
-  chatModel: ChatModel
+  chatModel: ReplyFamily
   provider: string
   modelId: string
   outcome: ReplyOutcome
@@ -35,6 +35,8 @@ export interface FinishedReply {
   impact: ImpactSettings
   /** The energy an in-process reply used, metered on this machine (decision 020); else estimated. */
   measuredEnergy?: MeasuredEnergy | null
+  /** Why the eco mode's routing chose the model, and the grams one token saved (models/routing.ts). */
+  route?: { reason: string; against: string | null; savedPerToken: number | null }
   now: Date
 }
 
@@ -150,6 +152,14 @@ export async function finalizeReply(
             latencyMs: r.latencyMs,
             replyChars: r.outcome.response.length,
           })
+  if (co2Impact && r.route) {
+    const tokens = co2Impact.inputs.outputTokens
+    co2Impact.routing = {
+      reason: r.route.reason,
+      against: r.route.against ?? '',
+      savedGrams: (r.route.savedPerToken ?? 0) * tokens,
+    }
+  }
   const saved = co2Impact?.saved ?? { mid: 0, min: 0, max: 0 }
   const result = await executeNamed<{
     origin: string | null

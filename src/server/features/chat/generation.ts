@@ -175,6 +175,7 @@ export async function runGeneration(
     inputChars: job.inputChars,
     impact: job.resolved.impact,
     measuredEnergy: measured,
+    route: job.resolved.route,
     now: deps.now(),
   }
   let userMessageCount: number | undefined

@@ -17,6 +17,10 @@ export interface SendInput {
   editOf: string | null
   /** A new reply to this exchange's text (its attachment stays). */
   regenerateOf: string | null
+  /** A catalogue model to answer with (GET /api/models); null: the mode decides. */
+  model: string | null
+  /** The person asked for a larger model than the one that answered (eco routing). */
+  larger: boolean
   /** What the model is sent along with the text. */
   attachment: PromptAttachment | null
   /** What is stored on the message for the client to show. */
@@ -61,6 +65,8 @@ function fromFields(raw: unknown): SendInput {
     clientMessageId: fields.clientMessageId,
     editOf: fields.editOf,
     regenerateOf: fields.regenerateOf,
+    model: fields.model,
+    larger: fields.larger,
     attachment: null,
     media: null,
   }

@@ -4,7 +4,14 @@ import { activeBranch, childrenByParent } from '#server/features/chat/branch.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import type { ExportMessageRow, ExportThreadRow } from './queries.ts'
 
-const MODEL_NAMES = { gemini: 'Gemini', chatgpt: 'ChatGPT', loris: 'Loris eco model' } as const
+const MODEL_NAMES = {
+  gemini: 'Gemini',
+  chatgpt: 'ChatGPT',
+  loris: 'Loris eco model',
+  claude: 'Claude',
+  mistral: 'Mistral',
+  other: 'Model',
+} as const
 
 /** files/<upload id>-<name>: unique, and still recognisable in a file manager. */
 export function filePath(upload: { id: string; fileName: string }): string {

@@ -24,6 +24,7 @@ import {
   formatWater,
 } from '#client/features/impact/lib/format.ts'
 import { cn } from '#client/lib/cn.ts'
+import { isChatModel } from '#contract/chat-models.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message, MessageCo2Impact } from '#contract/messages.ts'
 import { modeLabels } from '../lib/chat-mode.ts'
@@ -204,7 +205,9 @@ export type FooterExchange = Pick<
 }
 
 export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
-  const { id, status, chatModel, co2Impact } = exchange
+  const { id, status, co2Impact } = exchange
+  // A reply from a catalogue model is regenerated in the default mode unless another is chosen.
+  const chatModel: ChatModel = isChatModel(exchange.chatModel) ? exchange.chatModel : 'gemini'
   const context = useExchangeActions()
   const actions = id ? context : null
   const time = replyTime(exchange.completedAt ?? exchange.createdAt)
