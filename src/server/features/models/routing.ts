@@ -112,13 +112,13 @@ export function route(pool: readonly PoolModel[], request: RouteRequest): Route 
   }
 }
 
-/** The footer's saving: the pool's largest model for as many tokens, less the one that answered. */
+/** The footer's saving: the pool's largest priced model for as many tokens, less the one that answered. */
 export function routingSaving(
   pool: readonly PoolModel[],
   answered: PoolModel,
   outputTokens: number,
 ): { against: string; savedGrams: number } | null {
-  const largest = pool.at(-1)
+  const largest = pool.findLast((m) => m.gramsPerToken !== null)
   if (!largest || largest.gramsPerToken === null || answered.gramsPerToken === null) return null
   return {
     against: modelName(largest.modelId),
