@@ -12,6 +12,7 @@ export interface MessageFormFields {
   isEcoMode: boolean
   useOpenAI: boolean
   clientMessageId: string
+  model?: string | null
 }
 
 export function messageForm(fields: MessageFormFields, file: File): FormData {
@@ -21,6 +22,7 @@ export function messageForm(fields: MessageFormFields, file: File): FormData {
   form.set('isEcoMode', String(fields.isEcoMode))
   form.set('useOpenAI', String(fields.useOpenAI))
   form.set('clientMessageId', fields.clientMessageId)
+  if (fields.model) form.set('model', fields.model)
   form.set(attachmentFieldFor(file.type), file, file.name)
   return form
 }

@@ -23,6 +23,10 @@ export interface SendRequest {
   file?: File | null
   editOf?: string | null
   regenerateOf?: string | null
+  /** A catalogue model (GET /api/models) instead of the mode's. */
+  model?: string | null
+  /** "Ask a larger model": with regenerateOf, one step up the eco pool. */
+  larger?: boolean
 }
 
 /** A send that did not end with `done`; `retryable` when trying again may help. */

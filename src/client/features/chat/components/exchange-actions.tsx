@@ -15,6 +15,8 @@ export interface ExchangeActions {
   busy: boolean
   edit: (of: RevisedExchange, content: string) => void
   regenerate: (of: RevisedExchange, model: ChatModel) => void
+  /** "Ask a larger model": a new version from the next model up the eco pool. */
+  askLarger: (of: RevisedExchange) => void
   selectVersion: (id: string) => void
   newThread: (messageId: string) => void
   creatingThread: boolean

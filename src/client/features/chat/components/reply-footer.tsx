@@ -1,5 +1,6 @@
 // Under each reply: the versions of the turn, Copy, Regenerate, '@', Retry when the
 // reply failed or broke off, then the model that answered, the time and this reply's CO2.
+import ArrowUpRight from 'lucide-react/icons/arrow-up-right'
 import AtSign from 'lucide-react/icons/at-sign'
 import Check from 'lucide-react/icons/check'
 import ChevronLeft from 'lucide-react/icons/chevron-left'
@@ -233,6 +234,16 @@ export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
       )}
       {exchange.response && <CopyMarkdownButton text={exchange.response} label="Copy reply" />}
       {of && <RegenerateMenu of={of} model={chatModel} />}
+      {co2Impact?.routing && actions && of && (
+        <button
+          type="button"
+          className={cn(actionButtonClass, 'border text-foreground')}
+          disabled={actions.busy}
+          onClick={() => actions.askLarger(of)}
+        >
+          <ArrowUpRight className="size-3.5" aria-hidden="true" /> Ask a larger model
+        </button>
+      )}
       {actions && id && (
         <ActionTip label="Start new thread from this message">
           <button
@@ -274,6 +285,13 @@ export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
           </>
         )}
       </span>
+      {co2Impact?.routing && (
+        <span className="basis-full" data-testid="reply-routing">
+          {co2Impact.routing.reason}
+          {co2Impact.routing.savedGrams > 0 &&
+            ` · routing saved ${grams(co2Impact.routing.savedGrams)} against ${co2Impact.routing.against}`}
+        </span>
+      )}
     </div>
   )
 }

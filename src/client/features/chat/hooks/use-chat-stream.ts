@@ -12,6 +12,7 @@ import { threadTitleFrom } from '#contract/thread-titles.ts'
 import { messagesQueryKey, putMessage } from '../api/get-messages.ts'
 import { SendError, streamMessage } from '../api/send-message.ts'
 import { type ModeFlags, modelFromFlags } from '../lib/chat-mode.ts'
+import { getChosenModel, rememberThreadModel } from './use-chosen-model.ts'
 
 const MAX_ATTEMPTS = 3
 
@@ -44,6 +45,10 @@ export interface SendOptions {
   editOf?: string | null
   /** A new reply to this exchange's text. */
   regenerateOf?: string | null
+  /** A catalogue model; absent: the one chosen in the mode menu (null: the mode's). */
+  model?: string | null
+  /** "Ask a larger model" (with regenerateOf). */
+  larger?: boolean
   media?: Pick<Message, 'mediaUrl' | 'mediaType' | 'mediaName' | 'mediaMime'> | null
 }
 
@@ -75,6 +80,8 @@ const sendKey = (o: SendOptions) =>
     o.file?.lastModified,
     o.editOf,
     o.regenerateOf,
+    o.model,
+    o.larger,
   ])
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -233,11 +240,15 @@ export function useChatStream(callbacks: StreamCallbacks) {
         file: options.file ?? null,
         editOf: options.editOf ?? null,
         regenerateOf: options.regenerateOf ?? null,
+        model: options.model === undefined ? getChosenModel() : options.model,
+        larger: options.larger ?? false,
       }
       for (let attempt = 1; ; attempt++) {
         try {
           const end = await streamMessage(request, { signal: controller.signal, onEvent })
           current = { ...current, actualThreadId: end.actualThreadId ?? current.actualThreadId }
+          const sentTo = end.threadId ?? current.actualThreadId ?? current.threadId
+          if (sentTo && !request.regenerateOf) rememberThreadModel(sentTo, request.model)
           if (!(await settle(current, end, controller.signal))) return
           update(null)
           callbacksRef.current.onDone(end, current)

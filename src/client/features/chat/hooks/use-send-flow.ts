@@ -121,6 +121,9 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
       of: Pick<Message, 'id' | 'content' | 'mediaUrl' | 'mediaType' | 'mediaName' | 'mediaMime'>
       content: string
       flags: ModeFlags
+      /** A catalogue model; absent: the one chosen in the mode menu. */
+      model?: string | null
+      larger?: boolean
     }) => {
       const current = selectionRef.current
       if (!user || current.kind !== 'thread') return
@@ -130,6 +133,8 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
         flags: r.flags,
         editOf: r.kind === 'edit' ? r.of.id : null,
         regenerateOf: r.kind === 'regenerate' ? r.of.id : null,
+        model: r.model,
+        larger: r.larger,
         media: {
           mediaUrl: r.of.mediaUrl,
           mediaType: r.of.mediaType,
