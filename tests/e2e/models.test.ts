@@ -118,6 +118,17 @@ describe('providers beside the modes', () => {
       sonnet,
     )
     await page.getByRole('button', { name: /^Chat mode: (?!Claude Sonnet)/ }).waitFor()
+    // Switching to a mode prices the same text with the mode's model.
+    const suggested = await grams()
+    await chat.chooseMode('Gemini')
+    await page.waitForFunction(
+      (before) =>
+        Number(
+          document.querySelector('[data-testid="pre-send-estimate"]')?.textContent?.replace(/[^\d.]/g, ''),
+        ) !== before,
+      suggested,
+    )
+    expect(await grams()).toBeGreaterThan(0)
     expect(unexpectedErrors()).toEqual([])
   })
 })
