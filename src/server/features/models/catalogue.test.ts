@@ -193,6 +193,39 @@ describe('the models file', () => {
   })
 })
 
+describe('plans', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    const file = await modelsFile('plans.json', {
+      models: [{ id: 'claude-sonnet-4-5-20250929', provider: 'anthropic', plans: ['premium'] }],
+    })
+    t = await createTestApp({
+      ANTHROPIC_API_KEY: 'test',
+      ANTHROPIC_BASE_URL: ai.anthropicBaseUrl,
+      LORIS_MODELS_FILE: file,
+      ECO_ENGINE: 'off',
+    })
+  })
+  afterAll(() => t.close())
+
+  it('a free person neither sees nor may use a model kept for Pro', async () => {
+    const { cookie } = await t.signUp()
+    const listed = modelsResponseSchema.parse(await (await t.request('/api/models', { cookie })).json())
+    expect(listed.models.map((m) => m.id)).toEqual(['claude-haiku-4-5-20251001'])
+    const res = await t.request('/api/messages', {
+      method: 'POST',
+      cookie,
+      json: { content: 'hi', model: 'claude-sonnet-4-5-20250929' },
+    })
+    expect(res.status).toBe(403)
+    expect(await res.json()).toMatchObject({
+      code: 'forbidden:model',
+      message: 'Claude Sonnet 4.5 is not part of your plan',
+    })
+    expect(ai.requests).toEqual([])
+  })
+})
+
 describe('eco routing', () => {
   let t: TestApp
   beforeAll(async () => {
