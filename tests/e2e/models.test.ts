@@ -86,7 +86,20 @@ describe('providers beside the modes', () => {
     // The choice is kept: after a reload the menu still names the model.
     await page.reload()
     await page.getByRole('button', { name: 'Chat mode: Qwen2.5 7b' }).waitFor()
-    expect(unexpectedErrors()).toEqual([])
+
+    // A failed reply of a chosen model is retried with that model, whatever is chosen now.
+    await chooseMore(chat, 'Mistral Small')
+    ai.setScenario('upstream-error')
+    await chat.editMessage('hello mistral', 'hello again mistral')
+    const retry = chat.replyFooter('hello again mistral').getByRole('button', { name: 'Retry' })
+    await retry.waitFor()
+    await chooseMore(chat, 'Claude Haiku 4.5')
+    ai.reset()
+    await retry.click()
+    await chat.waitForReply('hello again mistral', 'Echo: hello again mistral')
+    await retry.waitFor({ state: 'detached' })
+    expect(ai.requests.map((r) => r.path)).toEqual(['/mistral/v1/chat/completions'])
+    expect(unexpectedErrors([/502|Bad Gateway|Failed to load resource/])).toEqual([])
   })
 
   it('the pre-send estimate follows the text and the mode, and suggests a lower-carbon choice', async () => {

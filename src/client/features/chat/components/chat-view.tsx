@@ -214,8 +214,14 @@ export function ChatView() {
     () => ({
       busy,
       edit: (of, content) => revise({ kind: 'edit', of, content, flags: getModeFlags() }),
-      regenerate: (of, model) =>
-        revise({ kind: 'regenerate', of, content: of.content, flags: flagsFromModel(model), model: null }),
+      regenerate: (of, model, catalogueModel) =>
+        revise({
+          kind: 'regenerate',
+          of,
+          content: of.content,
+          flags: flagsFromModel(model),
+          model: catalogueModel ?? null,
+        }),
       askLarger: (of) =>
         revise({
           kind: 'regenerate',

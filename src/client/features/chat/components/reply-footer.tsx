@@ -199,6 +199,7 @@ export type FooterExchange = Pick<
   | 'completedAt'
   | 'co2Impact'
   | 'modelName'
+  | 'modelId'
   | 'versionIds'
 > & {
   /** Null on a shared conversation: its footer offers no action, only Copy and the figures. */
@@ -207,8 +208,9 @@ export type FooterExchange = Pick<
 
 export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
   const { id, status, co2Impact } = exchange
-  // A reply from a catalogue model is regenerated in the default mode unless another is chosen.
+  // A reply from a catalogue model is retried with that model; the menu offers the modes.
   const chatModel: ChatModel = isChatModel(exchange.chatModel) ? exchange.chatModel : 'gemini'
+  const catalogueModel = isChatModel(exchange.chatModel) ? null : (exchange.modelId ?? null)
   const context = useExchangeActions()
   const actions = id ? context : null
   const time = replyTime(exchange.completedAt ?? exchange.createdAt)
@@ -227,7 +229,7 @@ export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
           type="button"
           className={cn(actionButtonClass, 'border text-foreground')}
           disabled={actions.busy}
-          onClick={() => actions.regenerate(of, chatModel)}
+          onClick={() => actions.regenerate(of, chatModel, catalogueModel)}
         >
           <RotateCcw className="size-3.5" aria-hidden="true" /> Retry
         </button>
