@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { chatModelSchema } from './config.ts'
 import { mediaTypeSchema, messageOriginSchema, messageStatusSchema } from './messages.ts'
+import { replyFamilySchema } from './models.ts'
 import { sourceSchema, toolStepSchema } from './tools.ts'
 
 // Loris's own export format: what GET /api/export and a thread's "Export as JSON"
@@ -45,7 +46,7 @@ export const exportedMessageSchema = z.object({
   response: z.string(),
   status: messageStatusSchema,
   errorMessage: z.string().nullable(),
-  chatModel: chatModelSchema,
+  chatModel: replyFamilySchema,
   provider: z.string().nullable(),
   modelId: z.string().nullable(),
   inputTokens: z.number().int().nullable(),

@@ -175,6 +175,17 @@ const storedGrams = z.object({
  * messages.co2_impact: grams CO2eq plus the inputs, so a later method version can recompute
  * history. methodVersion stays a free string: old rows must keep parsing after an upgrade.
  */
+/** Why the eco mode's routing chose the model that answered, and what it saved (models/routing.ts). */
+export const replyRoutingSchema = z.object({
+  /** In words: 'image: sent to a vision model'. */
+  reason: z.string(),
+  /** The eco mode's standard model: the largest of its pool. */
+  against: z.string(),
+  /** Grams CO2e saved against it for as many tokens (midpoint). */
+  savedGrams: z.number(),
+})
+export type ReplyRouting = z.infer<typeof replyRoutingSchema>
+
 export const co2ImpactSchema = z.object({
   saved: storedGrams,
   actual: storedGrams,
@@ -198,6 +209,7 @@ export const co2ImpactSchema = z.object({
     /** true when the provider reported no token count and outputTokens is reply characters / 4. */
     outputTokensEstimated: z.boolean().optional(),
   }),
+  routing: replyRoutingSchema.optional(),
 })
 export type Co2Impact = z.infer<typeof co2ImpactSchema>
 

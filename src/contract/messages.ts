@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { chatModelSchema } from './config.ts'
+import { replyRoutingSchema } from './impact.ts'
+import { replyFamilySchema } from './models.ts'
 import { pageQuery, pageSchema } from './page.ts'
 import { withoutNul } from './text.ts'
 import { sourceSchema, toolStepSchema } from './tools.ts'
@@ -41,6 +43,8 @@ export const messageCo2ImpactSchema = z.object({
   range: z.object({ saved: gramsRange, actual: gramsRange, standard: gramsRange }).optional(),
   energyWh: estimateRange.optional(),
   waterL: estimateRange.optional(),
+  /** Which model of the eco pool answered and why (eco routing). */
+  routing: replyRoutingSchema.optional(),
 })
 export type MessageCo2Impact = z.infer<typeof messageCo2ImpactSchema>
 
@@ -51,7 +55,7 @@ export const messageSchema = z.object({
   threadId: z.string().nullable(),
   content: z.string(),
   response: z.string(),
-  chatModel: chatModelSchema,
+  chatModel: replyFamilySchema,
   co2Impact: messageCo2ImpactSchema.nullable(),
   createdAt: z.string(),
   mediaUrl: z.string().nullable(),
@@ -135,6 +139,12 @@ export const sendMessageFields = z.object({
   regenerateOf: optionalMessageId,
   /** Let the reply search the web (the composer's search toggle); links are read either way. */
   webSearch: flag,
+  /** A model of GET /api/models to answer with; without it the mode decides. */
+  model: withoutNul(z.string().trim().min(1).max(200, 'model is at most 200 characters'), 'model')
+    .nullish()
+    .transform((v) => v ?? null),
+  /** "Ask a larger model": with regenerateOf, the eco mode answers one step up its pool. */
+  larger: flag,
 })
 export type SendMessageInput = z.input<typeof sendMessageFields>
 export type SendMessageFields = z.output<typeof sendMessageFields>

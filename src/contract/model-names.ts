@@ -1,6 +1,6 @@
 // How people call the models that answer (a reply's footer names its model). Ids come
 // from the server's configuration, so unknown ones are still shown, tidied up.
-import type { ChatModel } from './config.ts'
+import type { ReplyFamily } from './models.ts'
 
 const KNOWN: [RegExp, string][] = [
   [/^gemini-2\.5-pro/i, 'Gemini 2.5 Pro'],
@@ -16,6 +16,14 @@ const KNOWN: [RegExp, string][] = [
   // ChatGPT's own slugs, as its exports name the model of each reply (metadata.model_slug).
   [/^gpt-4(?![o.\d])/i, 'GPT-4'],
   [/^text-davinci-002-render/i, 'GPT-3.5'],
+  [/^claude-haiku-4-5/i, 'Claude Haiku 4.5'],
+  [/^claude-sonnet-4-5/i, 'Claude Sonnet 4.5'],
+  [/^claude-opus-4-1/i, 'Claude Opus 4.1'],
+  [/^mistral-small/i, 'Mistral Small'],
+  [/^mistral-medium/i, 'Mistral Medium'],
+  [/^mistral-large/i, 'Mistral Large'],
+  [/^ministral-8b/i, 'Ministral 8B'],
+  [/^ministral-3b/i, 'Ministral 3B'],
   [/smollm2[-_ ]?360m/i, 'SmolLM2 360M'],
   [/smollm2[-_ ]?135m/i, 'SmolLM2 135M'],
   [/smollm2[-_ ]?1\.7b/i, 'SmolLM2 1.7B'],
@@ -38,7 +46,7 @@ export function modelName(modelId: string): string {
 }
 
 /** The footer's name: the eco mode says it is Loris eco and which model runs it. */
-export function replyModelName(chatModel: ChatModel, modelId: string | null | undefined): string | null {
+export function replyModelName(chatModel: ReplyFamily, modelId: string | null | undefined): string | null {
   if (!modelId) return null
   const name = modelName(modelId)
   return chatModel === 'loris' ? `Loris eco (${name})` : name

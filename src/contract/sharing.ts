@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { chatModelSchema } from './config.ts'
 import { mediaTypeSchema, messageCo2ImpactSchema, messageStatusSchema } from './messages.ts'
+import { replyFamilySchema } from './models.ts'
 import { threadSchema } from './threads.ts'
 import { sourceSchema } from './tools.ts'
 
@@ -22,7 +22,7 @@ export type CreateShareResponse = z.infer<typeof createShareResponse>
 export const sharedExchangeSchema = z.object({
   content: z.string(),
   response: z.string(),
-  chatModel: chatModelSchema,
+  chatModel: replyFamilySchema,
   status: messageStatusSchema,
   errorMessage: z.string().nullable(),
   co2Impact: messageCo2ImpactSchema.nullable(),

@@ -49,6 +49,15 @@ export const envSchema = z.object({
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().default('gpt-3.5-turbo'),
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: optionalUrl,
+  MISTRAL_API_KEY: optionalString,
+  MISTRAL_BASE_URL: optionalUrl,
+  // OpenAI-compatible servers (Ollama, vLLM, llama.cpp server, OpenRouter): a JSON array of
+  // {name, baseURL, apiKey?, models?}; models/catalogue.ts reads and checks it.
+  OPENAI_COMPATIBLE_ENDPOINTS: optionalString,
+  // Extra models, or limits on the default ones: a JSON file (models/catalogue.ts says its shape).
+  LORIS_MODELS_FILE: optionalString,
   ECO_BASE_URL: optionalUrl,
   ECO_MODEL: optionalString,
   ECO_API_KEY: optionalString,

@@ -1,4 +1,6 @@
+import { createAnthropic } from '@ai-sdk/anthropic'
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
+import { createMistral } from '@ai-sdk/mistral'
 import { createOpenAI } from '@ai-sdk/openai'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import {
@@ -19,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => standIn.close())
 beforeEach(() => standIn.reset())
 
-// The three factories the app uses, pointed at the stand-in exactly as the app would be configured.
+// The factories the app uses, pointed at the stand-in exactly as the app would be configured.
 const models = {
   gemini: () =>
     createGoogleGenerativeAI({ apiKey: 'test', baseURL: standIn.geminiBaseUrl })('gemini-2.5-flash'),
@@ -28,6 +30,9 @@ const models = {
     createOpenAICompatible({ name: 'eco', baseURL: standIn.openaiBaseUrl, apiKey: 'x', includeUsage: true })(
       'loris-eco',
     ),
+  anthropic: () =>
+    createAnthropic({ apiKey: 'test', baseURL: standIn.anthropicBaseUrl })('claude-haiku-4-5-20251001'),
+  mistral: () => createMistral({ apiKey: 'test', baseURL: standIn.mistralBaseUrl })('mistral-small-latest'),
 }
 const providers = Object.keys(models) as (keyof typeof models)[]
 
@@ -198,6 +203,19 @@ describe('recording and auth', () => {
     const keyless = createOpenAICompatible({ name: 'eco', baseURL: standIn.openaiBaseUrl })('loris-eco')
     const call = generateText({ model: keyless, prompt: 'hi', maxRetries: 0 })
     await expect(call).rejects.toMatchObject({ statusCode: 401, message: 'Missing or invalid API key.' })
+  })
+
+  it('rejects an Anthropic call without x-api-key in its error shape', async () => {
+    const res = await fetch(`${standIn.anthropicBaseUrl}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'claude-haiku-4-5-20251001', messages: [] }),
+    })
+    expect(res.status).toBe(401)
+    expect(await res.json()).toEqual({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'Missing or invalid API key.' },
+    })
   })
 
   it('rejects a Gemini call without a key in its error shape', async () => {

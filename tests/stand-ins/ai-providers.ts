@@ -1,5 +1,5 @@
-// Loopback stand-in for the Gemini (v1beta) and OpenAI (v1) wire formats, spoken to by the real AI SDK
-// clients. Edit when an SDK upgrade changes a zod schema in node_modules/@ai-sdk/*/dist/index.mjs.
+// Loopback stand-in for the Gemini (v1beta), OpenAI (v1), Anthropic Messages (anthropic/v1) and
+// Mistral chat (mistral/v1) wire formats, spoken to by the real AI SDK clients. Edit when an SDK upgrade changes a zod schema in node_modules/@ai-sdk/*/dist/index.mjs.
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { pathToFileURL } from 'node:url'
@@ -18,7 +18,7 @@ import {
 import { breakConnection, openSse, type SseEncoder, sleep, streamSse, writeSse } from './sse.ts'
 
 export type AiScenario = 'normal' | 'slow' | 'upstream-error' | 'error-mid-stream' | 'empty'
-export type AiProvider = 'gemini' | 'openai'
+export type AiProvider = 'gemini' | 'openai' | 'anthropic' | 'mistral'
 
 export interface RecordedRequest {
   provider: AiProvider
@@ -35,6 +35,8 @@ export interface AiStandIn {
   url: string
   geminiBaseUrl: string
   openaiBaseUrl: string
+  anthropicBaseUrl: string
+  mistralBaseUrl: string
   requests: RecordedRequest[]
   setScenario(scenario: AiScenario): void
   setTranscript(text: string): void
@@ -258,14 +260,16 @@ function sendError(res: ServerResponse, provider: AiProvider, status: number, me
   const body =
     provider === 'gemini'
       ? { error: { code: status, message, status: googleStatus[status] ?? 'UNKNOWN' } }
-      : {
-          error: {
-            message,
-            type: status >= 500 ? 'server_error' : 'invalid_request_error',
-            param: null,
-            code: openaiCode[status] ?? null,
-          },
-        }
+      : provider === 'anthropic'
+        ? { type: 'error', error: { type: status >= 500 ? 'api_error' : 'invalid_request_error', message } }
+        : {
+            error: {
+              message,
+              type: status >= 500 ? 'server_error' : 'invalid_request_error',
+              param: null,
+              code: openaiCode[status] ?? null,
+            },
+          }
   sendJson(res, status, body)
 }
 
@@ -393,7 +397,8 @@ async function geminiInteraction(ctx: Context) {
 interface OpenAiPart {
   type?: string
   text?: string
-  image_url?: { url?: string }
+  /** OpenAI sends `{ url }`, Mistral the URL itself. */
+  image_url?: { url?: string } | string
   input_audio?: { data?: string; format?: string }
   file?: { file_data?: string; file_id?: string }
 }
@@ -410,7 +415,10 @@ interface OpenAiRequest {
 
 function addOpenAiPart(turn: Turn, part: OpenAiPart): void {
   if (part.type === 'text' && typeof part.text === 'string') turn.texts.push(part.text)
-  if (part.type === 'image_url') turn.attachments.push(fromUrl(part.image_url?.url ?? '', 'image/*'))
+  if (part.type === 'image_url') {
+    const url = typeof part.image_url === 'string' ? part.image_url : (part.image_url?.url ?? '')
+    turn.attachments.push(fromUrl(url, 'image/*'))
+  }
   if (part.type === 'input_audio') {
     const format = part.input_audio?.format === 'mp3' ? 'mpeg' : (part.input_audio?.format ?? 'wav')
     turn.attachments.push({ mediaType: `audio/${format}`, bytes: base64Bytes(part.input_audio?.data ?? '') })
@@ -521,6 +529,113 @@ async function sendToolCall(ctx: Context, events: unknown[]) {
   ctx.res.end()
 }
 
+// ---- Mistral: https://docs.mistral.ai/api/#tag/chat ----
+
+// Mistral speaks OpenAI's chat format with its own chunks: usage always comes on the last one.
+async function mistralChat(ctx: Context) {
+  const request = jsonObject<OpenAiRequest>(ctx.body)
+  const streaming = request.stream === true
+  const reply = planReply(ctx.state, openaiConversation(request), streaming)
+  const id = randomUUID().replaceAll('-', '')
+  const chunk = (delta: object, finish: string | null = null, usage = false) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created: now(),
+    model: ctx.model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    ...(usage && { usage: openaiUsage(reply) }),
+  })
+  const stream: SseEncoder = {
+    start: () => [chunk({ role: 'assistant', content: '' })],
+    delta: (content) => (content ? [chunk({ content })] : []),
+    end: () => [chunk({ content: '' }, 'stop', true), '[DONE]'],
+  }
+  const whole = {
+    id,
+    object: 'chat.completion',
+    created: now(),
+    model: ctx.model,
+    choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }],
+    usage: openaiUsage(reply),
+  }
+  await deliver(ctx, reply, { stream: streaming ? stream : undefined, whole: () => json(whole) })
+}
+
+// ---- Anthropic: https://docs.anthropic.com/en/api/messages-streaming ----
+
+interface AnthropicBlock {
+  type?: string
+  text?: string
+  source?: { type?: string; media_type?: string; data?: string; url?: string }
+}
+interface AnthropicRequest {
+  system: string | AnthropicBlock[]
+  messages: { role?: string; content?: string | AnthropicBlock[] }[]
+  stream: boolean
+}
+
+function anthropicConversation(request: Partial<AnthropicRequest>): Conversation {
+  const turns: Turn[] = []
+  for (const message of Array.isArray(request.messages) ? request.messages : []) {
+    const turn = newTurn(message.role === 'user')
+    if (typeof message.content === 'string') turn.texts.push(message.content)
+    else
+      for (const block of message.content ?? []) {
+        if (block.type === 'text' && typeof block.text === 'string') turn.texts.push(block.text)
+        else if (block.type === 'image' || block.type === 'document') {
+          const { media_type: mediaType = 'application/octet-stream', data, url } = block.source ?? {}
+          turn.attachments.push(data ? { mediaType, bytes: base64Bytes(data) } : { mediaType, source: url })
+        }
+      }
+    turns.push(turn)
+  }
+  const system =
+    typeof request.system === 'string'
+      ? [request.system]
+      : (request.system ?? []).flatMap((b) => (typeof b.text === 'string' ? [b.text] : []))
+  return conversation(turns, system)
+}
+
+async function anthropicMessages(ctx: Context) {
+  const request = jsonObject<AnthropicRequest>(ctx.body)
+  const streaming = request.stream === true
+  const reply = planReply(ctx.state, anthropicConversation(request), streaming)
+  const id = `msg_${randomUUID().replaceAll('-', '')}`
+  const message = { id, type: 'message', role: 'assistant', model: ctx.model, stop_sequence: null }
+  const stream: SseEncoder = {
+    start: () => [
+      {
+        type: 'message_start',
+        message: {
+          ...message,
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: reply.inputTokens, output_tokens: 1 },
+        },
+      },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    ],
+    delta: (text) =>
+      text ? [{ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }] : [],
+    end: () => [
+      { type: 'content_block_stop', index: 0 },
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: reply.outputTokens },
+      },
+      { type: 'message_stop' },
+    ],
+  }
+  const whole = {
+    ...message,
+    content: [{ type: 'text', text: reply.text }],
+    stop_reason: 'end_turn',
+    usage: { input_tokens: reply.inputTokens, output_tokens: reply.outputTokens },
+  }
+  await deliver(ctx, reply, { stream: streaming ? stream : undefined, whole: () => json(whole) })
+}
+
 // The SDK asks for verbose_json (whisper) or json (gpt-4o-*-transcribe) when provider options are set.
 function transcriptionBody(format: string | undefined, reply: Reply): Rendered | undefined {
   const { text } = reply
@@ -574,6 +689,8 @@ function route(method: string, path: string): ((ctx: Context) => unknown) | unde
   if (method === 'GET' && (path === '/v1/models' || path === '/v1beta/models')) return listModels
   if (method !== 'POST') return undefined
   if (path === '/v1/chat/completions') return openaiChat
+  if (path === '/mistral/v1/chat/completions') return mistralChat
+  if (path === '/anthropic/v1/messages') return anthropicMessages
   if (path === '/v1/audio/transcriptions') return openaiTranscription
   if (path === '/v1beta/interactions') return geminiInteraction
   if (geminiModelPath.test(path)) return geminiGenerate
@@ -611,18 +728,24 @@ function modelOf(path: string, body: Body | undefined): string | null {
 
 // Real providers reject keyless calls, so a stand-in that accepted them would hide a missing key.
 function authorized(provider: AiProvider, req: IncomingMessage, url: URL): boolean {
-  if (provider === 'openai') return /^Bearer \S+/.test(req.headers.authorization ?? '')
+  if (provider === 'openai' || provider === 'mistral')
+    return /^Bearer \S+/.test(req.headers.authorization ?? '')
+  if (provider === 'anthropic') return Boolean(req.headers['x-api-key'])
   return Boolean(req.headers['x-goog-api-key'] || url.searchParams.get('key'))
+}
+
+function providerOf(path: string): AiProvider | undefined {
+  if (path.startsWith('/v1beta/')) return 'gemini'
+  if (path.startsWith('/v1/')) return 'openai'
+  if (path.startsWith('/anthropic/v1/')) return 'anthropic'
+  if (path.startsWith('/mistral/v1/')) return 'mistral'
+  return undefined
 }
 
 async function handle(state: State, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://stand-in')
   const method = req.method ?? 'GET'
-  const provider = url.pathname.startsWith('/v1beta/')
-    ? 'gemini'
-    : url.pathname.startsWith('/v1/')
-      ? 'openai'
-      : undefined
+  const provider = providerOf(url.pathname)
   if (!provider) return sendJson(res, 404, { error: { message: `No stand-in at ${url.pathname}` } })
   const body = await parseBody(req).catch((error: unknown) => {
     if (error instanceof BodyTooLargeError) return undefined
@@ -680,6 +803,8 @@ export async function startAiStandIn(opts: { port?: number; host?: string } = {}
     url,
     geminiBaseUrl: `${url}/v1beta`,
     openaiBaseUrl: `${url}/v1`,
+    anthropicBaseUrl: `${url}/anthropic/v1`,
+    mistralBaseUrl: `${url}/mistral/v1`,
     requests: state.requests,
     setScenario: (scenario) => {
       state.scenario = scenario
@@ -730,6 +855,8 @@ async function main() {
   console.info(`AI stand-in on ${standIn.url} (scenario ${scenario ?? 'normal'})`)
   console.info(`  Gemini baseURL: ${standIn.geminiBaseUrl}`)
   console.info(`  OpenAI baseURL: ${standIn.openaiBaseUrl}`)
+  console.info(`  Anthropic baseURL: ${standIn.anthropicBaseUrl}`)
+  console.info(`  Mistral baseURL: ${standIn.mistralBaseUrl}`)
   const stop = () => void standIn.close().then(() => process.exit(0))
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)

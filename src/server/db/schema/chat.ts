@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { REPLY_FAMILIES } from '#contract/models.ts'
 import { users } from './users.ts'
 
 /** The origins of messages the person wrote: trees and the sent count follow these only. */
@@ -112,7 +113,8 @@ export const messages = pgTable(
       .notNull()
       .default('streaming'),
     errorMessage: text('error_message'),
-    chatModel: text('chat_model', { enum: ['gemini', 'loris', 'chatgpt'] }).notNull(),
+    // The mode that answered, or a catalogue model's family (contract/models.ts REPLY_FAMILIES).
+    chatModel: text('chat_model', { enum: REPLY_FAMILIES }).notNull(),
     provider: text('provider'),
     modelId: text('model_id'),
     inputTokens: integer('input_tokens'),

@@ -2,15 +2,18 @@
 // logged by the caller, never shown: they can carry URLs, ids or quota details.
 import { APICallError } from 'ai'
 import { type ChatErrorCode, chatErrorCodes } from '#contract/chat-events.ts'
-import type { ChatModel } from '#contract/config.ts'
+import type { ReplyFamily } from '#contract/models.ts'
 import { EcoUnavailableError } from '#server/features/eco-engine/engine.ts'
 import { ecoFailureMessage } from '#server/features/eco-engine/messages.ts'
 import type { ReplyOutcome } from './finalize.ts'
 
-const labels: Record<ChatModel, string> = {
+const labels: Record<ReplyFamily, string> = {
   gemini: 'Gemini',
   chatgpt: 'ChatGPT',
   loris: 'The Loris eco model',
+  claude: 'Claude',
+  mistral: 'Mistral',
+  other: 'The model',
 }
 
 export type Ending =
@@ -33,7 +36,7 @@ function upstreamMessage(label: string, error: unknown): string {
   return `${label} could not answer right now. Please try again.`
 }
 
-export function classify(mode: ChatModel, ending: Ending, text: string): Classified {
+export function classify(mode: ReplyFamily, ending: Ending, text: string): Classified {
   const label = labels[mode]
   const partial = text.length > 0
   const cut = (code: ChatErrorCode, errorMessage: string): Classified => ({

@@ -1,6 +1,7 @@
 // The one place a reply ends, whatever the outcome: message, user usage and CO2 in one statement.
 import { eq, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
+import type { ReplyFamily } from '#contract/models.ts'
 import type { Source, ToolStep } from '#contract/tools.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { executeNamed, placeholder as p } from '#server/db/named-statement.ts'
@@ -24,7 +25,7 @@ export interface FinishedReply {
   attemptId: string
   userId: string
   threadId: string | null
-  chatModel: ChatModel
+  chatModel: ReplyFamily
   provider: string
   modelId: string
   outcome: ReplyOutcome
@@ -39,6 +40,8 @@ export interface FinishedReply {
   /** What the reply looked up (decision 065); stored as null when it looked nothing up. */
   sources?: Source[]
   toolSteps?: ToolStep[]
+  /** Why the eco mode's routing chose the model, and the grams one token saved (models/routing.ts). */
+  route?: { reason: string; against: string | null; savedPerToken: number | null }
   now: Date
 }
 
@@ -156,6 +159,14 @@ export async function finalizeReply(
             latencyMs: r.latencyMs,
             replyChars: r.outcome.response.length,
           })
+  if (co2Impact && r.route) {
+    const tokens = co2Impact.inputs.outputTokens
+    co2Impact.routing = {
+      reason: r.route.reason,
+      against: r.route.against ?? '',
+      savedGrams: (r.route.savedPerToken ?? 0) * tokens,
+    }
+  }
   const saved = co2Impact?.saved ?? { mid: 0, min: 0, max: 0 }
   const result = await executeNamed<{
     origin: string | null

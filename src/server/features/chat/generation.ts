@@ -255,6 +255,7 @@ export async function runGeneration(
     measuredEnergy: measured,
     sources: gen.sources,
     toolSteps: gen.toolSteps,
+    route: job.resolved.route,
     now: deps.now(),
   }
   let userMessageCount: number | undefined

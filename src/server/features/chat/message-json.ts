@@ -12,7 +12,7 @@ export function co2Of(stored: unknown): MessageCo2Impact | null {
   if (stored == null) return null
   const full = co2ImpactSchema.safeParse(stored)
   if (full.success) {
-    const { saved, actual, standard, energyWh, waterL } = full.data
+    const { saved, actual, standard, energyWh, waterL, routing } = full.data
     const bounds = (g: { min: number; max: number }) => ({ min: g.min, max: g.max })
     return {
       saved: saved.mid,
@@ -21,6 +21,7 @@ export function co2Of(stored: unknown): MessageCo2Impact | null {
       range: { saved: bounds(saved), actual: bounds(actual), standard: bounds(standard) },
       ...(energyWh ? { energyWh } : {}),
       ...(waterL ? { waterL } : {}),
+      ...(routing ? { routing } : {}),
     }
   }
   const plain = messageCo2ImpactSchema.safeParse(stored)

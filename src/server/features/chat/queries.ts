@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { and, asc, desc, eq, isNull, or, type SQL, sql } from 'drizzle-orm'
 import { QueryBuilder } from 'drizzle-orm/pg-core'
 import type { ChatModel } from '#contract/config.ts'
+import type { ReplyFamily } from '#contract/models.ts'
 import type { Database, Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
 import { executeNamed, placeholders, shapedStatement } from '#server/db/named-statement.ts'
@@ -326,7 +327,7 @@ export type Restart =
 export async function restartAttempt(
   db: Db,
   row: Pick<MessageRow, 'id' | 'userId'>,
-  model: { chatModel: ChatModel; provider: string; modelId: string },
+  model: { chatModel: ReplyFamily; provider: string; modelId: string },
   now: Date,
   claim: UsageClaim,
 ): Promise<Restart> {

@@ -10,6 +10,7 @@ import {
 } from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
 import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
+import { modelsFor } from '#server/features/models/list.ts'
 import { createModelRegistry } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
@@ -101,6 +102,11 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
       if (!page) throw missing()
       return c.json(pageJson(page), 200)
     })
+    .get('/models', auth, (c) => {
+      const now = services.now()
+      const tier = tierOf(c.get('user'), now)
+      return c.json(modelsFor(services.models, tier.plan, tier.gemini), 200)
+    })
     .get('/chat/next-model', auth, validate('query', nextModelQuery), (c) => {
       const user = c.get('user')
       const now = services.now()
@@ -130,9 +136,9 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
       const resolved = services.models.resolve(served, tier.gemini)
       const next: NextModel = {
         available: true,
-        chatModel: resolved.chatModel,
+        chatModel: served,
         modelId: resolved.modelId,
-        modelName: replyModelName(resolved.chatModel, resolved.modelId),
+        modelName: replyModelName(served, resolved.modelId),
         limitExceeded: tier.exceeded,
       }
       return c.json(next, 200)

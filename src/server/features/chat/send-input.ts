@@ -19,6 +19,10 @@ export interface SendInput {
   regenerateOf: string | null
   /** The reply may search the web (the composer's toggle). */
   webSearch: boolean
+  /** A catalogue model to answer with (GET /api/models); null: the mode decides. */
+  model: string | null
+  /** The person asked for a larger model than the one that answered (eco routing). */
+  larger: boolean
   /** What the model is sent along with the text. */
   attachment: PromptAttachment | null
   /** What is stored on the message for the client to show. */
@@ -64,6 +68,8 @@ function fromFields(raw: unknown): SendInput {
     editOf: fields.editOf,
     regenerateOf: fields.regenerateOf,
     webSearch: fields.webSearch,
+    model: fields.model,
+    larger: fields.larger,
     attachment: null,
     media: null,
   }

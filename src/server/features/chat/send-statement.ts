@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto'
 import { type SQL, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
+import type { ReplyFamily } from '#contract/models.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { executeNamed, placeholder as p, shapedStatement } from '#server/db/named-statement.ts'
 import { planLimit } from './admission.ts'
@@ -38,7 +39,10 @@ export interface SendRow {
   clientMessageId: string | null
   origin: 'sent' | 'edit' | 'regenerate'
   now: Date
-  chatModel: ChatModel
+  /** The mode the thread keeps (threads.chat_model). */
+  mode: ChatModel
+  /** Who answered (messages.chat_model): the mode, or a catalogue model's family. */
+  chatModel: ReplyFamily
   provider: string
   modelId: string
   mediaUrl: string | null
@@ -146,7 +150,7 @@ function buildStart(shape: StartShape): SQL {
     shape.kind === 'new-thread'
       ? sql`, created as (
           insert into threads (user_id, title, chat_model, last_message_at)
-          select ${u}::uuid, ${p('title')}::text, ${p('chatModel')}::text, ${now}::timestamptz from admitted
+          select ${u}::uuid, ${p('title')}::text, ${p('mode')}::text, ${now}::timestamptz from admitted
           returning id
         )`
       : sql``
@@ -156,7 +160,7 @@ function buildStart(shape: StartShape): SQL {
       : // The thread list's order follows the last send (set here rather than when the reply
         // ends: the reply's end then writes nothing but its own row and the user's).
         sql`, touched as (
-          update threads set last_message_at = greatest(${now}::timestamptz, now()), chat_model = ${p('chatModel')}::text
+          update threads set last_message_at = greatest(${now}::timestamptz, now()), chat_model = ${p('mode')}::text
           where id = (select thread_id from inserted)
           returning id
         )`
@@ -258,6 +262,7 @@ export async function startSend(
     content: v.content,
     clientMessageId: v.clientMessageId,
     origin: v.origin,
+    mode: v.mode,
     chatModel: v.chatModel,
     provider: v.provider,
     modelId: v.modelId,

@@ -62,7 +62,7 @@ export async function sendMessage(
   const { place, target } = await placeOf(s.db, user, input)
   // A regeneration answers the revised exchange's text again; an edit brings its own.
   const content = input.regenerateOf && target ? target.content : input.content
-  const admission = await admit(s, user, input, content)
+  const admission = await admit(s, user, input, content, target)
   const row = sendRow(user, input, content, target, admission.resolved, s.now())
   const stored = await store(s.db, user, place, row, admission.claim)
   if (stored.kind !== 'stored') return answerUnstored(s, user, input, signal, stored, admission.claim)
@@ -71,6 +71,8 @@ export async function sendMessage(
 
 /** A mode without a provider answers one error event naming what is missing; nothing is stored. */
 function unservedResponse(s: ChatServices, input: SendInput, signal: AbortSignal): Response | null {
+  // A named model is checked when it is resolved (not_found:model).
+  if (input.model) return null
   const availability = s.models.availability(input.chatModel)
   if (availability.available) return null
   const error = availability.reason ?? 'This chat mode is not available'
@@ -122,7 +124,13 @@ interface Admission {
  * that stores the send, on the locked row (admission.ts). Edits and regenerations are sends:
  * admitted, reserved and budgeted the same way.
  */
-async function admit(s: ChatServices, user: UserRow, input: SendInput, content: string): Promise<Admission> {
+async function admit(
+  s: ChatServices,
+  user: UserRow,
+  input: SendInput,
+  content: string,
+  target?: MessageRow,
+): Promise<Admission> {
   const now = s.now()
   const current = await resetUsageIfDue(s.db, user, now, resetIsDue(user.lastAiUsageReset, now))
   const tier = tierOf(current, now)
@@ -134,9 +142,37 @@ async function admit(s: ChatServices, user: UserRow, input: SendInput, content: 
     })
   const chars = inputCharsOf({ content, extractedText: input.attachment?.extractedText })
   return {
-    resolved: s.models.resolve(input.chatModel, tier.gemini),
+    resolved: modelFor(s.models, input, content, tier, target),
     claim: { chars, plan: tier.plan, limit: tier.limit, refusal },
   }
+}
+
+/**
+ * The model that answers: the catalogue model the send names (if the person's plan may use it),
+ * else the mode's, which in eco mode is routed through its pool (models/routing.ts).
+ */
+function modelFor(
+  models: ModelRegistry,
+  input: SendInput,
+  content: string,
+  tier: ReturnType<typeof tierOf>,
+  target: MessageRow | undefined,
+): ResolvedModel {
+  if (input.model) {
+    const named = models.resolveModel(input.model)
+    if (named.catalogue && !named.catalogue.plans.includes(tier.plan))
+      throw new AppError('forbidden:model', `${named.catalogue.name} is not part of your plan`)
+    return named
+  }
+  const own = models.resolve(input.chatModel, tier.gemini)
+  if (input.chatModel !== 'loris') return own
+  return models.routeEco(own, {
+    text: content,
+    image: input.attachment?.kind === 'image' || (!input.attachment && target?.mediaType === 'image'),
+    extraChars: input.attachment?.extractedText?.length ?? 0,
+    tools: false,
+    largerThan: input.larger && input.regenerateOf ? (target?.modelId ?? null) : null,
+  })
 }
 
 /** The exchange as stored: a new version keeps the turn's file unless the edit brings another. */
@@ -155,6 +191,7 @@ function sendRow(
     clientMessageId: input.clientMessageId,
     origin: input.editOf ? 'edit' : input.regenerateOf ? 'regenerate' : 'sent',
     now,
+    mode: input.chatModel,
     chatModel: resolved.chatModel,
     provider: resolved.provider,
     modelId: resolved.modelId,

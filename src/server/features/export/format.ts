@@ -11,7 +11,14 @@ import { sourcesOf, toolStepsOf } from '#server/features/chat/message-json.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import type { ExportMessageRow, ExportThreadRow } from './queries.ts'
 
-const MODEL_NAMES = { gemini: 'Gemini', chatgpt: 'ChatGPT', loris: 'Loris eco model' } as const
+const MODEL_NAMES = {
+  gemini: 'Gemini',
+  chatgpt: 'ChatGPT',
+  loris: 'Loris eco model',
+  claude: 'Claude',
+  mistral: 'Mistral',
+  other: 'Model',
+} as const
 
 /** files/<upload id>-<name>: unique, and still recognisable in a file manager. */
 export function filePath(upload: { id: string; fileName: string }): string {

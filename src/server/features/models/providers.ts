@@ -1,7 +1,9 @@
 // The hosted providers, each an AI SDK provider package built once per app from the environment;
 // null when its key (or endpoint) is not set. A new provider is one more factory here and one more
 // case in registry.ts.
+import { createAnthropic } from '@ai-sdk/anthropic'
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
+import { createMistral } from '@ai-sdk/mistral'
 import { createOpenAI } from '@ai-sdk/openai'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
@@ -39,4 +41,35 @@ export function ecoFactory(env: Env): ModelFactory | null {
     includeUsage: true,
   })
   return (modelId) => eco.chatModel(modelId)
+}
+
+/** Anthropic (Claude, Messages API); null when ANTHROPIC_API_KEY is not set. */
+export function anthropicFactory(env: Env): ModelFactory | null {
+  if (!env.ANTHROPIC_API_KEY) return null
+  const anthropic = createAnthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL })
+  return (modelId) => anthropic(modelId)
+}
+
+/** Mistral (La Plateforme chat completions); null when MISTRAL_API_KEY is not set. */
+export function mistralFactory(env: Env): ModelFactory | null {
+  if (!env.MISTRAL_API_KEY) return null
+  const mistral = createMistral({ apiKey: env.MISTRAL_API_KEY, baseURL: env.MISTRAL_BASE_URL })
+  return (modelId) => mistral(modelId)
+}
+
+/** One OpenAI-compatible server of OPENAI_COMPATIBLE_ENDPOINTS (models/catalogue.ts reads them). */
+export interface CompatibleEndpoint {
+  name: string
+  baseURL: string
+  apiKey?: string
+}
+
+export function compatibleFactory(endpoint: CompatibleEndpoint): ModelFactory {
+  const provider = createOpenAICompatible({
+    name: endpoint.name,
+    baseURL: endpoint.baseURL,
+    apiKey: endpoint.apiKey,
+    includeUsage: true,
+  })
+  return (modelId) => provider.chatModel(modelId)
 }

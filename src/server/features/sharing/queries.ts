@@ -1,6 +1,7 @@
 // The only code touching the shares table.
 import { randomBytes, randomUUID } from 'node:crypto'
 import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
+import { isChatModel } from '#contract/chat-models.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, shares, threads, uploads } from '#server/db/schema/index.ts'
 import { activeBranch } from '#server/features/chat/branch.ts'
@@ -229,7 +230,7 @@ export async function copyShareToThread(
       .values({
         userId: visitorId,
         title: share.title,
-        chatModel: last?.chatModel ?? 'gemini',
+        chatModel: last && isChatModel(last.chatModel) ? last.chatModel : 'gemini',
         lastMessageAt: now,
       })
       .returning()

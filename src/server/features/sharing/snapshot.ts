@@ -3,9 +3,9 @@
 // file URL).
 import { z } from 'zod'
 import { MB } from '#contract/attachments.ts'
-import { chatModelSchema } from '#contract/config.ts'
 import { mediaTypeSchema, messageCo2ImpactSchema, messageStatusSchema } from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
+import { replyFamilySchema } from '#contract/models.ts'
 import { type SharedConversation, sharedExchangeSchema } from '#contract/sharing.ts'
 import { sourceSchema } from '#contract/tools.ts'
 import { AppError } from '#server/lib/app-error.ts'
@@ -14,7 +14,7 @@ export const storedExchangeSchema = z.object({
   id: z.string(),
   content: z.string(),
   response: z.string(),
-  chatModel: chatModelSchema,
+  chatModel: replyFamilySchema,
   /** The model that answered; absent in snapshots taken before replies named it. */
   modelId: z.string().nullable().optional(),
   status: messageStatusSchema,
@@ -71,7 +71,7 @@ export function snapshotJson(snapshot: StoredExchange[]): string {
 export function modelNamesOf(pairs: [string, string][]): Record<string, Record<string, string>> {
   const byModel = new Map<string, [string, string][]>()
   for (const [chatModel, modelId] of pairs) {
-    const model = chatModelSchema.safeParse(chatModel)
+    const model = replyFamilySchema.safeParse(chatModel)
     const name = model.success ? replyModelName(model.data, modelId) : null
     if (!name) continue
     const names = byModel.get(chatModel) ?? []

@@ -2,6 +2,7 @@
 // For the operator: environment variable names belong here, never on end users' screens.
 import type { Env } from '#server/env.ts'
 import { ecoEngineSettings, ecoSource } from '#server/features/eco-engine/settings.ts'
+import { loadCatalogue } from '#server/features/models/catalogue.ts'
 import { chooseEngine } from '#server/features/voice/engines.ts'
 
 interface Row {
@@ -51,6 +52,7 @@ export function startupRows(env: Env): Row[] {
         needs: 'ECO_BASE_URL and ECO_MODEL, or ECO_ENGINE=on',
       })
   }
+  rows.push(catalogueRow(env))
   row(
     'Payments',
     Boolean(env.STRIPE_SECRET_KEY),
@@ -80,6 +82,22 @@ export function startupRows(env: Env): Row[] {
     needs: env.LORIS_ZONE ? '' : 'LORIS_ZONE',
   })
   return rows
+}
+
+/** Models beside the modes (models/catalogue.ts): what the keys, endpoints and models file give. */
+function catalogueRow(env: Env): Row {
+  const needs = 'ANTHROPIC_API_KEY, MISTRAL_API_KEY, OPENAI_COMPATIBLE_ENDPOINTS, LORIS_MODELS_FILE'
+  try {
+    const { models, summary } = loadCatalogue(env)
+    const eco = models.filter((m) => m.eco).length
+    return {
+      feature: 'More models',
+      state: eco ? `${summary}; ${eco} in the eco pool` : summary,
+      needs: models.length ? '' : needs,
+    }
+  } catch (err) {
+    return { feature: 'More models', state: 'invalid', needs: (err as Error).message.replace(/\s+/g, ' ') }
+  }
 }
 
 /** The rows as a plain-text table. */

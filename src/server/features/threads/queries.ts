@@ -1,5 +1,6 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { QueryBuilder } from 'drizzle-orm/pg-core'
+import { isChatModel } from '#contract/chat-models.ts'
 import { type Thread, threadTitleFrom } from '#contract/threads.ts'
 import type { Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
@@ -210,7 +211,7 @@ export async function createThreadFromMessage(db: Db, userId: string, messageId:
       .values({
         userId,
         title: threadTitleFrom(source.content),
-        chatModel: source.chatModel,
+        chatModel: isChatModel(source.chatModel) ? source.chatModel : 'gemini',
         lastMessageAt: now,
       })
       .returning()

@@ -13,6 +13,7 @@ export interface MessageFormFields {
   useOpenAI: boolean
   clientMessageId: string
   webSearch?: boolean
+  model?: string | null
 }
 
 export function messageForm(fields: MessageFormFields, file: File): FormData {
@@ -23,6 +24,7 @@ export function messageForm(fields: MessageFormFields, file: File): FormData {
   form.set('useOpenAI', String(fields.useOpenAI))
   form.set('clientMessageId', fields.clientMessageId)
   if (fields.webSearch) form.set('webSearch', 'true')
+  if (fields.model) form.set('model', fields.model)
   form.set(attachmentFieldFor(file.type), file, file.name)
   return form
 }

@@ -25,6 +25,10 @@ export interface SendRequest {
   regenerateOf?: string | null
   /** The reply may search the web (decision 065). */
   webSearch?: boolean
+  /** A catalogue model (GET /api/models) instead of the mode's. */
+  model?: string | null
+  /** "Ask a larger model": with regenerateOf, one step up the eco pool. */
+  larger?: boolean
 }
 
 /** A send that did not end with `done`; `retryable` when trying again may help. */

@@ -44,6 +44,7 @@ import { Composer } from './composer.tsx'
 import type { ConversationItem } from './conversation.tsx'
 import { type ExchangeActions, ExchangeActionsContext } from './exchange-actions.tsx'
 import { NoModeNotice } from './no-mode-notice.tsx'
+import { PreSendEstimate } from './pre-send-estimate.tsx'
 import { SearchToggle } from './search-toggle.tsx'
 import { VisitorEmptyState } from './visitor-empty-state.tsx'
 
@@ -202,6 +203,11 @@ export function ChatView() {
   }, [conversationWanted])
 
   // Stop the reply this tab is streaming, or one still being written after a reload.
+  // The conversation the next reply builds on, for the composer's footprint estimate.
+  const historyChars = useMemo(
+    () => (messages.data ?? []).reduce((n, m) => n + m.content.length + m.response.length, 0),
+    [messages.data],
+  )
   const streamingId = pending?.serverId ?? messages.data?.find((m) => m.status === 'streaming')?.id ?? null
   // A version switch on its way writes the branch it answers: no send or new version meanwhile.
   const busy = Boolean(pending) || Boolean(streamingId) || selectVersion.isPending
@@ -211,8 +217,23 @@ export function ChatView() {
     () => ({
       busy,
       edit: (of, content) => revise({ kind: 'edit', of, content, flags: getModeFlags() }),
-      regenerate: (of, model) =>
-        revise({ kind: 'regenerate', of, content: of.content, flags: flagsFromModel(model) }),
+      regenerate: (of, model, catalogueModel) =>
+        revise({
+          kind: 'regenerate',
+          of,
+          content: of.content,
+          flags: flagsFromModel(model),
+          model: catalogueModel ?? null,
+        }),
+      askLarger: (of) =>
+        revise({
+          kind: 'regenerate',
+          of,
+          content: of.content,
+          flags: flagsFromModel('loris'),
+          model: null,
+          larger: true,
+        }),
       selectVersion: (id) => {
         if (threadId) selectVersion.mutate({ id, threadId })
       },
@@ -316,6 +337,7 @@ export function ChatView() {
           blocked={voice.state !== 'idle'}
           placeholder={voicePlaceholder(voice)}
           attachment={<AttachmentChip />}
+          estimate={<PreSendEstimate text={text} historyChars={historyChars} />}
           tools={
             <>
               <AttachmentMenu disabled={voice.state !== 'idle'} />

@@ -28,6 +28,8 @@ export interface ComposerProps {
   tools?: ReactNode
   /** Why nothing can be sent in the chosen mode (shown, and the send button disabled); null: it can. */
   unavailableReason?: string | null
+  /** Beside the send button: the message's estimated footprint (pre-send-estimate.tsx). */
+  estimate?: ReactNode
 }
 
 export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer(
@@ -43,6 +45,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
     attachment,
     tools,
     unavailableReason = null,
+    estimate,
   },
   ref,
 ) {
@@ -87,6 +90,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
             </Button>
           ) : (
             <span className="flex items-center gap-2">
+              {!unavailableReason && estimate}
               {unavailableReason && (
                 <span
                   id="send-unavailable"

@@ -14,7 +14,10 @@ export interface ExchangeActions {
   /** A reply is being written: nothing may start another. */
   busy: boolean
   edit: (of: RevisedExchange, content: string) => void
-  regenerate: (of: RevisedExchange, model: ChatModel) => void
+  /** In a mode, or with a catalogue model (`catalogueModel`, GET /api/models) when one is given. */
+  regenerate: (of: RevisedExchange, model: ChatModel, catalogueModel?: string | null) => void
+  /** "Ask a larger model": a new version from the next model up the eco pool. */
+  askLarger: (of: RevisedExchange) => void
   selectVersion: (id: string) => void
   newThread: (messageId: string) => void
   creatingThread: boolean

@@ -1,6 +1,7 @@
 // The chat mode menu on the composer (spec section 4): Gemini, Loris eco, ChatGPT. A mode this
 // server cannot serve (GET /api/config) is shown disabled with the reason; the Loris eco model,
 // on its first use, says it is being prepared with a progress bar.
+import Boxes from 'lucide-react/icons/boxes'
 import ChevronDown from 'lucide-react/icons/chevron-down'
 import Leaf from 'lucide-react/icons/leaf'
 import MessageSquare from 'lucide-react/icons/message-square'
@@ -16,13 +17,19 @@ import {
   DropdownMenuTrigger,
 } from '#client/components/ui/dropdown-menu.tsx'
 import { isEcoPreparing, useAppConfig } from '#client/features/config/api/get-config.ts'
+import { formatSmall } from '#client/features/impact/lib/format.ts'
 import { isChatModel } from '#contract/chat-models.ts'
 import type { AppConfig, ChatModel } from '#contract/config.ts'
+import { useModels } from '../api/get-models.ts'
 import { setChatModel, useChatMode } from '../hooks/use-chat-mode.ts'
+import { setChosenModel, useChosenModel } from '../hooks/use-chosen-model.ts'
 import { modeLabels } from '../lib/chat-mode.ts'
 
 const icons: Record<ChatModel, typeof Leaf> = { gemini: Sparkles, loris: Leaf, chatgpt: MessageSquare }
 const order: ChatModel[] = ['gemini', 'loris', 'chatgpt']
+
+/** A catalogue model's value among the radio items (modes are their own names). */
+const MODEL_PREFIX = 'model:'
 
 const megabytes = (bytes: number) => `${Math.round(bytes / 1_000_000)} MB`
 
@@ -62,13 +69,20 @@ export function EcoPreparing({ status }: { status: NonNullable<AppConfig['ecoEng
 export function ModeMenu() {
   const { model } = useChatMode()
   const config = useAppConfig()
-  const Icon = icons[model]
+  const chosen = useChosenModel()
+  const models = useModels().data?.models ?? []
+  const chosenModel = models.find((m) => m.id === chosen)
+  const Icon = chosenModel ? Boxes : icons[model]
+  const label = chosenModel?.name ?? modeLabels[model]
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="sm" aria-label={`Chat mode: ${modeLabels[model]}`} className="gap-1.5">
-          <Icon className={model === 'loris' ? 'text-primary' : undefined} aria-hidden="true" />
-          <span className="hidden sm:inline">{modeLabels[model]}</span>
+        <Button variant="ghost" size="sm" aria-label={`Chat mode: ${label}`} className="gap-1.5">
+          <Icon
+            className={model === 'loris' && !chosenModel ? 'text-primary' : undefined}
+            aria-hidden="true"
+          />
+          <span className="hidden sm:inline">{label}</span>
           <ChevronDown className="opacity-60" aria-hidden="true" />
         </Button>
       </DropdownMenuTrigger>
@@ -76,9 +90,13 @@ export function ModeMenu() {
         <DropdownMenuLabel>Chat mode</DropdownMenuLabel>
         <DropdownMenuSeparator />
         <DropdownMenuRadioGroup
-          value={model}
+          value={chosenModel ? `${MODEL_PREFIX}${chosenModel.id}` : model}
           onValueChange={(value) => {
-            if (isChatModel(value)) setChatModel(value)
+            if (value.startsWith(MODEL_PREFIX)) setChosenModel(value.slice(MODEL_PREFIX.length))
+            else if (isChatModel(value)) {
+              setChosenModel(null)
+              setChatModel(value)
+            }
           }}
         >
           {order.map((m) => {
@@ -101,6 +119,25 @@ export function ModeMenu() {
               </DropdownMenuRadioItem>
             )
           })}
+          {models.length > 0 && (
+            <>
+              <DropdownMenuSeparator />
+              <DropdownMenuLabel>More models</DropdownMenuLabel>
+              {models.map((m) => (
+                <DropdownMenuRadioItem key={m.id} value={`${MODEL_PREFIX}${m.id}`} className="items-start">
+                  <Boxes className="mt-0.5 shrink-0" aria-hidden="true" />
+                  <span className="flex min-w-0 flex-1 flex-col">
+                    <span>{m.name}</span>
+                    <span className="text-xs text-muted-foreground">
+                      {m.typicalReplyGrams === null
+                        ? 'footprint unknown'
+                        : `about ${formatSmall(m.typicalReplyGrams)} g CO2 per reply`}
+                    </span>
+                  </span>
+                </DropdownMenuRadioItem>
+              ))}
+            </>
+          )}
         </DropdownMenuRadioGroup>
       </DropdownMenuContent>
     </DropdownMenu>

@@ -1,5 +1,6 @@
 // Under each reply: the versions of the turn, Copy, Regenerate, '@', Retry when the
 // reply failed or broke off, then the model that answered, the time and this reply's CO2.
+import ArrowUpRight from 'lucide-react/icons/arrow-up-right'
 import AtSign from 'lucide-react/icons/at-sign'
 import Check from 'lucide-react/icons/check'
 import ChevronLeft from 'lucide-react/icons/chevron-left'
@@ -24,6 +25,7 @@ import {
   formatWater,
 } from '#client/features/impact/lib/format.ts'
 import { cn } from '#client/lib/cn.ts'
+import { isChatModel } from '#contract/chat-models.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message, MessageCo2Impact } from '#contract/messages.ts'
 import { modeLabels } from '../lib/chat-mode.ts'
@@ -197,6 +199,7 @@ export type FooterExchange = Pick<
   | 'completedAt'
   | 'co2Impact'
   | 'modelName'
+  | 'modelId'
   | 'versionIds'
 > & {
   /** Null on a shared conversation: its footer offers no action, only Copy and the figures. */
@@ -204,7 +207,10 @@ export type FooterExchange = Pick<
 }
 
 export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
-  const { id, status, chatModel, co2Impact } = exchange
+  const { id, status, co2Impact } = exchange
+  // A reply from a catalogue model is retried with that model; the menu offers the modes.
+  const chatModel: ChatModel = isChatModel(exchange.chatModel) ? exchange.chatModel : 'gemini'
+  const catalogueModel = isChatModel(exchange.chatModel) ? null : (exchange.modelId ?? null)
   const context = useExchangeActions()
   const actions = id ? context : null
   const time = replyTime(exchange.completedAt ?? exchange.createdAt)
@@ -223,13 +229,23 @@ export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
           type="button"
           className={cn(actionButtonClass, 'border text-foreground')}
           disabled={actions.busy}
-          onClick={() => actions.regenerate(of, chatModel)}
+          onClick={() => actions.regenerate(of, chatModel, catalogueModel)}
         >
           <RotateCcw className="size-3.5" aria-hidden="true" /> Retry
         </button>
       )}
       {exchange.response && <CopyMarkdownButton text={exchange.response} label="Copy reply" />}
       {of && <RegenerateMenu of={of} model={chatModel} />}
+      {co2Impact?.routing && actions && of && (
+        <button
+          type="button"
+          className={cn(actionButtonClass, 'border text-foreground')}
+          disabled={actions.busy}
+          onClick={() => actions.askLarger(of)}
+        >
+          <ArrowUpRight className="size-3.5" aria-hidden="true" /> Ask a larger model
+        </button>
+      )}
       {actions && id && (
         <ActionTip label="Start new thread from this message">
           <button
@@ -271,6 +287,13 @@ export function ReplyFooter({ exchange }: { exchange: FooterExchange }) {
           </>
         )}
       </span>
+      {co2Impact?.routing && (
+        <span className="basis-full" data-testid="reply-routing">
+          {co2Impact.routing.reason}
+          {co2Impact.routing.savedGrams > 0 &&
+            ` · routing saved ${grams(co2Impact.routing.savedGrams)} against ${co2Impact.routing.against}`}
+        </span>
+      )}
     </div>
   )
 }

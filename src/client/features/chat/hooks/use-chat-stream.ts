@@ -13,6 +13,7 @@ import type { Source, ToolStep } from '#contract/tools.ts'
 import { messagesQueryKey, putMessage } from '../api/get-messages.ts'
 import { SendError, streamMessage } from '../api/send-message.ts'
 import { type ModeFlags, modelFromFlags } from '../lib/chat-mode.ts'
+import { getChosenModel, rememberThreadModel } from './use-chosen-model.ts'
 
 const MAX_ATTEMPTS = 3
 
@@ -48,6 +49,10 @@ export interface SendOptions {
   editOf?: string | null
   /** A new reply to this exchange's text. */
   regenerateOf?: string | null
+  /** A catalogue model; absent: the one chosen in the mode menu (null: the mode's). */
+  model?: string | null
+  /** "Ask a larger model" (with regenerateOf). */
+  larger?: boolean
   media?: Pick<Message, 'mediaUrl' | 'mediaType' | 'mediaName' | 'mediaMime'> | null
   /** The reply may search the web (the composer's toggle). */
   webSearch?: boolean
@@ -81,6 +86,8 @@ const sendKey = (o: SendOptions) =>
     o.file?.lastModified,
     o.editOf,
     o.regenerateOf,
+    o.model,
+    o.larger,
   ])
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -256,11 +263,15 @@ export function useChatStream(callbacks: StreamCallbacks) {
         editOf: options.editOf ?? null,
         regenerateOf: options.regenerateOf ?? null,
         ...(options.webSearch ? { webSearch: true } : {}),
+        model: options.model === undefined ? getChosenModel() : options.model,
+        larger: options.larger ?? false,
       }
       for (let attempt = 1; ; attempt++) {
         try {
           const end = await streamMessage(request, { signal: controller.signal, onEvent })
           current = { ...current, actualThreadId: end.actualThreadId ?? current.actualThreadId }
+          const sentTo = end.threadId ?? current.actualThreadId ?? current.threadId
+          if (sentTo && !request.regenerateOf) rememberThreadModel(sentTo, request.model)
           if (!(await settle(current, end, controller.signal))) return
           update(null)
           callbacksRef.current.onDone(end, current)

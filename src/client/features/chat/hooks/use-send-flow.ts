@@ -126,6 +126,9 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
       of: Pick<Message, 'id' | 'content' | 'mediaUrl' | 'mediaType' | 'mediaName' | 'mediaMime'>
       content: string
       flags: ModeFlags
+      /** A catalogue model; absent: the one chosen in the mode menu. */
+      model?: string | null
+      larger?: boolean
     }) => {
       const current = selectionRef.current
       if (!user || current.kind !== 'thread') return
@@ -136,6 +139,8 @@ export function useSendFlow({ restoreText }: { restoreText: (text: string) => vo
         editOf: r.kind === 'edit' ? r.of.id : null,
         regenerateOf: r.kind === 'regenerate' ? r.of.id : null,
         webSearch: readWebSearch(current.id),
+        model: r.model,
+        larger: r.larger,
         media: {
           mediaUrl: r.of.mediaUrl,
           mediaType: r.of.mediaType,

@@ -2,11 +2,13 @@
 // yet: once the threads load, the one in the address (/chat/:threadId), else Default (else the
 // most recent) is picked. 'new' is an empty conversation whose first send creates a thread.
 // The address says which (use-thread-url.ts), and a tab keeps it so a reload stays put.
+
 import { useEffect, useSyncExternalStore } from 'react'
 import { navigate } from 'wouter/use-browser-location'
 import { forgetOnSessionEnd } from '#client/features/auth/api/get-user.ts'
 import type { Thread } from '#contract/threads.ts'
 import { setChatModel } from './use-chat-mode.ts'
+import { setChosenModel, threadModel } from './use-chosen-model.ts'
 
 export type Selection = { kind: 'auto' } | { kind: 'new' } | { kind: 'thread'; id: string }
 
@@ -56,6 +58,7 @@ function set(next: Selection) {
 export function selectThread(thread: Pick<Thread, 'id' | 'chatModel'>) {
   set({ kind: 'thread', id: thread.id })
   setChatModel(thread.chatModel)
+  setChosenModel(threadModel(thread.id))
 }
 
 /** Shows a thread without touching the mode (a send that created it, an automatic pick). */
