@@ -43,6 +43,16 @@ export const messageCo2ImpactSchema = z.object({
 })
 export type MessageCo2Impact = z.infer<typeof messageCo2ImpactSchema>
 
+/**
+ * The passages of its project's files a send retrieved and the model was sent (cited [n] in the
+ * reply, in this order), and the characters of those files: the input retrieval saved.
+ */
+export const messageKnowledgeSchema = z.object({
+  passages: z.array(z.object({ fileName: z.string(), text: z.string() })),
+  filesChars: z.number(),
+})
+export type MessageKnowledge = z.infer<typeof messageKnowledgeSchema>
+
 /** A message (one exchange: the user's text and the assistant's reply); dates are ISO strings. */
 export const messageSchema = z.object({
   id: z.string(),
@@ -73,6 +83,8 @@ export const messageSchema = z.object({
   modelName: z.string().nullable().optional(),
   /** When the reply ended; null while it is being written. */
   completedAt: z.string().nullable().optional(),
+  /** What project retrieval sent the model for this exchange; absent when nothing was retrieved. */
+  knowledge: messageKnowledgeSchema.nullable().optional(),
 })
 export type Message = z.infer<typeof messageSchema>
 
@@ -102,6 +114,25 @@ const optionalMessageId = z
   .nullish()
   .transform((v) => (v && v !== 'null' && v !== 'undefined' ? v : null))
 
+/** Most exchanges a temporary chat's send may carry, and the characters of all of them. */
+export const TEMPORARY_HISTORY_MAX_TURNS = 50
+export const TEMPORARY_HISTORY_MAX_CHARS = 200_000
+const temporaryHistorySchema = z
+  .array(
+    z.object({
+      content: withoutNul(z.string().max(MESSAGE_MAX_CHARS), 'history'),
+      response: withoutNul(z.string().max(MESSAGE_MAX_CHARS * 2), 'history'),
+    }),
+  )
+  .max(
+    TEMPORARY_HISTORY_MAX_TURNS,
+    `A temporary chat carries at most ${TEMPORARY_HISTORY_MAX_TURNS} earlier exchanges`,
+  )
+  .refine(
+    (h) => h.reduce((n, e) => n + e.content.length + e.response.length, 0) <= TEMPORARY_HISTORY_MAX_CHARS,
+    `A temporary chat carries at most ${TEMPORARY_HISTORY_MAX_CHARS} characters of earlier exchanges`,
+  )
+
 /**
  * POST /api/messages (JSON now; a multipart form with the same fields plus one of image, audio or
  * file later). The mode is chatgpt when useOpenAI, else loris when isEcoMode, else gemini (spec 4).
@@ -128,6 +159,17 @@ export const sendMessageFields = z.object({
   editOf: optionalMessageId,
   /** Regenerate (or Retry): a new reply to this exchange's text, in the mode of this request. */
   regenerateOf: optionalMessageId,
+  /** A send without a thread starts one in this project (its instructions and files apply). */
+  projectId: z
+    .union([z.uuid({ error: 'Unknown project' }), z.literal(''), z.literal('null'), z.literal('undefined')])
+    .nullish()
+    .transform((v) => (v && v !== 'null' && v !== 'undefined' ? v : null)),
+  /**
+   * A temporary chat: nothing of it is stored (no thread, message, search entry or share); usage,
+   * CO2 and trees still count. `history` is the conversation so far, which only the client holds.
+   */
+  temporary: flag,
+  history: temporaryHistorySchema.optional(),
 })
 export type SendMessageInput = z.input<typeof sendMessageFields>
 export type SendMessageFields = z.output<typeof sendMessageFields>

@@ -1,5 +1,10 @@
 import { co2ImpactSchema } from '#contract/impact.ts'
-import { type Message, type MessageCo2Impact, messageCo2ImpactSchema } from '#contract/messages.ts'
+import {
+  type Message,
+  type MessageCo2Impact,
+  messageCo2ImpactSchema,
+  messageKnowledgeSchema,
+} from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
 import type { MessageRow } from './queries.ts'
 
@@ -46,6 +51,7 @@ export const MESSAGE_JSON_FIELDS = [
   'parentId',
   'modelId',
   'completedAt',
+  'knowledge',
 ] as const satisfies readonly (keyof MessageRow)[]
 export type MessageJsonRow = Pick<MessageRow, (typeof MESSAGE_JSON_FIELDS)[number]>
 
@@ -76,6 +82,7 @@ export function messageFromJsonText(m: MessageJsonText, versionIds?: string[]): 
     response: m.response,
     chatModel: m.chatModel,
     co2Impact: co2Of(m.co2Impact),
+    ...(m.knowledge ? { knowledge: messageKnowledgeSchema.safeParse(m.knowledge).data ?? null } : {}),
     createdAt: m.createdAt,
     mediaUrl: m.mediaUrl,
     mediaType: m.mediaType,

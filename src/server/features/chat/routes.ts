@@ -18,6 +18,7 @@ import { validate } from '#server/lib/validate.ts'
 import { activeBranch } from './branch.ts'
 import type { GenerationRegistry } from './generation.ts'
 import { messageFromJsonText, toMessageJson } from './message-json.ts'
+import type { PromptContextSource } from './prompt-context.ts'
 import {
   clearHistory,
   findDefaultThread,
@@ -40,6 +41,8 @@ export interface ChatRouteOptions {
   attachments?: AttachmentReader
   /** Runs after the history is cleared (app.ts: forgets kept histories, removes unused files). */
   afterClear?: (userId: string) => Promise<void>
+  /** Instructions and retrieved passages for a send (app.ts composes account, projects, knowledge). */
+  context?: PromptContextSource
 }
 
 export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
@@ -50,6 +53,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
     now: () => deps.now?.() ?? new Date(),
     models: createModelRegistry(deps.env, ecoEngineFor(deps.env, deps.log)),
     generations: opts.generations,
+    context: opts.context,
   }
   const auth = requireUser(deps)
   /** The thread as shown: the selected version of each turn, each naming its siblings. */

@@ -17,6 +17,11 @@ export interface SendInput {
   editOf: string | null
   /** A new reply to this exchange's text (its attachment stays). */
   regenerateOf: string | null
+  /** A new thread made by this send belongs to this project. */
+  projectId?: string | null
+  /** Nothing of this send is stored; `history` is the conversation the client holds. */
+  temporary?: boolean
+  history?: { content: string; response: string }[]
   /** What the model is sent along with the text. */
   attachment: PromptAttachment | null
   /** What is stored on the message for the client to show. */
@@ -61,6 +66,9 @@ function fromFields(raw: unknown): SendInput {
     clientMessageId: fields.clientMessageId,
     editOf: fields.editOf,
     regenerateOf: fields.regenerateOf,
+    projectId: fields.projectId,
+    temporary: fields.temporary,
+    history: fields.history,
     attachment: null,
     media: null,
   }
@@ -70,6 +78,16 @@ function fromFields(raw: unknown): SendInput {
 function checkFields(input: SendInput, withFile: boolean): SendInput {
   if (input.editOf && input.regenerateOf)
     throw new AppError('bad_request:input', 'Edit or regenerate, not both at once')
+  if (
+    input.temporary &&
+    (input.threadId || input.editOf || input.regenerateOf || input.projectId || withFile)
+  )
+    throw new AppError(
+      'bad_request:input',
+      'A temporary chat has no thread, project, versions or files: send its text and history only',
+    )
+  if (!input.temporary && input.history)
+    throw new AppError('bad_request:input', 'Only a temporary chat sends its history')
   // A regenerated reply answers the stored text: the send carries none.
   if (!input.content.trim() && !withFile && !input.regenerateOf)
     throw new AppError('bad_request:input', 'Please write a message or attach a file')

@@ -25,6 +25,13 @@ import type { GenerationDeps, GenerationRegistry } from './generation.ts'
 import { buildPrompt, type HistoryExchange, userText } from './history.ts'
 import { finishLapsed } from './lease.ts'
 import {
+  contextChars,
+  contextSystemText,
+  NO_CONTEXT,
+  type PromptContext,
+  type PromptContextSource,
+} from './prompt-context.ts'
+import {
   findByClientId,
   findOwnedMessage,
   generatesAgain,
@@ -32,16 +39,20 @@ import {
   type MessageRow,
   resetUsageIfDue,
   restartAttempt,
+  saveKnowledge,
 } from './queries.ts'
 import type { SendInput } from './send-input.ts'
 import { type Placement, type SendOutcome, type SendRow, startSend } from './send-statement.ts'
 import { sseResponse } from './sse.ts'
 import { followGeneration, followStored, headOf, replayStored } from './stream.ts'
+import { sendTemporary } from './temporary.ts'
 import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, tierOf } from './usage.ts'
 
 export interface ChatServices extends GenerationDeps {
   models: ModelRegistry
   generations: GenerationRegistry
+  /** Instructions and retrieved passages for a send (app.ts); none when absent. */
+  context?: PromptContextSource
 }
 
 /** Attempts of a send whose branch moved under it (another send or a switch in the thread). */
@@ -55,15 +66,31 @@ export async function sendMessage(
 ): Promise<Response> {
   const unserved = unservedResponse(s, input, signal)
   if (unserved) return unserved
+  if (input.temporary) return sendTemporary(s, user, input, signal)
   const { place, target } = await placeOf(s.db, user, input)
   // A regeneration answers the revised exchange's text again; an edit brings its own.
   const content = input.regenerateOf && target ? target.content : input.content
-  const admission = await admit(s, user, input, content)
+  const ctx = await contextOf(s, user, place, content)
+  const admission = await admit(s, user, input, content, ctx)
   if (admission.kind === 'over-limit') return answerRefused(s, user, input, signal, admission.refusal)
   const row = sendRow(user, input, content, target, admission.resolved, s.now())
   const stored = await store(s.db, user, place, row, admission.claim)
   if (stored.kind !== 'stored') return answerUnstored(s, user, input, signal, stored, admission.claim)
-  return generateAndStream(s, stored.row, admission.resolved, input, signal, stored.history)
+  await saveKnowledge(s.db, stored.row.id, ctx)
+  return generateAndStream(s, stored.row, admission.resolved, input, signal, stored.history, ctx)
+}
+
+/** The instructions and passages the send's prompt carries (none without a context source). */
+export async function contextOf(
+  s: ChatServices,
+  user: UserRow,
+  place: Placement | { kind: 'temporary' },
+  content: string,
+): Promise<PromptContext> {
+  if (!s.context) return NO_CONTEXT
+  const threadId = place.kind === 'follow' || place.kind === 'revise' ? place.threadId : null
+  const projectId = place.kind === 'new-thread' ? (place.projectId ?? null) : null
+  return s.context(user.id, { threadId, projectId }, content)
 }
 
 /** A mode without a provider answers one error event naming what is missing; nothing is stored. */
@@ -103,6 +130,7 @@ async function placeOf(
       place: {
         kind: 'new-thread',
         title: threadTitleFrom(input.content || input.attachment?.filename || ''),
+        projectId: input.projectId ?? null,
       },
     }
   return { place: { kind: 'follow', threadId: input.threadId } }
@@ -118,7 +146,13 @@ type Admission =
  * this check only spares a send over the limit the work before it. Edits and regenerations are
  * sends: admitted, reserved and budgeted the same way.
  */
-async function admit(s: ChatServices, user: UserRow, input: SendInput, content: string): Promise<Admission> {
+export async function admit(
+  s: ChatServices,
+  user: UserRow,
+  input: SendInput,
+  content: string,
+  ctx: PromptContext = NO_CONTEXT,
+): Promise<Admission> {
   const now = s.now()
   const current = await resetUsageIfDue(s.db, user, now, resetIsDue(user.lastAiUsageReset, now))
   const tier = tierOf(current, now)
@@ -129,7 +163,7 @@ async function admit(s: ChatServices, user: UserRow, input: SendInput, content: 
       headers: { 'Retry-After': String(secondsUntilReset(current.lastAiUsageReset, now)) },
     })
   if (tier.exceeded) return { kind: 'over-limit', refusal: refusal() }
-  const chars = inputCharsOf({ content, extractedText: input.attachment?.extractedText })
+  const chars = inputCharsOf({ content, extractedText: input.attachment?.extractedText }) + contextChars(ctx)
   return {
     kind: 'admitted',
     resolved: s.models.resolve(input.chatModel, tier.gemini),
@@ -205,6 +239,7 @@ function generateAndStream(
   input: SendInput,
   signal: AbortSignal,
   history: HistoryExchange[],
+  ctx: PromptContext = NO_CONTEXT,
 ): Response {
   // A new version keeps the turn's stored file but not its bytes: the model is told it was there.
   const content = input.attachment ? row.content : userText(row)
@@ -213,9 +248,16 @@ function generateAndStream(
     attemptId: row.attemptId,
     userId: row.userId,
     threadId: row.threadId,
-    inputChars: inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }),
+    inputChars:
+      inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }) +
+      contextChars(ctx),
     resolved,
-    prompt: buildPrompt(history, { content, attachment: input.attachment }, resolved.historyBudgetTokens),
+    prompt: buildPrompt(
+      history,
+      { content, attachment: input.attachment },
+      resolved.historyBudgetTokens,
+      contextSystemText(ctx),
+    ),
   })
   return followGeneration(gen, headOf(row, input.threadId), signal)
 }
@@ -289,7 +331,11 @@ async function resend(
   // The model never answered, or the node writing the reply died: try again into the same row.
   const unserved = unservedResponse(s, input, signal)
   if (unserved) return unserved
-  const admission = await admit(s, user, input, row.content)
+  const at = row.threadId
+    ? ({ kind: 'follow', threadId: row.threadId } as const)
+    : ({ kind: 'temporary' } as const)
+  const ctx = await contextOf(s, user, at, row.content)
+  const admission = await admit(s, user, input, row.content, ctx)
   if (admission.kind === 'over-limit') throw admission.refusal
   const { resolved, claim } = admission
   await spendSendBudget(s.db, user.id)
@@ -301,5 +347,5 @@ async function resend(
   const restarted = restart.row
   // Only the exchanges on this one's branch: other versions are not the conversation it follows.
   const history = restarted.threadId ? await loadHistory(s.db, restarted.parentId) : []
-  return generateAndStream(s, restarted, resolved, input, signal, history)
+  return generateAndStream(s, restarted, resolved, input, signal, history, ctx)
 }
