@@ -15,6 +15,7 @@ import { borderClassFor } from '../lib/chat-mode.ts'
 import { useExchangeActions } from './exchange-actions.tsx'
 import { Markdown } from './markdown.tsx'
 import { actionButtonClass, ReplyFooter } from './reply-footer.tsx'
+import { ReplySources } from './reply-sources.tsx'
 
 export type ExchangeView = Pick<
   Message,
@@ -32,6 +33,7 @@ export type ExchangeView = Pick<
   | 'co2Impact'
   | 'modelName'
   | 'versionIds'
+  | 'knowledge'
 > & {
   /**
    * The server id; null while the send has not been stored yet, and on a shared conversation
@@ -272,6 +274,9 @@ export const Exchange = memo(function Exchange({ exchange }: { exchange: Exchang
             {!pending && <ReplyNote status={status} errorMessage={exchange.errorMessage} />}
           </>
         )}
+        {!generating && exchange.knowledge?.passages.length ? (
+          <ReplySources knowledge={exchange.knowledge} />
+        ) : null}
         {/* A read-only copy (no actions) shows its footer's figures without an id. */}
         {(id || !actions) && !generating && <ReplyFooter exchange={exchange} />}
       </div>
