@@ -15,7 +15,7 @@ export function ReplySources({ knowledge }: { knowledge: MessageKnowledge }) {
       </summary>
       <ol className="mt-1 grid gap-1">
         {knowledge.passages.map((p, i) => (
-          <li key={`${i}-${p.fileName}`} data-testid="reply-source">
+          <li key={`${p.fileName}-${p.text.slice(0, 80)}`} data-testid="reply-source">
             <span className="font-medium">
               [{i + 1}] {p.fileName}
             </span>
