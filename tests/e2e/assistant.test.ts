@@ -90,7 +90,8 @@ describe('projects', () => {
       .getByLabel('Project file')
       .setInputFiles({ name: 'survey.txt', mimeType: 'text/plain', buffer: Buffer.from(doc) })
     await page.getByTestId('project-files').getByText('survey.txt').waitFor()
-    await page.keyboard.press('Escape')
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
+    await page.getByRole('dialog').waitFor({ state: 'detached' })
 
     await threads.getByRole('button', { name: 'New thread in Island survey' }).click()
     await chat.send('How many animals were in the quokka colony?')
@@ -122,9 +123,11 @@ describe('projects', () => {
     })
     expect(res.status()).toBe(201)
     const project = await res.json()
+    const threads = page.getByRole('navigation', { name: 'Threads' })
+    // The Default thread stays pinned: the thread moved is a new one.
+    await threads.getByRole('button', { name: 'New thread', exact: true }).click()
     await chat.send('Pancakes for four')
     await chat.waitForReply('Pancakes for four', 'Echo:')
-    const threads = page.getByRole('navigation', { name: 'Threads' })
     await page.reload()
     await threads.getByRole('button', { name: /More actions for Pancakes for four/ }).click()
     await page.getByRole('menuitem', { name: 'Move to project' }).click()
