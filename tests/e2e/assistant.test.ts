@@ -169,9 +169,12 @@ describe('temporary chat', () => {
       const box = temporary.getByLabel('Temporary message')
       await box.fill('Name two rivers in France')
       await box.press('Enter')
+      // Each reply has ended (and been charged) before the next step.
+      await temporary.locator('[data-testid="temporary-exchange"][data-done="true"]').first().waitFor()
       await temporary.getByTestId('temporary-reply').first().getByText('Echo:').waitFor()
       await box.fill('And a third one?')
       await box.press('Enter')
+      await temporary.locator('[data-testid="temporary-exchange"][data-done="true"]').nth(1).waitFor()
       await temporary.getByTestId('temporary-reply').nth(1).getByText('Echo:').waitFor()
       // The second send carried the first exchange: the model saw it.
       expect(JSON.stringify(h.standIn.requests.at(-1)?.body)).toContain('Name two rivers in France')

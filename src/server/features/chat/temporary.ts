@@ -47,7 +47,7 @@ export async function sendTemporary(
     resolved.historyBudgetTokens,
     contextSystemText(ctx),
   )
-  void streamModel(gen, { resolved, prompt })
+  const done = streamModel(gen, { resolved, prompt })
     .then(async ({ ending, usage, measured, started }) => {
       const { outcome, code } = classify(resolved.chatModel, ending, gen.text)
       const reply: FinishedReply = {
@@ -86,6 +86,8 @@ export async function sendTemporary(
         })
     })
     .finally(() => signal.removeEventListener('abort', stop))
+  // A graceful stop waits for the reply to be charged.
+  s.generations.track(done)
   // The reply's id names the stream only: no row has it.
   return followGeneration(gen, { id: randomUUID() }, signal)
 }

@@ -80,7 +80,7 @@ export function TemporaryChat() {
       </p>
       <ol className="mx-auto flex w-full max-w-5xl min-h-0 flex-1 flex-col gap-4 overflow-y-auto px-4 py-4">
         {exchanges.map((e) => (
-          <li key={e.key} className="grid gap-2" data-testid="temporary-exchange">
+          <li key={e.key} className="grid gap-2" data-testid="temporary-exchange" data-done={e.done}>
             <p className="justify-self-end whitespace-pre-wrap rounded-lg bg-muted px-3 py-2">{e.content}</p>
             <p className="whitespace-pre-wrap" data-testid="temporary-reply">
               {e.response}
