@@ -207,4 +207,23 @@ describe('temporary chat', () => {
       rmSync(dataDir, { recursive: true, force: true })
     }
   })
+
+  it('stops a reply being written, keeping what arrived, and ends the model call', async () => {
+    const { page, unexpectedErrors } = await h.signedInChat(desktop)
+    await page
+      .getByRole('navigation', { name: 'Threads' })
+      .getByRole('button', { name: 'Temporary chat' })
+      .click()
+    const temporary = page.getByTestId('temporary-chat')
+    const box = temporary.getByLabel('Temporary message')
+    await box.fill('Tell me slowly [[scenario:slow]]')
+    await box.press('Enter')
+    await temporary.getByTestId('temporary-reply').getByText('Echo:').waitFor()
+    await temporary.getByRole('button', { name: 'Stop' }).click()
+    await temporary.locator('[data-testid="temporary-exchange"][data-done="true"]').waitFor()
+    expect(await temporary.getByTestId('temporary-reply').textContent()).toContain('Echo:')
+    await expect.poll(() => h.standIn.abandoned()).toBeGreaterThan(0)
+    await temporary.getByRole('button', { name: 'Send' }).waitFor()
+    expect(unexpectedErrors()).toEqual([])
+  })
 })

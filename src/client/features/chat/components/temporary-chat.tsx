@@ -2,7 +2,7 @@
 // carries the exchanges before it; the server stores none of it. Choosing another thread or
 // closing the tab ends it. Trees and usage still count (the server's reply says the count).
 import { useMutation } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Textarea } from '#client/components/ui/textarea.tsx'
 import { toast } from '#client/hooks/use-toast.ts'
@@ -47,6 +47,11 @@ export function TemporaryChat() {
         update((e) => ({ ...e, done: true }))
         if (afterSend(end.userMessageCount, false).plantTree) plantTree.mutate()
       } catch (err) {
+        // Stopped (or left): what arrived stays, as a stored reply's would.
+        if (controller.signal.aborted) {
+          update((e) => ({ ...e, done: true }))
+          return
+        }
         setExchanges((all) => all.filter((e) => e.key !== key))
         setText((t) => t || content)
         throw err
@@ -59,6 +64,8 @@ export function TemporaryChat() {
         variant: 'destructive',
       }),
   })
+  // Leaving the temporary chat ends a reply still being written: nothing could show it again.
+  useEffect(() => () => abortRef.current?.abort(), [])
   const submit = () => {
     const content = text.trim()
     if (!content || send.isPending) return
@@ -107,9 +114,15 @@ export function TemporaryChat() {
             }
           }}
         />
-        <Button type="submit" disabled={send.isPending || !text.trim()}>
-          Send
-        </Button>
+        {send.isPending ? (
+          <Button type="button" variant="outline" onClick={() => abortRef.current?.abort()}>
+            Stop
+          </Button>
+        ) : (
+          <Button type="submit" disabled={!text.trim()}>
+            Send
+          </Button>
+        )}
       </form>
     </section>
   )
