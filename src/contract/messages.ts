@@ -48,6 +48,16 @@ export const messageCo2ImpactSchema = z.object({
 })
 export type MessageCo2Impact = z.infer<typeof messageCo2ImpactSchema>
 
+/**
+ * The passages of its project's files a send retrieved and the model was sent (cited [n] in the
+ * reply, in this order), and the characters of those files: the input retrieval saved.
+ */
+export const messageKnowledgeSchema = z.object({
+  passages: z.array(z.object({ fileName: z.string(), text: z.string() })),
+  filesChars: z.number(),
+})
+export type MessageKnowledge = z.infer<typeof messageKnowledgeSchema>
+
 /** A message (one exchange: the user's text and the assistant's reply); dates are ISO strings. */
 export const messageSchema = z.object({
   id: z.string(),
@@ -82,6 +92,8 @@ export const messageSchema = z.object({
   sources: z.array(sourceSchema).optional(),
   /** The tools the reply called, in order (name, arguments, result). */
   toolSteps: z.array(toolStepSchema).optional(),
+  /** What project retrieval sent the model for this exchange; absent when nothing was retrieved. */
+  knowledge: messageKnowledgeSchema.nullable().optional(),
 })
 export type Message = z.infer<typeof messageSchema>
 
@@ -110,6 +122,25 @@ const optionalMessageId = z
   .union([z.uuid({ error: 'Unknown message' }), z.literal(''), z.literal('null'), z.literal('undefined')])
   .nullish()
   .transform((v) => (v && v !== 'null' && v !== 'undefined' ? v : null))
+
+/** Most exchanges a temporary chat's send may carry, and the characters of all of them. */
+export const TEMPORARY_HISTORY_MAX_TURNS = 50
+export const TEMPORARY_HISTORY_MAX_CHARS = 200_000
+const temporaryHistorySchema = z
+  .array(
+    z.object({
+      content: withoutNul(z.string().max(MESSAGE_MAX_CHARS), 'history'),
+      response: withoutNul(z.string().max(MESSAGE_MAX_CHARS * 2), 'history'),
+    }),
+  )
+  .max(
+    TEMPORARY_HISTORY_MAX_TURNS,
+    `A temporary chat carries at most ${TEMPORARY_HISTORY_MAX_TURNS} earlier exchanges`,
+  )
+  .refine(
+    (h) => h.reduce((n, e) => n + e.content.length + e.response.length, 0) <= TEMPORARY_HISTORY_MAX_CHARS,
+    `A temporary chat carries at most ${TEMPORARY_HISTORY_MAX_CHARS} characters of earlier exchanges`,
+  )
 
 /**
  * POST /api/messages (JSON now; a multipart form with the same fields plus one of image, audio or
@@ -145,6 +176,17 @@ export const sendMessageFields = z.object({
     .transform((v) => v ?? null),
   /** "Ask a larger model": with regenerateOf, the eco mode answers one step up its pool. */
   larger: flag,
+  /** A send without a thread starts one in this project (its instructions and files apply). */
+  projectId: z
+    .union([z.uuid({ error: 'Unknown project' }), z.literal(''), z.literal('null'), z.literal('undefined')])
+    .nullish()
+    .transform((v) => (v && v !== 'null' && v !== 'undefined' ? v : null)),
+  /**
+   * A temporary chat: nothing of it is stored (no thread, message, search entry or share); usage,
+   * CO2 and trees still count. `history` is the conversation so far, which only the client holds.
+   */
+  temporary: flag,
+  history: temporaryHistorySchema.optional(),
 })
 export type SendMessageInput = z.input<typeof sendMessageFields>
 export type SendMessageFields = z.output<typeof sendMessageFields>

@@ -16,6 +16,8 @@ export const threadSchema = z.object({
   lastMessageAt: z.string(),
   chatModel: chatModelSchema,
   createdAt: z.string(),
+  /** The project the thread belongs to (shown in its folder); null for none. */
+  projectId: z.string().nullable().optional(),
 })
 export type Thread = z.infer<typeof threadSchema>
 

@@ -4,21 +4,27 @@ import { Hono } from 'hono'
 import { requestId } from 'hono/request-id'
 import { IMPORT_LIMITS } from '#contract/import.ts'
 import { publicOrigin } from './env.ts'
+import { instructionsFor, instructionsRoutes } from './features/account/instructions.ts'
 import { type AccountHooks, accountRoutes, deleteAccount } from './features/account/routes.ts'
 import { adminRoutes } from './features/admin/routes.ts'
 import { createAttachments } from './features/attachments/attachments.ts'
+import { sharedParsePool } from './features/attachments/parse-pool.ts'
 import { sandboxUploads } from './features/attachments/routes.ts'
 import { authRoutes } from './features/auth/routes.ts'
 import { cancelSubscriptionForUser } from './features/billing/cancel-subscription.ts'
 import { billingRoutes } from './features/billing/routes.ts'
 import { chatVisitFor } from './features/chat/chat-visit.ts'
 import { GenerationRegistry } from './features/chat/generation.ts'
+import type { PromptContextSource } from './features/chat/prompt-context.ts'
 import { chatRoutes } from './features/chat/routes.ts'
 import { exportRoutes } from './features/export/routes.ts'
 import { googleAuthRoutes } from './features/google-auth/routes.ts'
 import { impactRoutes } from './features/impact/routes.ts'
 import { importRoutes } from './features/import/routes.ts'
+import { createKnowledge, KNOWLEDGE_TEXT_BUDGET } from './features/knowledge/knowledge.ts'
 import { metricsRoutes } from './features/metrics/routes.ts'
+import { projectInstructionsText, projectOfSend } from './features/projects/queries.ts'
+import { projectsRoutes } from './features/projects/routes.ts'
 import { searchRoutes } from './features/search/routes.ts'
 import { shareHeadFor, sharingRoutes } from './features/sharing/routes.ts'
 import { systemRoutes } from './features/system/routes.ts'
@@ -59,11 +65,45 @@ function apiRoutes(deps: AppDeps) {
     // The account's files go once its uploads rows are gone.
     afterDelete: [(_, { userId, storageKeys }) => attachments.afterDelete(userId, storageKeys)],
   }
+  const { db } = deps.database
+  // A project file is read once, in the parse pool under its limits, keeping more of its text
+  // than a message's attachment: only the passages that match a message are ever sent.
+  const knowledge = createKnowledge(db, async (bytes, fileName) => {
+    const { sniffed, extracted } = await sharedParsePool().inspect(bytes, fileName, KNOWLEDGE_TEXT_BUDGET)
+    if (sniffed.kind !== 'document' || !extracted)
+      throw new AppError(
+        'unsupported_media_type:project_file',
+        'A project keeps documents (PDF, Word, text, spreadsheets…), not images or audio',
+      )
+    return { text: extracted.text, mimeType: sniffed.mimeType, truncated: extracted.truncated }
+  })
+  // What a send's prompt carries besides the thread: the person's instructions, its project's,
+  // and the passages of the project's files that match the message.
+  const context: PromptContextSource = async (userId, at, query) => {
+    const [personal, project] = await Promise.all([
+      instructionsFor(db, userId),
+      projectOfSend(db, userId, at),
+    ])
+    const retrieved = project ? await knowledge.retrieve(project.id, query) : { passages: [], filesChars: 0 }
+    return {
+      instructions: [personal, project ? projectInstructionsText(project) : ''],
+      ...retrieved,
+    }
+  }
+  const projectFiles = {
+    add: (user: { id: string }, projectId: string, file: File) => knowledge.add(user.id, projectId, file),
+    list: (projectId: string) => knowledge.list(projectId),
+  }
   return new Hono<AppEnv>()
     .route('/', authRoutes(deps))
     .route('/', systemRoutes(deps))
     .route('/', threadsRoutes(deps, { afterDelete: afterDeletes }))
-    .route('/', chatRoutes(deps, { generations, attachments: intake, afterClear: afterDeletes, lookup }))
+    .route(
+      '/',
+      chatRoutes(deps, { generations, attachments: intake, afterClear: afterDeletes, lookup, context }),
+    )
+    .route('/', instructionsRoutes(deps))
+    .route('/', projectsRoutes(deps, { files: projectFiles, afterDelete: afterDeletes }))
     .route('/', attachments.routes())
     .route('/', voiceRoutes(deps, transcriber))
     .route('/', billingRoutes(deps))

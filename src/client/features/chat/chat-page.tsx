@@ -15,11 +15,13 @@ import { messagesQueryOptions } from './api/get-messages.ts'
 import { ChatHeader } from './components/chat-header.tsx'
 import { ChatView } from './components/chat-view.tsx'
 import { ShortcutsDialog } from './components/shortcuts-dialog.tsx'
+import { TemporaryChat } from './components/temporary-chat.tsx'
 import { ThreadsDrawer } from './components/threads-drawer.tsx'
 import { ThreadsToggle } from './components/threads-toggle.tsx'
 import { threadsUi } from './components/threads-ui.ts'
 import { useChatShortcuts } from './hooks/use-chat-shortcuts.ts'
 import { LARGE_QUERY, useMediaQuery } from './hooks/use-media-query.ts'
+import { useTemporaryChatOpen } from './hooks/use-temporary-chat.ts'
 import { pickUpcomingThread, useThreadSelection } from './hooks/use-thread-selection.ts'
 import { useThreadUrl } from './hooks/use-thread-url.ts'
 
@@ -67,8 +69,11 @@ export default function ChatPage() {
   useStripAuthParam()
   const shortcuts = useChatShortcuts(Boolean(user))
   useSubscriptionSuccess()
+  const temporary = useTemporaryChatOpen()
 
   if (isLoading) return <PageSpinner />
+  // A temporary chat replaces the conversation until another thread is chosen.
+  const chat = user && temporary ? <TemporaryChat /> : <ChatView />
   // The recording is held here, above the layout switch: crossing 1024 px mounts the chat column
   // again, and a recording in progress goes on through it.
   return (
@@ -76,11 +81,9 @@ export default function ChatPage() {
       <div className="flex h-dvh flex-col overflow-hidden">
         <ChatHeader start={user ? desktop ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined} />
         {user && desktop ? (
-          <desktop.DesktopLayout threads={<desktop.ThreadsPanel />} chat={<ChatView />} />
+          <desktop.DesktopLayout threads={<desktop.ThreadsPanel />} chat={chat} />
         ) : (
-          <main className="flex min-h-0 flex-1 flex-col">
-            <ChatView />
-          </main>
+          <main className="flex min-h-0 flex-1 flex-col">{chat}</main>
         )}
         {user && <ShortcutsDialog open={shortcuts.sheetOpen} onOpenChange={shortcuts.setSheetOpen} />}
         <SignInDialog />

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
 import {
+  type AnyPgColumn,
   boolean,
   customType,
   index,
@@ -12,6 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import { REPLY_FAMILIES } from '#contract/models.ts'
+import { projects } from './assistant.ts'
 import { users } from './users.ts'
 
 /** The origins of messages the person wrote: trees and the sent count follow these only. */
@@ -43,6 +45,9 @@ export const threads = pgTable(
     // Where an imported thread came from (e.g. `chatgpt:<conversation id>`): importing the same
     // file twice finds it and creates nothing new. Null for threads made here.
     importSource: text('import_source'),
+    // The project the thread belongs to (its instructions and files reach the model); null for none.
+    // Deleting a project moves its threads out or deletes them first (projects/queries.ts).
+    projectId: uuid('project_id').references((): AnyPgColumn => projects.id, { onDelete: 'set null' }),
   },
   (t) => [
     // The thread list's order (Default, favourites, then lastMessageAt, then id): a page is one
@@ -149,6 +154,8 @@ export const messages = pgTable(
     // past its lease while a retry restarted the row) is refused (decision 009). Null on rows from
     // before it, which no generation here carries: nothing but the sweep or a restart ends those.
     attemptId: uuid('attempt_id'),
+    // The project passages the send retrieved and the size of their files (contract: knowledge).
+    knowledge: jsonb('knowledge'),
     // The person's text and the reply, for full-text search (decision 013). Only once the reply
     // is settled: a progress save (decision 019) would otherwise index the whole text again.
     searchVector: tsvector('search_vector').generatedAlwaysAs(

@@ -24,12 +24,16 @@ function svgSource(bytes: Uint8Array): ExtractedText {
   return { text: text.slice(0, DOCUMENT_TEXT_BUDGET), totalChars: text.length, truncated }
 }
 
-export async function inspectFile(bytes: Uint8Array, fileName: string): Promise<Inspected> {
+export async function inspectFile(
+  bytes: Uint8Array,
+  fileName: string,
+  textBudget = DOCUMENT_TEXT_BUDGET,
+): Promise<Inspected> {
   const sniffed = await sniff(bytes, fileName)
   if (bytes.length > UPLOAD_LIMITS[sniffed.kind])
     throw new AppError(`payload_too_large:${sniffed.kind}`, TOO_LARGE[sniffed.kind])
   // Models take no SVG images: they read its source, which is what an SVG is.
   if (sniffed.mimeType === 'image/svg+xml') return { sniffed, extracted: svgSource(bytes) }
   if (sniffed.kind !== 'document') return { sniffed }
-  return { sniffed, extracted: await extractDocumentText(bytes, sniffed.mimeType) }
+  return { sniffed, extracted: await extractDocumentText(bytes, sniffed.mimeType, textBudget) }
 }

@@ -49,6 +49,7 @@ interface Job {
   bytes: Uint8Array
   fileName: string
   pageUrl?: string
+  textBudget?: number
   resolve(value: Inspected | ReadablePage): void
   reject(err: unknown): void
 }
@@ -91,9 +92,12 @@ export class ParsePool {
     return this.slots.size
   }
 
-  /** Reads one file in a worker: its kind, and the text a model reads when it has any. */
-  inspect(bytes: Uint8Array, fileName: string): Promise<Inspected> {
-    return this.run({ bytes, fileName }) as Promise<Inspected>
+  /**
+   * Reads one file in a worker: its kind, and the text a model reads when it has any (cut at
+   * `textBudget` characters, a message's attachment budget unless a caller keeps more).
+   */
+  inspect(bytes: Uint8Array, fileName: string, textBudget?: number): Promise<Inspected> {
+    return this.run({ bytes, fileName, textBudget }) as Promise<Inspected>
   }
 
   /** Reads a fetched web page in a worker: its title and readable text (readable-page.ts). */
@@ -101,7 +105,9 @@ export class ParsePool {
     return this.run({ bytes, fileName: '', pageUrl }) as Promise<ReadablePage>
   }
 
-  private run(work: Pick<Job, 'bytes' | 'fileName' | 'pageUrl'>): Promise<Inspected | ReadablePage> {
+  private run(
+    work: Pick<Job, 'bytes' | 'fileName' | 'pageUrl' | 'textBudget'>,
+  ): Promise<Inspected | ReadablePage> {
     if (this.queue.length >= this.maxQueue)
       return Promise.reject(
         new AppError(
@@ -177,6 +183,7 @@ export class ParsePool {
       bytes: job.bytes,
       fileName: job.fileName,
       pageUrl: job.pageUrl,
+      textBudget: job.textBudget,
     }
     slot.worker.postMessage(request)
   }

@@ -14,6 +14,8 @@ export interface ParseRequest {
   bytes: Uint8Array
   fileName: string
   pageUrl?: string
+  /** Characters of text kept (inspectFile's default unless given). */
+  textBudget?: number
 }
 
 export type ParseResponse =
@@ -31,10 +33,11 @@ try {
 const port = parentPort
 if (!port) throw new Error('parse-worker.ts runs as a worker thread (see parse-pool.ts)')
 
-port.on('message', async ({ id, bytes, fileName, pageUrl }: ParseRequest) => {
+port.on('message', async ({ id, bytes, fileName, pageUrl, textBudget }: ParseRequest) => {
   let answer: ParseResponse
   try {
-    const result = pageUrl !== undefined ? readablePage(bytes, pageUrl) : await inspectFile(bytes, fileName)
+    const result =
+      pageUrl !== undefined ? readablePage(bytes, pageUrl) : await inspectFile(bytes, fileName, textBudget)
     answer = { id, ok: true, result }
   } catch (err) {
     answer =

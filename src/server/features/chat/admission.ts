@@ -77,6 +77,17 @@ export function busyRefusal(replies: number): AppError {
  * that would fit now hears `otherwise` (the send budget's refusal), or that too many replies were
  * generating.
  */
+/**
+ * The refusal a send would get from the limits as the person's row stands now, or null: for a
+ * temporary chat's send, which no statement stores and admits.
+ */
+export async function limitRefusal(db: Db | Tx, userId: string, claim: UsageClaim): Promise<AppError | null> {
+  const refusal = await refusalFor(db, userId, claim, NO_REFUSAL)
+  return refusal === NO_REFUSAL ? null : refusal
+}
+
+const NO_REFUSAL = new AppError('internal:unused', 'unused')
+
 export async function refusalFor(
   db: Db | Tx,
   userId: string,

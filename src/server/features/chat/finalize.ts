@@ -123,6 +123,28 @@ function buildFinish() {
   `
 }
 
+/** CO2 of what the model generated; null when it generated nothing or cannot be priced. */
+export function replyImpact(r: FinishedReply) {
+  return r.outcome.status === 'failed'
+    ? null
+    : r.measuredEnergy && r.outputTokens !== null
+      ? measuredMessageImpact({
+          modelId: r.modelId,
+          outputTokens: r.outputTokens,
+          latencyMs: r.latencyMs,
+          zone: r.impact.zone,
+          energy: r.measuredEnergy,
+        })
+      : messageImpact({
+          ...r.impact,
+          provider: r.provider,
+          modelId: r.modelId,
+          outputTokens: r.outputTokens,
+          latencyMs: r.latencyMs,
+          replyChars: r.outcome.response.length,
+        })
+}
+
 /**
  * Stores the end of a reply and settles its usage, in one statement (decision 021): the
  * reservation made when the send was admitted is released, what was used is charged, the reply's
@@ -139,26 +161,7 @@ export async function finalizeReply(
   r: FinishedReply,
 ): Promise<{ userMessageCount?: number; stored: boolean }> {
   const charged = chargedChars(r)
-  // CO2 of what the model generated; null when it generated nothing or cannot be priced.
-  const co2Impact =
-    r.outcome.status === 'failed'
-      ? null
-      : r.measuredEnergy && r.outputTokens !== null
-        ? measuredMessageImpact({
-            modelId: r.modelId,
-            outputTokens: r.outputTokens,
-            latencyMs: r.latencyMs,
-            zone: r.impact.zone,
-            energy: r.measuredEnergy,
-          })
-        : messageImpact({
-            ...r.impact,
-            provider: r.provider,
-            modelId: r.modelId,
-            outputTokens: r.outputTokens,
-            latencyMs: r.latencyMs,
-            replyChars: r.outcome.response.length,
-          })
+  const co2Impact = replyImpact(r)
   if (co2Impact && r.route) {
     const tokens = co2Impact.inputs.outputTokens
     co2Impact.routing = {

@@ -319,6 +319,11 @@ export class GenerationRegistry {
     return gen
   }
 
+  /** Work a reply kept outside this registry does (a temporary chat's): a graceful stop waits for it. */
+  track(done: Promise<unknown>): void {
+    this.background?.track(done)
+  }
+
   stop(messageId: string): boolean {
     const entry = this.running.get(messageId)
     entry?.gen.stop()

@@ -89,9 +89,11 @@ export function buildPrompt(
   exchanges: HistoryExchange[],
   current: { content: string; attachment?: PromptAttachment | null },
   budgetTokens: number,
+  /** Instructions and retrieved passages (prompt-context.ts), after Loris's own prompt. */
+  extraSystem = '',
 ): Prompt {
   return {
-    system: SYSTEM_PROMPT,
+    system: extraSystem ? `${SYSTEM_PROMPT}\n\n${extraSystem}` : SYSTEM_PROMPT,
     messages: [...fitHistory(exchanges, budgetTokens), currentTurn(current.content, current.attachment)],
   }
 }

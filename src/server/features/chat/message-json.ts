@@ -1,5 +1,10 @@
 import { co2ImpactSchema } from '#contract/impact.ts'
-import { type Message, type MessageCo2Impact, messageCo2ImpactSchema } from '#contract/messages.ts'
+import {
+  type Message,
+  type MessageCo2Impact,
+  messageCo2ImpactSchema,
+  messageKnowledgeSchema,
+} from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
 import { type Source, sourceSchema, type ToolStep, toolStepSchema } from '#contract/tools.ts'
 import type { MessageRow } from './queries.ts'
@@ -50,6 +55,7 @@ export const MESSAGE_JSON_FIELDS = [
   'completedAt',
   'sources',
   'toolSteps',
+  'knowledge',
 ] as const satisfies readonly (keyof MessageRow)[]
 export type MessageJsonRow = Pick<MessageRow, (typeof MESSAGE_JSON_FIELDS)[number]>
 
@@ -80,6 +86,7 @@ export function messageFromJsonText(m: MessageJsonText, versionIds?: string[]): 
     response: m.response,
     chatModel: m.chatModel,
     co2Impact: co2Of(m.co2Impact),
+    ...(m.knowledge ? { knowledge: messageKnowledgeSchema.safeParse(m.knowledge).data ?? null } : {}),
     createdAt: m.createdAt,
     mediaUrl: m.mediaUrl,
     mediaType: m.mediaType,

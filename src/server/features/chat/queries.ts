@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { and, asc, desc, eq, isNull, or, type SQL, sql } from 'drizzle-orm'
 import { QueryBuilder } from 'drizzle-orm/pg-core'
 import type { ChatModel } from '#contract/config.ts'
+import type { MessageKnowledge } from '#contract/messages.ts'
 import type { ReplyFamily } from '#contract/models.ts'
 import type { Database, Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
@@ -18,6 +19,7 @@ import { chargeUnfinishedReplies } from './charge-unfinished.ts'
 import type { HistoryExchange } from './history.ts'
 import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
 import { MESSAGE_JSON_FIELDS, type MessageJsonText } from './message-json.ts'
+import type { PromptContext } from './prompt-context.ts'
 import { HISTORY_ROWS } from './send-statement.ts'
 import { switchVersion } from './shown-branch.ts'
 
@@ -54,6 +56,13 @@ export async function findOwnedMessage(db: Db, userId: string, id: string) {
     .from(messages)
     .where(and(eq(messages.id, id), eq(messages.userId, userId)))
   return row
+}
+
+/** Keeps what retrieval sent the model with the stored exchange (nothing when nothing was). */
+export async function saveKnowledge(db: Db, messageId: string, ctx: PromptContext): Promise<void> {
+  if (!ctx.passages.length) return
+  const knowledge: MessageKnowledge = { passages: ctx.passages, filesChars: ctx.filesChars }
+  await db.update(messages).set({ knowledge }).where(eq(messages.id, messageId))
 }
 
 export async function findByClientId(db: Db, userId: string, clientMessageId: string) {

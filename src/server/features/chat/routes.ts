@@ -21,6 +21,7 @@ import { activeBranch } from './branch.ts'
 import type { GenerationRegistry } from './generation.ts'
 import type { ReplyLookup } from './lookup.ts'
 import { messageFromJsonText, toMessageJson } from './message-json.ts'
+import type { PromptContextSource } from './prompt-context.ts'
 import {
   clearHistory,
   findDefaultThread,
@@ -54,6 +55,8 @@ export interface ChatRouteOptions {
   afterClear?: (userId: string) => Promise<void>
   /** What replies may look up (the tools feature, composed in app.ts). */
   lookup?: ReplyLookup
+  /** Instructions and retrieved passages for a send (app.ts composes account, projects, knowledge). */
+  context?: PromptContextSource
 }
 
 export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
@@ -65,6 +68,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
     models: createModelRegistry(deps.env, ecoEngineFor(deps.env, deps.log)),
     generations: opts.generations,
     lookup: opts.lookup,
+    context: opts.context,
   }
   const auth = requireUser(deps)
   /** The thread as shown: the selected version of each turn, each naming its siblings. */

@@ -23,6 +23,11 @@ export interface SendInput {
   model: string | null
   /** The person asked for a larger model than the one that answered (eco routing). */
   larger: boolean
+  /** A new thread made by this send belongs to this project. */
+  projectId?: string | null
+  /** Nothing of this send is stored; `history` is the conversation the client holds. */
+  temporary?: boolean
+  history?: { content: string; response: string }[]
   /** What the model is sent along with the text. */
   attachment: PromptAttachment | null
   /** What is stored on the message for the client to show. */
@@ -70,6 +75,9 @@ function fromFields(raw: unknown): SendInput {
     webSearch: fields.webSearch,
     model: fields.model,
     larger: fields.larger,
+    projectId: fields.projectId,
+    temporary: fields.temporary,
+    history: fields.history,
     attachment: null,
     media: null,
   }
@@ -79,6 +87,16 @@ function fromFields(raw: unknown): SendInput {
 function checkFields(input: SendInput, withFile: boolean): SendInput {
   if (input.editOf && input.regenerateOf)
     throw new AppError('bad_request:input', 'Edit or regenerate, not both at once')
+  if (
+    input.temporary &&
+    (input.threadId || input.editOf || input.regenerateOf || input.projectId || withFile)
+  )
+    throw new AppError(
+      'bad_request:input',
+      'A temporary chat has no thread, project, versions or files: send its text and history only',
+    )
+  if (!input.temporary && input.history)
+    throw new AppError('bad_request:input', 'Only a temporary chat sends its history')
   // A regenerated reply answers the stored text: the send carries none.
   if (!input.content.trim() && !withFile && !input.regenerateOf)
     throw new AppError('bad_request:input', 'Please write a message or attach a file')

@@ -24,7 +24,7 @@ const BUDGET_WINDOW_SECONDS = 60
 /** Where the new exchange goes. */
 export type Placement =
   /** A new thread, titled by the send. */
-  | { kind: 'new-thread'; title: string }
+  | { kind: 'new-thread'; title: string; projectId?: string | null }
   /** After the last exchange the thread shows (a plain send). */
   | { kind: 'follow'; threadId: string }
   /**
@@ -149,8 +149,9 @@ function buildStart(shape: StartShape): SQL {
   const created =
     shape.kind === 'new-thread'
       ? sql`, created as (
-          insert into threads (user_id, title, chat_model, last_message_at)
-          select ${u}::uuid, ${p('title')}::text, ${p('mode')}::text, ${now}::timestamptz from admitted
+          insert into threads (user_id, title, chat_model, last_message_at, project_id)
+          select ${u}::uuid, ${p('title')}::text, ${p('mode')}::text, ${now}::timestamptz,
+            (select id from projects where id = ${p('projectId')}::uuid and user_id = ${u}::uuid) from admitted
           returning id
         )`
       : sql``
@@ -272,7 +273,8 @@ export async function startSend(
     mediaName: v.mediaName,
     mediaMime: v.mediaMime,
   }
-  if (place.kind === 'new-thread') values.title = place.title
+  if (place.kind === 'new-thread')
+    Object.assign(values, { title: place.title, projectId: place.projectId ?? null })
   else values.threadId = place.threadId
   if (place.kind === 'revise') Object.assign(values, { parentId: place.parentId, depth: place.depth })
   let result: Awaited<ReturnType<typeof executeNamed>>

@@ -28,6 +28,13 @@ import { buildPrompt, type HistoryExchange, userText } from './history.ts'
 import { finishLapsed } from './lease.ts'
 import type { ReplyLookup } from './lookup.ts'
 import {
+  contextChars,
+  contextSystemText,
+  NO_CONTEXT,
+  type PromptContext,
+  type PromptContextSource,
+} from './prompt-context.ts'
+import {
   findByClientId,
   findOwnedMessage,
   generatesAgain,
@@ -35,17 +42,21 @@ import {
   type MessageRow,
   resetUsageIfDue,
   restartAttempt,
+  saveKnowledge,
 } from './queries.ts'
 import type { SendInput } from './send-input.ts'
 import { type Placement, type SendOutcome, type SendRow, startSend } from './send-statement.ts'
 import { sseResponse } from './sse.ts'
 import { followGeneration, followStored, headOf, replayStored } from './stream.ts'
+import { sendTemporary } from './temporary.ts'
 import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, tierOf } from './usage.ts'
 
 export interface ChatServices extends GenerationDeps {
   models: ModelRegistry
   generations: GenerationRegistry
   lookup?: ReplyLookup
+  /** Instructions and retrieved passages for a send (app.ts); none when absent. */
+  context?: PromptContextSource
 }
 
 /** Attempts of a send whose branch moved under it (another send or a switch in the thread). */
@@ -59,14 +70,30 @@ export async function sendMessage(
 ): Promise<Response> {
   const unserved = unservedResponse(s, input, signal)
   if (unserved) return unserved
+  if (input.temporary) return sendTemporary(s, user, input, signal)
   const { place, target } = await placeOf(s.db, user, input)
   // A regeneration answers the revised exchange's text again; an edit brings its own.
   const content = input.regenerateOf && target ? target.content : input.content
-  const admission = await admit(s, user, input, content, target)
+  const ctx = await contextOf(s, user, place, content)
+  const admission = await admit(s, user, input, content, target, ctx)
   const row = sendRow(user, input, content, target, admission.resolved, s.now())
   const stored = await store(s.db, user, place, row, admission.claim)
   if (stored.kind !== 'stored') return answerUnstored(s, user, input, signal, stored, admission.claim)
-  return generateAndStream(s, stored.row, admission.resolved, input, signal, stored.history)
+  await saveKnowledge(s.db, stored.row.id, ctx)
+  return generateAndStream(s, stored.row, admission.resolved, input, signal, stored.history, ctx)
+}
+
+/** The instructions and passages the send's prompt carries (none without a context source). */
+export async function contextOf(
+  s: ChatServices,
+  user: UserRow,
+  place: Placement | { kind: 'temporary' },
+  content: string,
+): Promise<PromptContext> {
+  if (!s.context) return NO_CONTEXT
+  const threadId = place.kind === 'follow' || place.kind === 'revise' ? place.threadId : null
+  const projectId = place.kind === 'new-thread' ? (place.projectId ?? null) : null
+  return s.context(user.id, { threadId, projectId }, content)
 }
 
 /** A mode without a provider answers one error event naming what is missing; nothing is stored. */
@@ -108,6 +135,7 @@ async function placeOf(
       place: {
         kind: 'new-thread',
         title: threadTitleFrom(input.content || input.attachment?.filename || ''),
+        projectId: input.projectId ?? null,
       },
     }
   return { place: { kind: 'follow', threadId: input.threadId } }
@@ -124,12 +152,13 @@ interface Admission {
  * that stores the send, on the locked row (admission.ts). Edits and regenerations are sends:
  * admitted, reserved and budgeted the same way.
  */
-async function admit(
+export async function admit(
   s: ChatServices,
   user: UserRow,
   input: SendInput,
   content: string,
   target?: MessageRow,
+  ctx: PromptContext = NO_CONTEXT,
 ): Promise<Admission> {
   const now = s.now()
   const current = await resetUsageIfDue(s.db, user, now, resetIsDue(user.lastAiUsageReset, now))
@@ -140,7 +169,7 @@ async function admit(
     new AppError('rate_limited:usage', limitMessage(tier.plan, current.lastAiUsageReset), {
       headers: { 'Retry-After': String(secondsUntilReset(current.lastAiUsageReset, now)) },
     })
-  const chars = inputCharsOf({ content, extractedText: input.attachment?.extractedText })
+  const chars = inputCharsOf({ content, extractedText: input.attachment?.extractedText }) + contextChars(ctx)
   return {
     resolved: modelFor(s.models, input, content, tier, target),
     claim: { chars, plan: tier.plan, limit: tier.limit, refusal },
@@ -250,6 +279,7 @@ function generateAndStream(
   input: SendInput,
   signal: AbortSignal,
   history: HistoryExchange[],
+  ctx: PromptContext = NO_CONTEXT,
 ): Response {
   // A new version keeps the turn's stored file but not its bytes: the model is told it was there.
   const content = input.attachment ? row.content : userText(row)
@@ -258,9 +288,16 @@ function generateAndStream(
     attemptId: row.attemptId,
     userId: row.userId,
     threadId: row.threadId,
-    inputChars: inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }),
+    inputChars:
+      inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }) +
+      contextChars(ctx),
     resolved,
-    prompt: buildPrompt(history, { content, attachment: input.attachment }, resolved.historyBudgetTokens),
+    prompt: buildPrompt(
+      history,
+      { content, attachment: input.attachment },
+      resolved.historyBudgetTokens,
+      contextSystemText(ctx),
+    ),
     lookup: lookupFor(s.lookup, resolved, input, row.content),
   })
   return followGeneration(gen, headOf(row, input.threadId), signal)
@@ -353,7 +390,11 @@ async function resend(
   // The model never answered, or the node writing the reply died: try again into the same row.
   const unserved = unservedResponse(s, input, signal)
   if (unserved) return unserved
-  const admission = await admit(s, user, input, row.content)
+  const at = row.threadId
+    ? ({ kind: 'follow', threadId: row.threadId } as const)
+    : ({ kind: 'temporary' } as const)
+  const ctx = await contextOf(s, user, at, row.content)
+  const admission = await admit(s, user, input, row.content, undefined, ctx)
   const { resolved, claim } = admission
   await spendSendBudget(s.db, user.id, claim.plan)
   const model = { chatModel: resolved.chatModel, provider: resolved.provider, modelId: resolved.modelId }
@@ -364,5 +405,5 @@ async function resend(
   const restarted = restart.row
   // Only the exchanges on this one's branch: other versions are not the conversation it follows.
   const history = restarted.threadId ? await loadHistory(s.db, restarted.parentId) : []
-  return generateAndStream(s, restarted, resolved, input, signal, history)
+  return generateAndStream(s, restarted, resolved, input, signal, history, ctx)
 }

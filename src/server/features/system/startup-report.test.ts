@@ -15,6 +15,7 @@ describe('the start-up table', () => {
     )
     expect(table).toMatch(/Payments\s+not configured\s+STRIPE_SECRET_KEY/)
     expect(table).toMatch(/Database\s+embedded PGlite in \/srv\/loris/)
+    expect(table).toMatch(/Project knowledge\s+full-text retrieval \(PostgreSQL ranking\)/)
   })
 
   it('names the eco sources: endpoint, half an endpoint, a file, off', () => {

@@ -76,6 +76,13 @@ export function startupRows(env: Env): Row[] {
     state: env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${env.DATA_DIR}`,
     needs: '',
   })
+  // Decision 068: passages are ranked by PostgreSQL full-text search on either database; no
+  // embedding model runs, so pgvector is not used even where the server has it.
+  rows.push({
+    feature: 'Project knowledge',
+    state: 'full-text retrieval (PostgreSQL ranking)',
+    needs: 'vector similarity is not used (no embedding model)',
+  })
   rows.push({
     feature: 'CO2 zone',
     state: env.LORIS_ZONE ?? 'WOR (world mix)',

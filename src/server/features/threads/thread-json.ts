@@ -10,6 +10,7 @@ export const THREAD_JSON_FIELDS = [
   'lastMessageAt',
   'chatModel',
   'createdAt',
+  'projectId',
 ] as const satisfies readonly (keyof Thread & keyof ThreadRow)[]
 
 export function toThreadJson(t: ThreadRow): Thread {
@@ -21,5 +22,6 @@ export function toThreadJson(t: ThreadRow): Thread {
     lastMessageAt: t.lastMessageAt.toISOString(),
     chatModel: t.chatModel,
     createdAt: t.createdAt.toISOString(),
+    projectId: t.projectId,
   }
 }

@@ -8,6 +8,7 @@ import { UpgradeCard } from '#client/features/billing/components/upgrade-card.ts
 import { isProNow } from '#client/lib/pro-now.ts'
 import type { User } from '#contract/user.ts'
 import { accountTypeLabel } from '../account-type.ts'
+import { InstructionsCard } from './instructions-card.tsx'
 import { UpdateEmailDialog } from './update-email-dialog.tsx'
 
 export function AccountTab({ user }: { user: User }) {
@@ -64,6 +65,7 @@ export function AccountTab({ user }: { user: User }) {
           </dl>
         </CardContent>
       </Card>
+      <InstructionsCard />
       {pro ? <PaymentManagement /> : null}
       {user.googleId ? null : (
         <UpdateEmailDialog open={editing} onOpenChange={setEditing} currentEmail={user.email} />

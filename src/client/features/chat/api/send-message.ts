@@ -4,6 +4,7 @@ import { postMessageForm } from '#client/features/attachments/api/post-message-f
 import { ApiError, throwIfNotOk } from '#client/lib/api.ts'
 import { chatErrorCodes, USAGE_LIMIT_CODE } from '#contract/chat-codes.ts'
 import type { ChatEvent } from '#contract/chat-events.ts'
+import { newThreadProject } from '../hooks/use-thread-selection.ts'
 import { NO_STREAM_MESSAGE, NON_JSON_MESSAGE } from '../lib/stream-messages.ts'
 
 /**
@@ -29,6 +30,11 @@ export interface SendRequest {
   model?: string | null
   /** "Ask a larger model": with regenerateOf, one step up the eco pool. */
   larger?: boolean
+  /** A new thread is made in this project. */
+  projectId?: string | null
+  /** A temporary chat: nothing is stored; the conversation so far goes along. */
+  temporary?: boolean
+  history?: { content: string; response: string }[]
 }
 
 /** A send that did not end with `done`; `retryable` when trying again may help. */
@@ -59,7 +65,11 @@ function fromErrorEvent(event: ChatEvent): SendError {
   return new SendError(event.error || 'Failed to send message', retryable, event)
 }
 
-async function open({ file, ...fields }: SendRequest, signal: AbortSignal): Promise<Response> {
+async function open({ file, ...given }: SendRequest, signal: AbortSignal): Promise<Response> {
+  // A new thread opened in a project (the thread list's folder) is made there.
+  const project =
+    !given.threadId && !given.temporary && !given.editOf && !given.regenerateOf ? newThreadProject() : null
+  const fields = project && given.projectId === undefined ? { ...given, projectId: project } : given
   let res: Response
   try {
     res = file

@@ -16,6 +16,7 @@ import { useExchangeActions } from './exchange-actions.tsx'
 import { Markdown } from './markdown.tsx'
 import { actionButtonClass, ReplyFooter } from './reply-footer.tsx'
 import { ReplySources, ToolSteps } from './reply-lookups.tsx'
+import { ReplySources as KnowledgeSources } from './reply-sources.tsx'
 
 export type ExchangeView = Pick<
   Message,
@@ -35,6 +36,7 @@ export type ExchangeView = Pick<
   | 'versionIds'
   | 'sources'
   | 'toolSteps'
+  | 'knowledge'
 > & {
   /**
    * The server id; null while the send has not been stored yet, and on a shared conversation
@@ -277,6 +279,9 @@ export const Exchange = memo(function Exchange({ exchange }: { exchange: Exchang
           </>
         )}
         <ReplySources sources={exchange.sources ?? []} />
+        {!generating && exchange.knowledge?.passages.length ? (
+          <KnowledgeSources knowledge={exchange.knowledge} />
+        ) : null}
         {/* A read-only copy (no actions) shows its footer's figures without an id. */}
         {(id || !actions) && !generating && <ReplyFooter exchange={exchange} />}
       </div>

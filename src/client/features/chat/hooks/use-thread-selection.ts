@@ -66,8 +66,17 @@ export function showThread(id: string) {
   set({ kind: 'thread', id })
 }
 
-export function startNewThread() {
+// The project a new conversation is started in (its folder's New thread), until another is chosen.
+let projectOfNew: string | null = null
+
+export function startNewThread(projectId: string | null = null) {
+  projectOfNew = projectId
   set({ kind: 'new' })
+}
+
+/** The project the new conversation's first send makes its thread in, if any. */
+export function newThreadProject(): string | null {
+  return selection.kind === 'new' ? projectOfNew : null
 }
 
 /** The selection now, outside React (a failure handler deciding whether to leave the thread). */

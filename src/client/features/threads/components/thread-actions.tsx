@@ -4,6 +4,7 @@
 import MoreHorizontal from 'lucide-react/icons/ellipsis'
 import FileJson from 'lucide-react/icons/file-braces'
 import FileDown from 'lucide-react/icons/file-down'
+import FolderInput from 'lucide-react/icons/folder-input'
 import Pencil from 'lucide-react/icons/pencil'
 import Share2 from 'lucide-react/icons/share-2'
 import Star from 'lucide-react/icons/star'
@@ -32,6 +33,8 @@ export interface ThreadActionHandlers {
   onRename: (thread: Thread) => void
   onDelete: (thread: Thread) => void
   onShare: (thread: Thread) => void
+  /** Into or out of a project (when the list shows projects). */
+  onMove?: (thread: Thread) => void
 }
 
 /** Downloads the thread as a file (GET /api/threads/:id/export answers as an attachment). */
@@ -54,6 +57,9 @@ function useItems(thread: Thread, h: ThreadActionHandlers) {
     },
     { key: 'rename', label: 'Rename', icon: Pencil, run: () => h.onRename(thread) },
     { key: 'share', label: 'Share', icon: Share2, run: () => h.onShare(thread) },
+    ...(h.onMove && !thread.isDefault
+      ? [{ key: 'move', label: 'Move to project', icon: FolderInput, run: () => h.onMove?.(thread) }]
+      : []),
     {
       key: 'export-md',
       label: 'Export as Markdown',

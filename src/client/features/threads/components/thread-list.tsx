@@ -1,6 +1,7 @@
 // The thread list (spec section 2): search, Default pinned, Favorites, age groups, each thread
 // with its actions; virtualized so hundreds of threads stay fast.
 import { useVirtualizer } from '@tanstack/react-virtual'
+import Folder from 'lucide-react/icons/folder'
 import Plus from 'lucide-react/icons/plus'
 import Search from 'lucide-react/icons/search'
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
@@ -9,14 +10,16 @@ import { Input } from '#client/components/ui/input.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import type { Thread } from '#contract/threads.ts'
 import { useFavoriteThread } from '../api/favorite-thread.ts'
-import { groupThreads } from '../lib/group-threads.ts'
+import { groupThreads, type ProjectFolder } from '../lib/group-threads.ts'
 import { DeleteThreadDialog } from './delete-thread-dialog.tsx'
 import { RenameThreadDialog } from './rename-thread-dialog.tsx'
 import { ShareThreadDialog } from './share-thread-dialog.tsx'
 import type { ThreadActionHandlers } from './thread-actions.tsx'
 import { ThreadRow } from './thread-row.tsx'
 
-type Row = { kind: 'header'; key: string; label: string } | { kind: 'thread'; key: string; thread: Thread }
+type Row =
+  | { kind: 'header'; key: string; label: string; project?: ProjectFolder }
+  | { kind: 'thread'; key: string; thread: Thread }
 
 function Empty({ title, hint }: { title: string; hint: string }) {
   return (
@@ -45,6 +48,13 @@ export interface ThreadListProps {
   loadMoreFailed?: boolean
   /** The person has no conversation yet (only an empty Default): the empty state shows under it. */
   noHistory?: boolean
+  /** Projects, shown as folders above the age groups, each header with `projectActions`. */
+  projects?: ProjectFolder[]
+  projectActions?: (project: ProjectFolder) => ReactNode
+  /** Buttons under New thread (Temporary chat, New project), composed by the chat. */
+  extraButtons?: ReactNode
+  /** Moves a thread into or out of a project (its actions offer it when given). */
+  onMove?: (thread: Thread) => void
 }
 
 /** How close to the last row the next page is asked for. */
@@ -63,16 +73,19 @@ export function ThreadList(props: ThreadListProps) {
       onRename: setRenaming,
       onDelete: setDeleting,
       onShare: setSharing,
+      onMove: props.onMove,
     }),
-    [favorite.mutate],
+    [favorite.mutate, props.onMove],
   )
   const rows = useMemo<Row[]>(() => {
-    const sections = groupThreads(threads ?? [], new Date(), search)
+    const sections = groupThreads(threads ?? [], new Date(), search, props.projects)
     return sections.flatMap((s) => [
-      ...(s.label ? [{ kind: 'header' as const, key: `h-${s.key}`, label: s.label }] : []),
+      ...(s.label
+        ? [{ kind: 'header' as const, key: `h-${s.key}`, label: s.label, project: s.project }]
+        : []),
       ...s.threads.map((thread) => ({ kind: 'thread' as const, key: thread.id, thread })),
     ])
-  }, [threads, search])
+  }, [threads, search, props.projects])
 
   const scrollRef = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
@@ -117,7 +130,13 @@ export function ThreadList(props: ThreadListProps) {
               className="absolute inset-x-0 top-0 px-2"
               style={{ height: v.size, transform: `translateY(${v.start}px)` }}
             >
-              {row.kind === 'header' ? (
+              {row.kind === 'header' && row.project ? (
+                <div className="flex items-center gap-1 px-2 pb-1 pt-2" data-testid="project-folder">
+                  <Folder className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+                  <h3 className="min-w-0 flex-1 truncate text-sm font-medium">{row.label}</h3>
+                  {props.projectActions?.(row.project)}
+                </div>
+              ) : row.kind === 'header' ? (
                 <h3 className="px-2 pb-1 pt-3 text-xs font-medium uppercase tracking-wide text-muted-foreground">
                   {row.label}
                 </h3>
@@ -142,6 +161,7 @@ export function ThreadList(props: ThreadListProps) {
         <Button variant="outline" className="justify-start" onClick={props.onNewThread}>
           <Plus aria-hidden="true" /> New thread
         </Button>
+        {props.extraButtons}
         <div className="relative">
           <Search
             className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"

@@ -90,3 +90,31 @@ describe('groupThreads', () => {
     expect(groupThreads(threads, now, 'zebra')).toEqual([])
   })
 })
+
+describe('projects as folders', () => {
+  const projects = [
+    { id: 'p1', name: 'Garden' },
+    { id: 'p2', name: 'Empty' },
+  ]
+  it('shows each project under Default and above the age groups, its threads inside it only', () => {
+    const sections = groupThreads(
+      [
+        thread('Default', daysAgo(0), { isDefault: true }),
+        thread('Tomatoes', daysAgo(3), { projectId: 'p1' }),
+        thread('Loose', daysAgo(0)),
+      ],
+      now,
+      '',
+      projects,
+    )
+    expect(sections.map((s) => s.label)).toEqual([null, 'Garden', 'Empty', 'Today'])
+    expect(sections[1]?.threads.map((t) => t.title)).toEqual(['Tomatoes'])
+    expect(sections[1]?.project?.id).toBe('p1')
+    expect(sections[3]?.threads.map((t) => t.title)).toEqual(['Loose'])
+  })
+
+  it('hides folders with no match while searching', () => {
+    const sections = groupThreads([thread('Tomatoes', daysAgo(3), { projectId: 'p1' })], now, 'tom', projects)
+    expect(sections.map((s) => s.label)).toEqual(['Garden'])
+  })
+})

@@ -7,6 +7,13 @@ export interface ThreadSection {
   key: string
   label: string | null
   threads: Thread[]
+  /** A project's folder: its threads, above the age groups. */
+  project?: ProjectFolder
+}
+
+export interface ProjectFolder {
+  id: string
+  name: string
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -34,12 +41,25 @@ const isDefault = (t: Thread) => t.isDefault
 
 const byRecent = (a: Thread, b: Thread) => Date.parse(b.lastMessageAt) - Date.parse(a.lastMessageAt)
 
-export function groupThreads(threads: Thread[], now: Date, search = ''): ThreadSection[] {
+export function groupThreads(
+  threads: Thread[],
+  now: Date,
+  search = '',
+  projects: ProjectFolder[] = [],
+): ThreadSection[] {
   const visible = threads.filter((t) => matchesSearch(t, search))
   const sections: ThreadSection[] = []
   const pinned = visible.filter(isDefault)
   if (pinned.length) sections.push({ key: 'default', label: null, threads: pinned })
-  const rest = visible.filter((t) => !isDefault(t)).sort(byRecent)
+  // Projects as folders, under Default and above the rest; a folder shows even when empty.
+  const inProject = new Set<string>()
+  for (const project of projects) {
+    const own = visible.filter((t) => !isDefault(t) && t.projectId === project.id).sort(byRecent)
+    for (const t of own) inProject.add(t.id)
+    if (own.length || !search.trim())
+      sections.push({ key: `project-${project.id}`, label: project.name, threads: own, project })
+  }
+  const rest = visible.filter((t) => !isDefault(t) && !inProject.has(t.id)).sort(byRecent)
   const favorites = rest.filter((t) => t.isFavorite)
   if (favorites.length) sections.push({ key: 'favorites', label: 'Favorites', threads: favorites })
   const byAge = new Map<string, { label: string; order: number; threads: Thread[] }>()
