@@ -1,6 +1,5 @@
 // The one place a reply ends, whatever the outcome: message, user usage and CO2 in one statement.
 import { eq, sql } from 'drizzle-orm'
-import type { ChatModel } from '#contract/config.ts'
 import type { ReplyFamily } from '#contract/models.ts'
 import type { Source, ToolStep } from '#contract/tools.ts'
 import type { Db, Tx } from '#server/db/client.ts'

@@ -3,7 +3,6 @@
 import { randomUUID } from 'node:crypto'
 import { and, asc, desc, eq, isNull, or, type SQL, sql } from 'drizzle-orm'
 import { QueryBuilder } from 'drizzle-orm/pg-core'
-import type { ChatModel } from '#contract/config.ts'
 import type { MessageKnowledge } from '#contract/messages.ts'
 import type { ReplyFamily } from '#contract/models.ts'
 import type { Database, Db } from '#server/db/client.ts'
