@@ -4,7 +4,7 @@ import { Hono } from 'hono'
 import { requestId } from 'hono/request-id'
 import { IMPORT_LIMITS } from '#contract/import.ts'
 import { publicOrigin } from './env.ts'
-import { instructionsFor, instructionsRoutes } from './features/account/instructions.ts'
+import { instructionsRoutes, instructionsText } from './features/account/instructions.ts'
 import { type AccountHooks, accountRoutes, deleteAccount } from './features/account/routes.ts'
 import { adminRoutes } from './features/admin/routes.ts'
 import { createAttachments } from './features/attachments/attachments.ts'
@@ -23,7 +23,7 @@ import { impactRoutes } from './features/impact/routes.ts'
 import { importRoutes } from './features/import/routes.ts'
 import { createKnowledge, KNOWLEDGE_TEXT_BUDGET } from './features/knowledge/knowledge.ts'
 import { metricsRoutes } from './features/metrics/routes.ts'
-import { projectInstructionsText, projectOfSend } from './features/projects/queries.ts'
+import { projectInstructionsText, sendSetup } from './features/projects/queries.ts'
 import { projectsRoutes } from './features/projects/routes.ts'
 import { searchRoutes } from './features/search/routes.ts'
 import { shareHeadFor, sharingRoutes } from './features/sharing/routes.ts'
@@ -80,10 +80,8 @@ function apiRoutes(deps: AppDeps) {
   // What a send's prompt carries besides the thread: the person's instructions, its project's,
   // and the passages of the project's files that match the message.
   const context: PromptContextSource = async (userId, at, query) => {
-    const [personal, project] = await Promise.all([
-      instructionsFor(db, userId),
-      projectOfSend(db, userId, at),
-    ])
+    const { instructions, project } = await sendSetup(db, userId, at)
+    const personal = instructions ? instructionsText(instructions) : ''
     const retrieved = project ? await knowledge.retrieve(project.id, query) : { passages: [], filesChars: 0 }
     return {
       instructions: [personal, project ? projectInstructionsText(project) : ''],

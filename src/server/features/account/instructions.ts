@@ -1,5 +1,5 @@
 // Custom instructions: what the person wants every mode's model to know about them and how to
-// answer. GET / PUT /api/settings/instructions; app.ts hands `instructionsFor` to the chat.
+// answer. GET / PUT /api/settings/instructions; app.ts hands `instructionsText` to the chat.
 import { eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { type Instructions, instructionsSchema } from '#contract/assistant.ts'
@@ -24,8 +24,8 @@ export async function readInstructions(db: Db, userId: string): Promise<Instruct
 }
 
 /** The instructions as the system prompt carries them; empty when off or unwritten. */
-export async function instructionsFor(db: Db, userId: string): Promise<string> {
-  const i = await readInstructions(db, userId)
+/** The instructions as the system prompt carries them; empty when off or unwritten. */
+export function instructionsText(i: Instructions): string {
   if (!i.enabled) return ''
   const parts: string[] = []
   if (i.aboutMe.trim()) parts.push(`What the person wants you to know about them:\n${i.aboutMe.trim()}`)

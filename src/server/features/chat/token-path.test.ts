@@ -268,9 +268,11 @@ describe('statements per send', () => {
     // Nor are their texts written again: each was built once for its shape (named-statement.ts).
     expect(written.filter((q) => /with recursive|with info as/.test(q))).toEqual([])
     const long = await count(179, first.threadId)
-    // The session; the send's start (budget, admission, the exchange, its history); its end
-    // (the reply, usage, CO2). Raise only with a reason: each statement is a round trip on every send (decision 021).
-    expect([first.statements, next.statements, long.statements]).toEqual([3, 3, 3])
+    // The session; what the prompt carries besides the thread (the person's instructions and the
+    // send's project, one statement); the send's start (budget, admission, the exchange, its
+    // history); its end (the reply, usage, CO2). Raise only with a reason: each statement is a
+    // round trip on every send (decision 021).
+    expect([first.statements, next.statements, long.statements]).toEqual([4, 4, 4])
     // The model was sent the history read in the start statement.
     const body = app.ai.requests.at(-1)?.body as { contents: { parts: { text: string }[] }[] }
     expect(body.contents.map((c) => c.parts[0]?.text?.slice(0, 12))).toEqual([
@@ -317,7 +319,7 @@ describe('statements per send', () => {
       }),
     )
     expect(events.at(-1)).toMatchObject({ done: true, status: 'complete' })
-    expect(sendStatements(app.t.queries)).toHaveLength(3)
+    expect(sendStatements(app.t.queries)).toHaveLength(4)
     // It follows the last exchange, and the model got the newest of the history.
     const [stored] = await db
       .select()

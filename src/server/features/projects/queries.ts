@@ -1,4 +1,5 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
+import type { Instructions } from '#contract/assistant.ts'
 import type { Db } from '#server/db/client.ts'
 import { projects, threads } from '#server/db/schema/index.ts'
 import { AppError } from '#server/lib/app-error.ts'
@@ -85,30 +86,49 @@ export async function moveThread(db: Db, userId: string, threadId: string, proje
 }
 
 /**
- * The project a send belongs to: the one it names for a new thread (404 when not the person's),
- * else its thread's. Null for none.
+ * What a send's prompt carries besides its thread, in one statement: the person's instructions and
+ * the send's project (the one it names for a new thread, 404 when not the person's, else its
+ * thread's).
  */
-export async function projectOfSend(
+export async function sendSetup(
   db: Db,
   userId: string,
   at: { threadId: string | null; projectId: string | null },
-): Promise<ProjectRow | null> {
-  if (at.projectId) {
-    const named = await findProject(db, userId, at.projectId)
-    if (!named) throw missingProject()
-    return named
+): Promise<{
+  instructions: Instructions | null
+  project: Pick<ProjectRow, 'id' | 'name' | 'instructions'> | null
+}> {
+  const result = (await db.execute(sql`
+    select ui.about_me, ui.how_to_respond, ui.enabled,
+      (select json_build_object('id', p.id, 'name', p.name, 'instructions', p.instructions)
+        from projects p where p.user_id = ${userId}::uuid and p.id = coalesce(${at.projectId}::uuid,
+          (select t.project_id from threads t where t.id = ${at.threadId}::uuid and t.user_id = ${userId}::uuid))
+      ) as project
+    from (select 1) one left join user_instructions ui on ui.user_id = ${userId}::uuid`)) as unknown as {
+    rows: {
+      about_me: string | null
+      how_to_respond: string | null
+      enabled: boolean | null
+      project: unknown
+    }[]
   }
-  if (!at.threadId) return null
-  const [row] = await db
-    .select({ project: projects })
-    .from(threads)
-    .innerJoin(projects, eq(projects.id, threads.projectId))
-    .where(and(eq(threads.id, at.threadId), eq(threads.userId, userId)))
-  return row?.project ?? null
+  const row = result.rows[0]
+  const project = (typeof row?.project === 'string' ? JSON.parse(row.project) : row?.project) as
+    | Pick<ProjectRow, 'id' | 'name' | 'instructions'>
+    | null
+    | undefined
+  if (at.projectId && !project) throw missingProject()
+  return {
+    instructions:
+      row && row.enabled !== null
+        ? { aboutMe: row.about_me ?? '', howToRespond: row.how_to_respond ?? '', enabled: row.enabled }
+        : null,
+    project: project ?? null,
+  }
 }
 
 /** A project's instructions as the system prompt carries them. */
-export function projectInstructionsText(p: ProjectRow): string {
+export function projectInstructionsText(p: Pick<ProjectRow, 'name' | 'instructions'>): string {
   const head = `This conversation belongs to the person's project "${p.name}".`
   return p.instructions.trim() ? `${head} Its instructions:\n${p.instructions.trim()}` : head
 }
