@@ -113,6 +113,7 @@ export async function streamModel(gen: Generation, job: ModelCall): Promise<Mode
   const parts = streamReply(job.resolved, job.prompt, {
     signal: gen.controller.signal,
     onWait: (wait) => gen.setWait(wait),
+    onText: (text) => gen.push(text),
   })
   try {
     for await (const part of parts) {

@@ -1,11 +1,13 @@
 // The hosted providers, each an AI SDK provider package built once per app from the environment;
 // null when its key (or endpoint) is not set. A new provider is one more factory here and one more
-// case in registry.ts.
+// case in registry.ts; given `wireFetch` of its wire format (wire/chunks.ts), its replies without
+// tools take the lean token path (lean-stream.ts), else they go through streamText.
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
 import { createOpenAI } from '@ai-sdk/openai'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import type { Env } from '#server/env.ts'
+import { wireFetch } from './wire/wire-fetch.ts'
 
 export type ModelFactory = (modelId: string) => LanguageModel
 
@@ -13,14 +15,22 @@ export type ModelFactory = (modelId: string) => LanguageModel
 export function geminiFactory(env: Env): ModelFactory | null {
   if (!env.GEMINI_API_KEY) return null
   // An explicit key always: the SDK would otherwise read GOOGLE_GENERATIVE_AI_API_KEY.
-  const google = createGoogleGenerativeAI({ apiKey: env.GEMINI_API_KEY, baseURL: env.GEMINI_BASE_URL })
+  const google = createGoogleGenerativeAI({
+    apiKey: env.GEMINI_API_KEY,
+    baseURL: env.GEMINI_BASE_URL,
+    fetch: wireFetch('gemini'),
+  })
   return (modelId) => google(modelId)
 }
 
 /** OpenAI; null when OPENAI_API_KEY is not set. */
 export function openaiFactory(env: Env): ModelFactory | null {
   if (!env.OPENAI_API_KEY) return null
-  const openai = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })
+  const openai = createOpenAI({
+    apiKey: env.OPENAI_API_KEY,
+    baseURL: env.OPENAI_BASE_URL,
+    fetch: wireFetch('openai-chat'),
+  })
   // Chat Completions, not the Responses API: what gpt-3.5-turbo and most proxies speak.
   return (modelId) => openai.chat(modelId)
 }
@@ -37,6 +47,7 @@ export function ecoFactory(env: Env): ModelFactory | null {
     apiKey: env.ECO_API_KEY,
     // Token counts feed the CO2 estimate; llama.cpp and vLLM send them only when asked.
     includeUsage: true,
+    fetch: wireFetch('openai-compatible'),
   })
   return (modelId) => eco.chatModel(modelId)
 }
