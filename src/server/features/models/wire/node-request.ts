@@ -6,7 +6,7 @@ import http from 'node:http'
 import https from 'node:https'
 import { finished } from 'node:stream'
 
-/** A response body, read chunk by chunk by the hot loop (model-stream.ts readWire). */
+/** A response body, read chunk by chunk by the lean path (lean-stream.ts readWire). */
 export interface WireBody {
   next(): Promise<IteratorResult<Uint8Array, unknown>>
   /**
