@@ -10,7 +10,7 @@ import { ecoLanguageModel } from '#server/features/eco-engine/language-model.ts'
 import { type ImpactSettings, impactSettings } from '#server/features/impact/message-impact.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { type Availability, modeAvailability } from './availability.ts'
-import { ecoFactory, geminiFactory, openaiFactory } from './providers.ts'
+import { providerFactories } from './providers.ts'
 
 /** Which Gemini model a usage tier gets: env GEMINI_MODEL_PRO, _FLASH_LITE or _PREMIUM_FALLBACK. */
 export type GeminiTier = 'pro' | 'flash-lite' | 'premium-fallback'
@@ -41,9 +41,7 @@ const HOSTED_HISTORY_TOKENS = 8_000
 const ECO_HISTORY_TOKENS = 2_000
 
 export function createModelRegistry(env: Env, engine: EcoEngine | null = null): ModelRegistry {
-  const google = geminiFactory(env)
-  const openai = openaiFactory(env)
-  const eco = ecoFactory(env)
+  const { gemini: google, openai, eco } = providerFactories(env)
   const impact = impactSettings(env)
   const geminiIds: Record<GeminiTier, string> = {
     pro: env.GEMINI_MODEL_PRO,
