@@ -512,6 +512,8 @@ export async function run(): Promise<void> {
       )
     }
 
+    /** Batches run so far, over every level: which server goes first. */
+    let batch = 0
     for (const n of LEVELS) {
       const ttftDirect: number[] = []
       const directStreams: Stream[] = []
@@ -561,7 +563,6 @@ export async function run(): Promise<void> {
         await all(() => direct(SHORT_TOKENS, relayUrl))
       }
       for (const server of targets) await settledCpu(server.pid)
-      let batch = 0
       for (let round = 0; round < ROUNDS; round++) {
         for (let k = 0; k < batches; k++, batch++) {
           const d = await all(() => direct(TOKENS))
@@ -569,7 +570,8 @@ export async function run(): Promise<void> {
           ttftDirect.push(...d.filter((x) => x.ok).map((x) => x.arrivals[0]!))
           directStreams.push(...d)
           streams += n
-          // The servers take turns going first: neither is always the one after the direct calls.
+          // The servers take turns going first, counted over the whole run: neither is always the
+          // one after the direct calls, even at a level of one batch.
           const order = [...targets.keys()]
           if (batch % 2 === 1) order.reverse()
           for (const t of order) {

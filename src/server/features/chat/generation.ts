@@ -143,6 +143,8 @@ export async function streamModel(gen: Generation, job: ModelCall): Promise<Mode
       signal: gen.controller.signal,
       tools: lookup?.tools,
       onWait: (wait) => gen.setWait(wait),
+      // The reply's text goes straight to the generation, without a part per chunk (lean path).
+      onText: (text) => gen.push(text),
     })
     for await (const part of parts) {
       if (part.type === 'text') gen.push(part.text)

@@ -92,7 +92,7 @@ export interface EcoEngineOptions {
 
 const DEFAULT_MAX_TOKENS = 1_024
 const RETRY_AFTER_MS = 60_000
-// Eco mode sends at most 2,000 history tokens (chat/providers/registry.ts), plus the reply; the
+// Eco mode sends at most 2,000 history tokens (models/registry.ts), plus the reply; the
 // new message is not budgeted there, so every prompt is fitted to the context here (prompt-fit.ts).
 const CONTEXT_SIZE = { min: 512, max: 4_096 }
 // A context smaller than planned (little memory: node-llama-cpp may pick down to 512) still leaves

@@ -15,11 +15,9 @@ import { type CatalogueModel, gramsPerToken, loadCatalogue, type ModelCatalogue 
 import {
   anthropicFactory,
   compatibleFactory,
-  ecoFactory,
-  geminiFactory,
   type ModelFactory,
   mistralFactory,
-  openaiFactory,
+  providerFactories,
 } from './providers.ts'
 import { orderPool, type PoolModel, type RouteRequest, route, routingSaving } from './routing.ts'
 
@@ -79,9 +77,7 @@ const OPENAI_CAPABILITIES: ModelCapabilities = { vision: false, tools: true, con
 const ECO_CAPABILITIES: ModelCapabilities = { vision: false, tools: false, contextTokens: 4_096 }
 
 export function createModelRegistry(env: Env, engine: EcoEngine | null = null): ModelRegistry {
-  const google = geminiFactory(env)
-  const openai = openaiFactory(env)
-  const eco = ecoFactory(env)
+  const { gemini: google, openai, eco } = providerFactories(env)
   const impact = impactSettings(env)
   const geminiIds: Record<GeminiTier, string> = {
     pro: env.GEMINI_MODEL_PRO,
