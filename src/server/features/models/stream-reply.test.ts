@@ -27,6 +27,7 @@ function modelOf(parts: LanguageModelV3StreamPart[]): ResolvedModel {
     model,
     historyBudgetTokens: 1000,
     impact: {} as ResolvedModel['impact'],
+    capabilities: { vision: false, tools: true, contextTokens: 8_000 },
   }
 }
 
