@@ -25,6 +25,7 @@ import { startSecurityNoticeSender } from './lib/mail/security-notices.ts'
 import { ensurePrivateDirSync } from './lib/private-dir.ts'
 import { pruneRateLimits } from './lib/rate-limit.ts'
 import { startRepeatingJob } from './lib/repeating-job.ts'
+import { checkBucket, s3Client } from './lib/s3-storage.ts'
 import { pruneExpiredSessions } from './lib/session.ts'
 import { loadSecret } from './secret.ts'
 
@@ -40,6 +41,8 @@ async function main() {
   // For the operator: what is configured and what each missing piece needs, in one table.
   if (env.LOG_LEVEL !== 'silent' && cluster.isPrimary) process.stdout.write(`${startupTable(env)}\n`)
   if (cluster.isPrimary) {
+    // A bucket that does not answer stops the start here, with what to check, not at the first upload.
+    if (env.S3_BUCKET) await checkBucket(s3Client(env), env)
     // A generated session secret is written once, before any worker reads it.
     loadSecret(env)
     // The primary of several workers serves nothing itself (cluster.ts, decision 014).

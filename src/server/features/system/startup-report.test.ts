@@ -29,4 +29,18 @@ describe('the start-up table', () => {
     )
     expect(startupTable(env({ ECO_ENGINE: 'off' }))).toMatch(/Loris eco\s+off \(ECO_ENGINE=off\)/)
   })
+
+  it('says where uploads are kept: the disk, or a bucket', () => {
+    expect(startupTable(env({}))).toMatch(
+      /Uploads\s+disk, \/srv\/loris\/uploads\s+S3_BUCKET \(and S3_ENDPOINT\.\.\.\) to share them among nodes/,
+    )
+    expect(
+      startupTable(
+        env({ S3_BUCKET: 'loris-files', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' }),
+      ),
+    ).toMatch(/Uploads\s+S3 bucket loris-files at http:\/\/minio:9000\/?\s*$/m)
+    expect(startupTable(env({ S3_BUCKET: 'loris-files', S3_REGION: 'eu-west-3' }))).toMatch(
+      /Uploads\s+S3 bucket loris-files at AWS eu-west-3/,
+    )
+  })
 })

@@ -74,6 +74,19 @@ export function startupRows(env: Env): Row[] {
     state: env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${env.DATA_DIR}`,
     needs: '',
   })
+  rows.push(
+    env.S3_BUCKET
+      ? {
+          feature: 'Uploads',
+          state: `S3 bucket ${env.S3_BUCKET} at ${env.S3_ENDPOINT ?? `AWS ${env.S3_REGION}`}`,
+          needs: '',
+        }
+      : {
+          feature: 'Uploads',
+          state: `disk, ${env.DATA_DIR}/uploads`,
+          needs: 'S3_BUCKET (and S3_ENDPOINT...) to share them among nodes',
+        },
+  )
   rows.push({
     feature: 'CO2 zone',
     state: env.LORIS_ZONE ?? 'WOR (world mix)',
