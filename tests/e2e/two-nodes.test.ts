@@ -83,6 +83,25 @@ describe('two nodes on one PostgreSQL', () => {
     expect(a?.logs.join('')).not.toContain('starting workers')
   })
 
+  it('answers /metrics on node B for both its workers together', async () => {
+    if (!b) throw new Error('not started')
+    const health = 'loris_http_requests_total{route="/api/health",method="GET",status="200"}'
+    const count = async () => {
+      const res = await fetch(`${b?.url}/metrics`)
+      expect(res.status).toBe(200)
+      const line = (await res.text()).split('\n').find((l) => l.startsWith(`${health} `))
+      return Number(line?.slice(health.length + 1) ?? 0)
+    }
+    // Both workers listen (the first test waited for it); the primary hands connections round.
+    const before = await count()
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${b.url}/api/health`, { headers: { connection: 'close' } })
+      expect(res.status).toBe(200)
+    }
+    // Summed over the workers: one worker alone saw about half of them.
+    expect((await count()) - before).toBe(20)
+  })
+
   it('follows, reloads and stops through node B a reply node A is writing', async () => {
     const onA = node(a)
     const onB = node(b)

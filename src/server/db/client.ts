@@ -23,6 +23,8 @@ export interface Database {
   db: Db
   kind: 'pglite' | 'postgres'
   close(): Promise<void>
+  /** PostgreSQL only: the pool's connections now (metrics). */
+  poolUse?: () => { total: number; idle: number; waiting: number; max: number }
   /** Embedded only: how its files came to be this start (decision 022), and migrations run. */
   start?: { created: 'template' | 'initdb' | null; migrationsApplied: number; note?: string }
 }
@@ -87,7 +89,12 @@ export async function openDatabase(opts: {
       await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {})
       lock.release()
     }
-    return { db, kind: 'postgres', close: () => pool.end() }
+    return {
+      db,
+      kind: 'postgres',
+      close: () => pool.end(),
+      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: 10 }),
+    }
   }
   // No dataDir means in memory (tests), in this thread unless asked otherwise. A data directory
   // (the shipped default) is served by a worker thread, so its queries never block this one

@@ -89,6 +89,17 @@ export class ParsePool {
     return this.slots.size
   }
 
+  /** Files being read now, and waiting for a worker (metrics). */
+  get reading(): number {
+    let n = 0
+    for (const slot of this.slots) if (slot.job) n++
+    return n
+  }
+
+  get queued(): number {
+    return this.queue.length
+  }
+
   /** Reads one file in a worker: its kind, and the text a model reads when it has any. */
   inspect(bytes: Uint8Array, fileName: string): Promise<Inspected> {
     if (this.queue.length >= this.maxQueue)
@@ -195,6 +206,9 @@ export class ParsePool {
 }
 
 let shared: ParsePool | null = null
+
+/** The process's pool if one was started (metrics read it without starting one). */
+export const startedParsePool = (): ParsePool | null => shared
 
 /** The process's pool, started on first use. */
 export function sharedParsePool(): ParsePool {

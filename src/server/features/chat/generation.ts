@@ -8,6 +8,7 @@ import type { Logger } from 'pino'
 import { type ChatErrorCode, type ChatWait, chatErrorCodes } from '#contract/chat-events.ts'
 import type { Db } from '#server/db/client.ts'
 import { ecoLanguageModel } from '#server/features/eco-engine/language-model.ts'
+import { energyFromMetadata } from '#server/features/eco-engine/reported-energy.ts'
 import type { MeasuredEnergy } from '#server/features/impact/message-impact.ts'
 import type { BackgroundWork } from '#server/lib/background-work.ts'
 import { classify, type Ending, loggableError } from './failures.ts'
@@ -60,6 +61,8 @@ export type GenerationJob = StoredSend & ModelCall
 
 export class Generation {
   text = ''
+  /** When the first text arrived (performance.now()), for the time-to-first-token metric. */
+  firstTextAt: number | null = null
   /** Why the reply has not started yet (eco engine queue or preparation); null once it has. */
   wait: ChatWait | null = null
   end: GenerationEnd | null = null
@@ -85,6 +88,7 @@ export class Generation {
   }
 
   push(text: string) {
+    this.firstTextAt ??= performance.now()
     this.text += text
     for (const l of this.listeners) l({ type: 'text', text })
   }
@@ -174,8 +178,10 @@ export async function streamModel(
       )
       for await (const part of parts) {
         if (part.type === 'text-delta') gen.push(part.text)
-        else if (part.type === 'finish') usage = part.usage
-        else ending = { kind: 'error', error: part.error }
+        else if (part.type === 'finish') {
+          usage = part.usage
+          measured ??= part.usage.energy ?? null
+        } else ending = { kind: 'error', error: part.error }
       }
     } else {
       const result = streamText({
@@ -191,6 +197,7 @@ export async function streamModel(
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') gen.push(part.text)
         else if (part.type === 'finish') usage = part.totalUsage
+        else if (part.type === 'finish-step') measured ??= energyFromMetadata(part.providerMetadata)
         else if (part.type === 'error') ending = { kind: 'error', error: part.error }
         else if (part.type === 'abort') ending = { kind: gen.stopRequested ? 'stopped' : 'timeout' }
       }
@@ -247,6 +254,7 @@ export async function runGeneration(
     inputTokens: usage.inputTokens ?? null,
     outputTokens: usage.outputTokens ?? null,
     latencyMs: Math.round(performance.now() - started),
+    firstTokenMs: gen.firstTextAt === null ? null : Math.round(gen.firstTextAt - started),
     inputChars: job.inputChars,
     impact: job.resolved.impact,
     measuredEnergy: measured,

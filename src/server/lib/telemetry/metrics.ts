@@ -3,6 +3,8 @@
 // one-line calls (requests here, replies at finalize); queue and pool sizes are read at scrape
 // time from the sources app.ts registers. Node's own metrics (event-loop delay, heap, CPU) start
 // at the first scrape: a server nobody scrapes keeps no timer for them (decision 035).
+import cluster from 'node:cluster'
+import { randomUUID } from 'node:crypto'
 import client from 'prom-client'
 
 export const registry = new client.Registry()
@@ -146,12 +148,68 @@ export function countReply(r: ReplyMetrics): void {
 }
 
 let defaults = false
+const startDefaults = () => {
+  if (defaults) return
+  defaults = true
+  client.collectDefaultMetrics({ register: registry, prefix: 'loris_', eventLoopMonitoringPrecision: 20 })
+}
+
+// Several workers on one port (cluster.ts): the one a scrape reaches asks the primary, which
+// gathers every worker's registry (prom-client's AggregatorRegistry) and sums them.
+const ASK = 'loris:metrics-ask'
+const ANSWER = 'loris:metrics-answer'
+const CLUSTER_WAIT_MS = 10_000
+interface ClusterAnswer {
+  type: typeof ANSWER
+  id: string
+  text?: string
+  error?: string
+}
+const waiting = new Map<string, (answer: ClusterAnswer) => void>()
+if (cluster.isWorker) {
+  new client.AggregatorRegistry()
+  client.AggregatorRegistry.setRegistries([registry])
+  process.on('message', (message: { type?: string; id?: string }) => {
+    // The primary gathering: every worker's Node metrics are there from the next scrape on.
+    if (message?.type === 'prom-client:getMetricsReq') startDefaults()
+    if (message?.type === ANSWER && message.id) waiting.get(message.id)?.(message as ClusterAnswer)
+  })
+}
+
+function askPrimary(): Promise<string> {
+  const id = randomUUID()
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      waiting.delete(id)
+      reject(new Error("the primary did not gather the workers' metrics in time"))
+    }, CLUSTER_WAIT_MS)
+    waiting.set(id, (answer) => {
+      clearTimeout(timer)
+      waiting.delete(id)
+      if (answer.text !== undefined) resolve(answer.text)
+      else reject(new Error(answer.error ?? "gathering the workers' metrics failed"))
+    })
+    process.send?.({ type: ASK, id })
+  })
+}
+
+/** In the primary of several workers: answers a worker's ASK with every worker's metrics. */
+export function gatherWorkerMetrics(): void {
+  const aggregator = new client.AggregatorRegistry()
+  cluster.on('message', (worker, message: { type?: string; id?: string }) => {
+    if (message?.type !== ASK || !message.id) return
+    const id = message.id
+    aggregator.clusterMetrics().then(
+      (text) => worker.send({ type: ANSWER, id, text }),
+      (err: Error) => worker.send({ type: ANSWER, id, error: err.message }),
+    )
+  })
+}
+
 /** The scrape's text: Node's own metrics start with the first one. */
 export async function metricsText(): Promise<string> {
-  if (!defaults) {
-    defaults = true
-    client.collectDefaultMetrics({ register: registry, prefix: 'loris_', eventLoopMonitoringPrecision: 20 })
-  }
+  startDefaults()
+  if (cluster.isWorker && process.send) return askPrimary()
   return registry.metrics()
 }
 

@@ -1,6 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import type { Env } from '#server/env.ts'
+import { reportedEnergy } from '#server/features/eco-engine/reported-energy.ts'
 import { wireFetch } from '../wire/wire-fetch.ts'
 
 /**
@@ -17,6 +18,24 @@ export function ecoFactory(env: Env): ((modelId: string) => LanguageModel) | nul
     includeUsage: true,
     // The streamed chunks are read by the hot loop (decision 019).
     fetch: wireFetch('openai-compatible'),
+    // An eco service (npm run eco:serve) reports the energy it metered in the usage.
+    metadataExtractor: {
+      extractMetadata: async ({ parsedBody }) => energyMetadata(parsedBody),
+      createStreamExtractor: () => {
+        let last: unknown
+        return {
+          processChunk: (chunk) => {
+            if ((chunk as { usage?: unknown })?.usage) last = chunk
+          },
+          buildMetadata: () => energyMetadata(last),
+        }
+      },
+    },
   })
   return (modelId) => eco.chatModel(modelId)
+}
+
+function energyMetadata(body: unknown) {
+  const energy = reportedEnergy((body as { usage?: { loris_energy?: unknown } })?.usage?.loris_energy)
+  return energy ? { loris: { ...energy } } : undefined
 }
