@@ -240,10 +240,11 @@ function openaiReader(format: 'openai-chat' | 'openai-compatible', url: string):
     },
     usage() {
       if (!usage) return {}
+      const energy = compatible ? reportedEnergy(usage.loris_energy) : null
       return {
         inputTokens: num(usage.prompt_tokens) ?? 0,
         outputTokens: num(usage.completion_tokens) ?? 0,
-        energy: compatible ? reportedEnergy(usage.loris_energy) : null,
+        ...(energy ? { energy } : {}),
       }
     },
   }
