@@ -37,6 +37,7 @@ import { noStoreUnlessChosen, securityHeaders } from './lib/security-headers.ts'
 import { serveClient } from './lib/serve-client.ts'
 import { countRequest } from './lib/telemetry/metrics.ts'
 import { metricsEndpoint } from './lib/telemetry/metrics-route.ts'
+import type { Tracing } from './lib/telemetry/tracing.ts'
 import { watchOperations } from './watch-operations.ts'
 
 const JSON_LIMIT = 1024 * 1024
@@ -89,9 +90,14 @@ function apiRoutes(deps: AppDeps) {
 
 export type AppType = ReturnType<typeof apiRoutes>
 
-export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
+export function createApp(
+  deps: AppDeps,
+  opts: { clientDir?: string; tracing?: Pick<Tracing, 'middleware'> | null } = {},
+) {
   const app = new Hono<AppEnv>()
   watchOperations(deps)
+  // One trace per request, around everything else (only with OTEL_EXPORTER_OTLP_ENDPOINT).
+  if (opts.tracing) app.use(opts.tracing.middleware)
   app.use(requestId())
   app.use(async (c, next) => {
     const log = deps.log.child({ reqId: c.get('requestId') })

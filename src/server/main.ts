@@ -48,12 +48,17 @@ async function main() {
     // The primary of several workers serves nothing itself (cluster.ts, decision 014).
     if (startCluster(env, log)) return
   }
+  // OpenTelemetry is loaded only when traces go somewhere (decision 061).
+  const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? await (await import('./lib/telemetry/tracing.ts')).startTracing(env)
+    : null
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     onConnectionError: (err) => log.warn({ err }, 'database connection lost; it will be replaced'),
   })
   log.info({ database: database.kind, ...database.start }, 'database ready, migrations applied')
+  tracing?.traceDatabase(database)
   // Replies a crashed node left 'streaming' are finished now and whenever a lease lapses later.
   const leases = startLeaseSweeper(database.db, log)
   // A PostgreSQL server has autovacuum; the embedded database has this (decision 030).
@@ -67,7 +72,7 @@ async function main() {
   const notices = startSecurityNoticeSender(deps)
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
-  const app = createApp(deps, { clientDir })
+  const app = createApp(deps, { clientDir, tracing })
   // The chat's SSE answers are written straight to the Node response (decision 019).
   const server = serve({ fetch: withDirectSse(app.fetch), port: env.PORT, hostname: env.HOST }, (info) => {
     log.info(
@@ -137,6 +142,8 @@ async function main() {
       await Promise.race([mailerFor(deps).settled(), new Promise((r) => setTimeout(r, 5000))])
       await closeEcoEngine(env).catch((err) => log.warn({ err }, 'closing the eco model failed'))
       await database.close().catch((err) => log.error({ err }, 'closing the database failed'))
+      // The last spans go out before the process does.
+      await tracing?.shutdown().catch((err) => log.warn({ err }, 'sending the last traces failed'))
       log.info('stopped')
       process.exit(0)
     })

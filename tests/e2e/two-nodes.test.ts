@@ -12,6 +12,7 @@ import { eventReader, replyText, waitFor } from '../helpers/chat.ts'
 import { ChatPage } from '../pages/chat-page.ts'
 import { ComposerControls } from '../pages/composer.ts'
 import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
+import { type OtlpStandIn, startOtlpStandIn } from '../stand-ins/otlp.ts'
 import { type S3StandIn, startS3StandIn } from '../stand-ins/s3.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
 import { launchBrowser, type TestBrowser } from './support/browser.ts'
@@ -20,6 +21,7 @@ import { reportOnFailure } from './support/failure-report.ts'
 
 let standIn: AiStandIn
 let s3: S3StandIn | undefined
+let collector: OtlpStandIn | undefined
 let postgres: { url: string; stop(): void } | undefined
 let a: AppServer | undefined
 let b: AppServer | undefined
@@ -28,6 +30,7 @@ beforeAll(async () => {
   standIn = await startAiStandIn()
   try {
     s3 = await startS3StandIn()
+    collector = await startOtlpStandIn()
     const pg = await startPostgres()
     postgres = pg
     const env = {
@@ -38,12 +41,14 @@ beforeAll(async () => {
       SESSION_SECRET: 'two-nodes-share-this-secret-0123456789',
     }
     // One after the other: both migrate the same database (under the advisory lock anyway).
-    a = await startAppServer({ ...env, WEB_CONCURRENCY: '1' })
+    // Node A sends its traces to the collector.
+    a = await startAppServer({ ...env, WEB_CONCURRENCY: '1', OTEL_EXPORTER_OTLP_ENDPOINT: collector.url })
     b = await startAppServer({ ...env, WEB_CONCURRENCY: '2' })
   } catch (err) {
     await a?.stop().catch(() => undefined)
     postgres?.stop()
     await s3?.close()
+    await collector?.close()
     await standIn.close()
     throw err
   }
@@ -54,6 +59,7 @@ afterAll(async () => {
   await a?.stop().catch(() => undefined)
   postgres?.stop()
   await s3?.close()
+  await collector?.close()
   await standIn?.close()
 })
 
@@ -187,6 +193,22 @@ describe('two nodes on one bucket', () => {
     // Stored in the bucket, not on A's disk.
     expect([...s3.objects.keys()].some((k) => k.startsWith('uploads/'))).toBe(true)
     expect(existsSync(join(a.dataDir, 'uploads'))).toBe(false)
+
+    // Node A traced the send: its request, the statements on PostgreSQL under it, the model call.
+    const spans = collector?.spans ?? []
+    // (The reply stopped in the test before is traced too: this one is the complete reply.)
+    const model = await waitFor(async () =>
+      spans.find((s) => s.name.startsWith('chat ') && s.attributes['loris.reply.status'] === 'complete'),
+    )
+    const send = spans.find((s) => s.spanId === model.parentSpanId)
+    expect(send).toMatchObject({ name: 'POST /api/messages', traceId: model.traceId })
+    expect(model.attributes['gen_ai.usage.output_tokens']).toEqual(expect.any(Number))
+    expect(
+      spans.some((s) => s.parentSpanId === send?.spanId && s.attributes['loris.db.kind'] === 'postgres'),
+    ).toBe(true)
+    // And counted it.
+    const metrics = await (await fetch(`${a.url}/metrics`)).text()
+    expect(metrics).toMatch(/loris_replies_total\{provider="google",model="[^"]+",status="complete"\} [1-9]/)
 
     const thread = await waitFor(
       async () => new URL(tab.page.url()).pathname.match(/^\/chat\/(?!new$).+/)?.[0],

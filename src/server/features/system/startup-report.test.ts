@@ -43,4 +43,17 @@ describe('the start-up table', () => {
       /Uploads\s+S3 bucket loris-files at AWS eu-west-3/,
     )
   })
+
+  it('says who may read /metrics and where traces go', () => {
+    expect(startupTable(env({}))).toMatch(
+      /Metrics\s+GET \/metrics \(loopback only\)\s+METRICS_TOKEN to scrape from another machine/,
+    )
+    expect(startupTable(env({ METRICS_TOKEN: 'a-token-of-sixteen-chars' }))).toMatch(
+      /Metrics\s+GET \/metrics \(loopback, or METRICS_TOKEN\)/,
+    )
+    expect(startupTable(env({}))).toMatch(/Traces\s+off\s+OTEL_EXPORTER_OTLP_ENDPOINT/)
+    expect(startupTable(env({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318' }))).toMatch(
+      /Traces\s+OTLP to http:\/\/otel:4318/,
+    )
+  })
 })

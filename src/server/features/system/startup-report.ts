@@ -88,6 +88,16 @@ export function startupRows(env: Env): Row[] {
         },
   )
   rows.push({
+    feature: 'Metrics',
+    state: env.METRICS_TOKEN ? 'GET /metrics (loopback, or METRICS_TOKEN)' : 'GET /metrics (loopback only)',
+    needs: env.METRICS_TOKEN ? '' : 'METRICS_TOKEN to scrape from another machine',
+  })
+  rows.push({
+    feature: 'Traces',
+    state: env.OTEL_EXPORTER_OTLP_ENDPOINT ? `OTLP to ${env.OTEL_EXPORTER_OTLP_ENDPOINT}` : 'off',
+    needs: env.OTEL_EXPORTER_OTLP_ENDPOINT ? '' : 'OTEL_EXPORTER_OTLP_ENDPOINT',
+  })
+  rows.push({
     feature: 'CO2 zone',
     state: env.LORIS_ZONE ?? 'WOR (world mix)',
     needs: env.LORIS_ZONE ? '' : 'LORIS_ZONE',
