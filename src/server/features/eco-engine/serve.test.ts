@@ -90,6 +90,10 @@ describe('the eco model as a service', { timeout: 60_000 }, () => {
     expect(body.usage.completion_tokens).toBeLessThanOrEqual(8)
     expect(body.usage.loris_energy).toMatchObject({ method: 'estimated' })
     expect(body.usage.loris_energy.joules).toBeGreaterThan(0)
+    // Counted on the service's own /metrics (read here from loopback).
+    const metrics = await (await fetch(base.replace(/\/v1$/, '/metrics'))).text()
+    expect(metrics).toMatch(/loris_replies_total\{provider="self",model="any",status="complete"\} 1/)
+    expect(metrics).toMatch(/loris_reply_first_token_seconds_count\{provider="self",model="any"\} 1/)
   })
 
   it('streams chunks, then the usage, then [DONE]', async () => {

@@ -9,7 +9,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { routePath } from 'hono/route'
 import { streamSSE } from 'hono/streaming'
 import { z } from 'zod'
-import { countRequest } from '#server/lib/telemetry/metrics.ts'
+import { countReply, countRequest } from '#server/lib/telemetry/metrics.ts'
 import { metricsEndpoint } from '#server/lib/telemetry/metrics-route.ts'
 import {
   type EcoEngine,
@@ -131,7 +131,21 @@ export function ecoServeApp({ engine, apiKey, metricsToken }: EcoServeOptions) {
     const created = Math.floor(Date.now() / 1000)
     const model = body.model ?? engine.displayName
     const maxTokens = body.max_completion_tokens ?? body.max_tokens
+    // The service's own /metrics: replies, tokens and time to first token, as a web node counts.
+    const started = performance.now()
+    let firstAt: number | null = null
+    const count = (result: EcoResult | null) =>
+      countReply({
+        provider: 'self',
+        model,
+        status: !result ? 'failed' : result.aborted ? 'interrupted' : 'complete',
+        inputTokens: result?.inputTokens ?? null,
+        outputTokens: result?.outputTokens ?? null,
+        latencyMs: performance.now() - started,
+        firstTokenMs: firstAt === null ? null : firstAt - started,
+      })
     const failure = (err: unknown) => {
+      count(null)
       if (err instanceof EcoPromptTooLongError)
         return {
           status: 400 as const,
@@ -150,9 +164,11 @@ export function ecoServeApp({ engine, apiKey, metricsToken }: EcoServeOptions) {
           maxTokens,
           signal: c.req.raw.signal,
           onText: (t) => {
+            firstAt ??= performance.now()
             text += t
           },
         })
+        count(result)
         return c.json(
           {
             id,
@@ -194,6 +210,7 @@ export function ecoServeApp({ engine, apiKey, metricsToken }: EcoServeOptions) {
       maxTokens,
       signal: controller.signal,
       onText: (t) => {
+        firstAt ??= performance.now()
         if (flush) flush(t)
         else pending.push(t)
         first()
@@ -220,6 +237,7 @@ export function ecoServeApp({ engine, apiKey, metricsToken }: EcoServeOptions) {
       flush = write
       try {
         const result = await generation
+        count(result)
         await writes
         await stream.writeSSE({ data: chunk({}, 'stop') })
         if (body.stream_options?.include_usage !== false)
