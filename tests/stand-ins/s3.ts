@@ -1,7 +1,7 @@
 // Loopback S3 that the real `@aws-sdk/client-s3` talks to in tests (path-style addressing): the
 // operations object storage uses (HeadBucket, Put/Get/Head/Delete/CopyObject, ListObjectsV2), with
 // S3's XML bodies, error codes and headers. Edit when the app starts using another operation.
-import { createHash } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { closeServer, listen, readBody } from './http-helpers.ts'
 
@@ -82,7 +82,7 @@ export async function startS3StandIn(
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://s3.local')
     const head = req.method === 'HEAD'
-    // Signed requests only, with our key (the signature's arithmetic is the SDK's).
+    // Signed requests only (Signature Version 4), with our key pair.
     const auth = req.headers.authorization ?? ''
     if (!auth.startsWith(`AWS4-HMAC-SHA256 Credential=${accessKeyId}/`)) {
       return sendError(
@@ -90,6 +90,15 @@ export async function startS3StandIn(
         403,
         'InvalidAccessKeyId',
         'The AWS Access Key Id you provided does not exist.',
+        head,
+      )
+    }
+    if (!signatureMatches(req, secretAccessKey)) {
+      return sendError(
+        res,
+        403,
+        'SignatureDoesNotMatch',
+        'The request signature we calculated does not match the signature you provided.',
         head,
       )
     }
@@ -232,3 +241,44 @@ export async function startS3StandIn(
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
+
+const rfc3986 = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest()
+
+/** Recomputes the request's AWS Signature Version 4 (headers and payload hash as sent). */
+function signatureMatches(req: IncomingMessage, secret: string): boolean {
+  const auth =
+    /Credential=[^/]+\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]+)/.exec(
+      req.headers.authorization ?? '',
+    )
+  const amzDate = req.headers['x-amz-date']
+  if (!auth || typeof amzDate !== 'string') return false
+  const [, date = '', region = '', service = '', signedHeaders = '', signature] = auth
+  const [path = '/', query = ''] = (req.url ?? '/').split('?')
+  const canonicalQuery = query
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const [k = '', v = ''] = pair.split('=')
+      return `${rfc3986(decodeURIComponent(k))}=${rfc3986(decodeURIComponent(v))}`
+    })
+    .sort()
+    .join('&')
+  const headers = signedHeaders
+    .split(';')
+    .map(
+      (n) =>
+        `${n}:${String(req.headers[n] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
+    .join('')
+  const payload = req.headers['x-amz-content-sha256']
+  const canonical = [req.method, path, canonicalQuery, headers, signedHeaders, payload].join('\n')
+  const scope = `${date}/${region}/${service}/aws4_request`
+  const digest = createHash('sha256').update(canonical).digest('hex')
+  const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, digest].join('\n')
+  const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, date), region), service), 'aws4_request')
+  return hmac(key, toSign).toString('hex') === signature
+}

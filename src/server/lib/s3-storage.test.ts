@@ -116,6 +116,8 @@ describe('the start-up check', () => {
     )
     const wrongKey = settings({ S3_ACCESS_KEY_ID: 'SOMEONEELSE' })
     await expect(checkBucket(s3Client(wrongKey), wrongKey)).rejects.toThrow('access denied')
+    const wrongSecret = settings({ S3_SECRET_ACCESS_KEY: 'not-the-secret' })
+    await expect(checkBucket(s3Client(wrongSecret), wrongSecret)).rejects.toThrow('access denied')
     const down = settings({ S3_ENDPOINT: 'http://127.0.0.1:1' })
     await expect(checkBucket(s3Client(down), down)).rejects.toThrow(
       /Object storage unreachable: bucket "loris-test" at http:\/\/127\.0\.0\.1:1\/?: .*ECONNREFUSED/,
