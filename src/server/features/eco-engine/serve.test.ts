@@ -5,14 +5,17 @@ import { spawn } from 'node:child_process'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { serve } from '@hono/node-server'
+import { streamText } from 'ai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { co2ImpactSchema } from '#contract/impact.ts'
 import { parseEnv } from '#server/env.ts'
+import { ecoFactory } from '#server/features/chat/providers/eco.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { messageRow, readEvents, replyText, waitFor } from '../../../../tests/helpers/chat.ts'
 import { freePort } from '../../../../tests/helpers/free-port.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { EcoEngine } from './engine.ts'
+import { energyFromMetadata } from './reported-energy.ts'
 import { ecoServeApp } from './serve.ts'
 import { ecoEngineSettings } from './settings.ts'
 
@@ -71,6 +74,16 @@ describe('the eco model as a service', { timeout: 60_000 }, () => {
     // Metered by the service (CPU time x TDP on this machine), not estimated from the model's size.
     expect(co2.inputs).toMatchObject({ provider: 'self', measured: true, energyMethod: 'estimated' })
     expect(co2.inputs.energyKwh).toBeGreaterThan(0)
+  })
+
+  it('through the AI SDK streamText, the energy arrives as the step provider metadata', async () => {
+    const eco = ecoFactory(web.deps.env)
+    if (!eco) throw new Error('the eco endpoint is not configured')
+    const result = streamText({ model: eco('stories'), prompt: 'Once upon a time', maxOutputTokens: 8 })
+    let energy = null
+    for await (const part of result.fullStream)
+      if (part.type === 'finish-step') energy = energyFromMetadata(part.providerMetadata)
+    expect(energy).toMatchObject({ method: 'estimated', joules: expect.any(Number) })
   })
 
   it('answers a whole completion with its usage and metered energy', async () => {
