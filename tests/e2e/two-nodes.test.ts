@@ -174,6 +174,14 @@ describe('two nodes on one bucket', () => {
   }, 60_000)
   afterAll(() => browser?.close())
 
+  it('a node whose bucket does not answer stops at start, saying which and why', async () => {
+    if (!s3) throw new Error('not started')
+    const started = startAppServer({ ...s3.env(), S3_BUCKET: 'missing-bucket' }, { readyTimeoutMs: 60_000 })
+    await expect(started).rejects.toThrow(
+      `Object storage unreachable: bucket "missing-bucket" at ${s3.url}: no such bucket.`,
+    )
+  }, 90_000)
+
   it('shows through node B an image sent through node A', async () => {
     if (!a || !b || !s3 || !browser) throw new Error('not started')
     const tab = await browser.newPage()
