@@ -135,8 +135,12 @@ export interface ReplyMetrics {
 
 const replyObservers: Array<(r: ReplyMetrics) => void> = []
 /** Told of every stored reply too (tracing.ts makes the model call's span from it). */
-export function observeReplies(observer: (r: ReplyMetrics) => void): void {
+export function observeReplies(observer: (r: ReplyMetrics) => void): () => void {
   replyObservers.push(observer)
+  return () => {
+    const i = replyObservers.indexOf(observer)
+    if (i >= 0) replyObservers.splice(i, 1)
+  }
 }
 
 /** A stored reply: called once per reply, where it is finalized. */

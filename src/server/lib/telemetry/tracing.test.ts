@@ -1,5 +1,6 @@
 // Traces during a send, received by a loopback OTLP collector: the request's span, the database
 // statements under it, and the model call's span with the GenAI attributes.
+// @runs-alone: it sets OpenTelemetry's process-wide providers, which other files must not share.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '#server/app.ts'
 import { readEvents } from '../../../../tests/helpers/chat.ts'

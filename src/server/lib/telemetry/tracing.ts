@@ -48,7 +48,7 @@ export async function startTracing(
     span.setStatus({ code: SpanStatusCode.ERROR })
   }
 
-  observeReplies((r: ReplyMetrics) => {
+  const unobserve = observeReplies((r: ReplyMetrics) => {
     const end = Date.now()
     const span = tracer.startSpan(`chat ${r.model}`, {
       kind: SpanKind.CLIENT,
@@ -128,6 +128,13 @@ export async function startTracing(
       }
       await provider.getDelegate?.().forceFlush?.()
     },
-    shutdown: () => sdk.shutdown(),
+    async shutdown() {
+      unobserve()
+      await sdk.shutdown()
+      // The process's OpenTelemetry globals go back to doing nothing.
+      trace.disable()
+      context.disable()
+      propagation.disable()
+    },
   }
 }
