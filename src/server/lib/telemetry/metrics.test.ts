@@ -30,6 +30,8 @@ describe('GET /metrics', () => {
   })
 
   it('counts what a send did: the request, the reply, its tokens, first token, CO2; and the queues', async () => {
+    // The registry is the process's: other files of this worker may have counted replies too,
+    // hence the differences and the provider named.
     const before = await scrape()
     const { cookie } = await h.t.signUp()
     const events = await readEvents(
@@ -44,7 +46,7 @@ describe('GET /metrics', () => {
 
     const reply = after
       .split('\n')
-      .find((l) => l.startsWith('loris_replies_total{') && l.includes('status="complete"'))
+      .find((l) => l.startsWith('loris_replies_total{provider="google"') && l.includes('status="complete"'))
     expect(reply).toMatch(/provider="google",model="[^"]+"/)
     const labels = reply?.match(/\{provider="google",model="([^"]+)"/)?.[1]
     const model = `provider="google",model="${labels}"`
