@@ -2,6 +2,7 @@
 // app.request(). Add a feature by routing its sub-app in `apiRoutes`.
 import { Hono } from 'hono'
 import { requestId } from 'hono/request-id'
+import { routePath } from 'hono/route'
 import { IMPORT_LIMITS } from '#contract/import.ts'
 import { publicOrigin } from './env.ts'
 import { instructionsRoutes, instructionsText } from './features/account/instructions.ts'
@@ -42,6 +43,10 @@ import { errorBody, toErrorResponse } from './lib/on-error.ts'
 import { publicAddresses, publicHostOnly, sameOrigin } from './lib/same-origin.ts'
 import { noStoreUnlessChosen, securityHeaders } from './lib/security-headers.ts'
 import { serveClient } from './lib/serve-client.ts'
+import { countRequest } from './lib/telemetry/metrics.ts'
+import { metricsEndpoint } from './lib/telemetry/metrics-route.ts'
+import type { Tracing } from './lib/telemetry/tracing.ts'
+import { watchOperations } from './watch-operations.ts'
 
 const JSON_LIMIT = 1024 * 1024
 // Largest upload (audio, 25 MB) plus room for the other form fields.
@@ -121,14 +126,23 @@ function apiRoutes(deps: AppDeps) {
 
 export type AppType = ReturnType<typeof apiRoutes>
 
-export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
+export function createApp(
+  deps: AppDeps,
+  opts: { clientDir?: string; tracing?: Pick<Tracing, 'middleware'> | null } = {},
+) {
   const app = new Hono<AppEnv>()
+  watchOperations(deps)
+  // One trace per request, around everything else (only with OTEL_EXPORTER_OTLP_ENDPOINT).
+  if (opts.tracing) app.use(opts.tracing.middleware)
   app.use(requestId())
   app.use(async (c, next) => {
     const log = deps.log.child({ reqId: c.get('requestId') })
     c.set('log', log)
     const started = performance.now()
     await next()
+    // By the pattern of the route that answered (after next(), routePath names it), never the
+    // path itself: one series per route, not per thread id.
+    countRequest(routePath(c) || 'none', c.req.method, c.res.status, (performance.now() - started) / 1000)
     if (c.req.path.startsWith('/api') || c.res.status >= 500) {
       log.info(
         {
@@ -189,6 +203,8 @@ export function createApp(deps: AppDeps, opts: { clientDir?: string } = {}) {
   app.route('/api', apiRoutes(deps))
   // Google sign-in is a browser navigation, outside /api (spec section 7).
   app.route('/auth', googleAuthRoutes(deps))
+  // Prometheus, outside /api (decision 061).
+  app.get('/metrics', metricsEndpoint(deps.env))
   app.all('/api/*', (c) =>
     c.json(errorBody('not_found:route', `No API route ${c.req.method} ${c.req.path}`), 404),
   )

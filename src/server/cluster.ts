@@ -6,6 +6,7 @@ import cluster, { type Worker } from 'node:cluster'
 import { availableParallelism } from 'node:os'
 import type { Logger } from 'pino'
 import type { Env } from './env.ts'
+import { gatherWorkerMetrics } from './lib/telemetry/metrics.ts'
 
 /** Workers that die this soon after starting count as a crash loop. */
 const EARLY_EXIT_MS = 10_000
@@ -33,6 +34,7 @@ export function startCluster(env: Env, log: Logger): boolean {
   if (count <= 1) return false
 
   log.info({ workers: count }, 'starting workers')
+  gatherWorkerMetrics()
   let stopping = false
   let earlyExits = 0
   const started = new Map<Worker, number>()

@@ -105,6 +105,29 @@ export const envSchema = z.object({
   ),
   MAIL_FROM: optionalString,
 
+  // Uploaded files in an S3-compatible bucket instead of DATA_DIR/uploads (docs/decisions/060)
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+
+  // Operations: Prometheus metrics and OpenTelemetry traces (docs/decisions/061)
+  METRICS_TOKEN: optionalString.pipe(
+    z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  OTEL_SERVICE_NAME: z.string().default('loris'),
+
+  // `npm run eco:serve`: the eco engine alone behind an OpenAI-compatible API (docs/decisions/062)
+  ECO_SERVE_PORT: z.coerce.number().int().min(0).max(65535).default(5100),
+  ECO_SERVE_HOST: z.string().default('127.0.0.1'),
+  ECO_SERVE_API_KEY: optionalString,
+
   // Google sign-in
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
@@ -149,6 +172,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
     throw new Error(
       'Invalid environment:\n  SESSION_SECRET: required when NODE_ENV=production (32+ characters)',
+    )
+  }
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    throw new Error(
+      'Invalid environment:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both, or neither to use the default AWS credentials',
     )
   }
   return env

@@ -25,6 +25,7 @@ import { startSecurityNoticeSender } from './lib/mail/security-notices.ts'
 import { ensurePrivateDirSync } from './lib/private-dir.ts'
 import { pruneRateLimits } from './lib/rate-limit.ts'
 import { startRepeatingJob } from './lib/repeating-job.ts'
+import { checkBucket, s3Client } from './lib/s3-storage.ts'
 import { pruneExpiredSessions } from './lib/session.ts'
 import { loadSecret } from './secret.ts'
 
@@ -40,17 +41,24 @@ async function main() {
   // For the operator: what is configured and what each missing piece needs, in one table.
   if (env.LOG_LEVEL !== 'silent' && cluster.isPrimary) process.stdout.write(`${startupTable(env)}\n`)
   if (cluster.isPrimary) {
+    // A bucket that does not answer stops the start here, with what to check, not at the first upload.
+    if (env.S3_BUCKET) await checkBucket(s3Client(env), env)
     // A generated session secret is written once, before any worker reads it.
     loadSecret(env)
     // The primary of several workers serves nothing itself (cluster.ts, decision 014).
     if (startCluster(env, log)) return
   }
+  // OpenTelemetry is loaded only when traces go somewhere (decision 061).
+  const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? await (await import('./lib/telemetry/tracing.ts')).startTracing(env)
+    : null
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     onConnectionError: (err) => log.warn({ err }, 'database connection lost; it will be replaced'),
   })
   log.info({ database: database.kind, ...database.start }, 'database ready, migrations applied')
+  tracing?.traceDatabase(database)
   // Replies a crashed node left 'streaming' are finished now and whenever a lease lapses later.
   const leases = startLeaseSweeper(database.db, log)
   // A PostgreSQL server has autovacuum; the embedded database has this (decision 030).
@@ -64,7 +72,7 @@ async function main() {
   const notices = startSecurityNoticeSender(deps)
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
-  const app = createApp(deps, { clientDir })
+  const app = createApp(deps, { clientDir, tracing })
   // The chat's SSE answers are written straight to the Node response (decision 019).
   const server = serve({ fetch: withDirectSse(app.fetch), port: env.PORT, hostname: env.HOST }, (info) => {
     log.info(
@@ -134,6 +142,8 @@ async function main() {
       await Promise.race([mailerFor(deps).settled(), new Promise((r) => setTimeout(r, 5000))])
       await closeEcoEngine(env).catch((err) => log.warn({ err }, 'closing the eco model failed'))
       await database.close().catch((err) => log.error({ err }, 'closing the database failed'))
+      // The last spans go out before the process does.
+      await tracing?.shutdown().catch((err) => log.warn({ err }, 'sending the last traces failed'))
       log.info('stopped')
       process.exit(0)
     })

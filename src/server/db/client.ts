@@ -23,8 +23,28 @@ export interface Database {
   db: Db
   kind: 'pglite' | 'postgres'
   close(): Promise<void>
+  /**
+   * Runs every statement sent through the client (the pool's, or the embedded one's) inside
+   * `wrap` from now on: a span per statement (lib/telemetry/tracing.ts).
+   */
+  traceQueries?: (wrap: QueryWrap) => void
+  /** PostgreSQL only: the pool's connections now (metrics). */
+  poolUse?: () => { total: number; idle: number; waiting: number; max: number }
   /** Embedded only: how its files came to be this start (decision 022), and migrations run. */
   start?: { created: 'template' | 'initdb' | null; migrationsApplied: number; note?: string }
+}
+
+export type QueryWrap = (text: string, run: () => Promise<unknown>) => Promise<unknown>
+
+/** Replaces the client's `query` with one run inside `wrap` (drizzle calls it on this object). */
+function wrapQueries(target: object, wrap: QueryWrap) {
+  const client = target as { query: (...args: unknown[]) => Promise<unknown> }
+  const query = client.query.bind(client)
+  client.query = (...args) => {
+    const q = args[0]
+    const text = typeof q === 'string' ? q : ((q as { text?: string } | undefined)?.text ?? '')
+    return wrap(text, () => query(...args))
+  }
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -87,7 +107,13 @@ export async function openDatabase(opts: {
       await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {})
       lock.release()
     }
-    return { db, kind: 'postgres', close: () => pool.end() }
+    return {
+      db,
+      kind: 'postgres',
+      close: () => pool.end(),
+      traceQueries: (wrap) => wrapQueries(pool, wrap),
+      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: 10 }),
+    }
   }
   // No dataDir means in memory (tests), in this thread unless asked otherwise. A data directory
   // (the shipped default) is served by a worker thread, so its queries never block this one
@@ -148,6 +174,7 @@ export async function openDatabase(opts: {
     db: appDb as unknown as Db,
     kind: 'pglite',
     close: closeClient,
+    traceQueries: (wrap) => wrapQueries(client, wrap),
     start: { created, migrationsApplied, ...(note ? { note } : {}) },
   }
 }

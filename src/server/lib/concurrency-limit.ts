@@ -17,6 +17,11 @@ export class ConcurrencyLimit {
     return this.running
   }
 
+  /** Tasks waiting for a slot (metrics). */
+  get queued(): number {
+    return this.waiting.length
+  }
+
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.running >= this.max) {
       if (this.waiting.length >= this.maxQueue) throw this.busy()

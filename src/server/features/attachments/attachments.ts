@@ -3,14 +3,39 @@
 import { join } from 'node:path'
 import type { Env } from '#server/env.ts'
 import type { AppDeps } from '#server/lib/context.ts'
+import { createS3Storage, s3Client } from '#server/lib/s3-storage.ts'
 import { createDiskStorage, type ObjectStorage } from '#server/lib/storage.ts'
 import { createAttachmentIntake, type IntakeDeps } from './intake.ts'
 import { sharedParsePool } from './parse-pool.ts'
 import { attachmentsRoutes } from './routes.ts'
 import { sweepAfterDelete } from './sweep.ts'
 
-/** Where uploaded files are stored: the app's and the hourly sweep's (main.ts) storage. */
-export const uploadsStorage = (env: Pick<Env, 'DATA_DIR'>) => createDiskStorage(join(env.DATA_DIR, 'uploads'))
+type StorageEnv = Pick<
+  Env,
+  | 'DATA_DIR'
+  | 'S3_BUCKET'
+  | 'S3_ENDPOINT'
+  | 'S3_REGION'
+  | 'S3_ACCESS_KEY_ID'
+  | 'S3_SECRET_ACCESS_KEY'
+  | 'S3_FORCE_PATH_STYLE'
+>
+const stores = new WeakMap<StorageEnv, ObjectStorage>()
+
+/**
+ * Where uploaded files are stored: the app's and the hourly sweep's (main.ts) storage, one per
+ * environment. A bucket when S3_BUCKET is set (several nodes share it), else DATA_DIR/uploads.
+ */
+export function uploadsStorage(env: StorageEnv): ObjectStorage {
+  let storage = stores.get(env)
+  if (!storage) {
+    storage = env.S3_BUCKET
+      ? createS3Storage(s3Client(env), env.S3_BUCKET)
+      : createDiskStorage(join(env.DATA_DIR, 'uploads'))
+    stores.set(env, storage)
+  }
+  return storage
+}
 
 export function createAttachments(
   deps: AppDeps,

@@ -92,6 +92,17 @@ export class ParsePool {
     return this.slots.size
   }
 
+  /** Files being read now, and waiting for a worker (metrics). */
+  get reading(): number {
+    let n = 0
+    for (const slot of this.slots) if (slot.job) n++
+    return n
+  }
+
+  get queued(): number {
+    return this.queue.length
+  }
+
   /**
    * Reads one file in a worker: its kind, and the text a model reads when it has any (cut at
    * `textBudget` characters, a message's attachment budget unless a caller keeps more).
@@ -218,6 +229,9 @@ export class ParsePool {
 }
 
 let shared: ParsePool | null = null
+
+/** The process's pool if one was started (metrics read it without starting one). */
+export const startedParsePool = (): ParsePool | null => shared
 
 /** The process's pool, started on first use. */
 export function sharedParsePool(): ParsePool {

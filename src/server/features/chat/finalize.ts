@@ -11,6 +11,7 @@ import {
   measuredMessageImpact,
   messageImpact,
 } from '#server/features/impact/message-impact.ts'
+import { countReply } from '#server/lib/telemetry/metrics.ts'
 
 export interface ReplyOutcome {
   status: 'complete' | 'interrupted' | 'failed'
@@ -31,6 +32,8 @@ export interface FinishedReply {
   inputTokens: number | null
   outputTokens: number | null
   latencyMs: number
+  /** From the model call to its first text; null when none came (metrics only, not stored). */
+  firstTokenMs?: number | null
   /** What the send charges to aiInputChars (usage.ts inputCharsOf). */
   inputChars: number
   impact: ImpactSettings
@@ -201,6 +204,7 @@ export async function finalizeReply(
   })
   const row = result.rows[0]
   const stored = row?.settled === true
+  if (stored) countReply({ ...r, model: r.modelId, status: r.outcome.status, co2: co2Impact })
   if (!row?.origin || !(PERSON_SENT_ORIGINS as readonly string[]).includes(row.origin)) return { stored }
   const status = row.settled ? r.outcome.status : row.status
   return { userMessageCount: Number(row.others) + (status === 'failed' ? 0 : 1), stored }

@@ -57,6 +57,8 @@ export type GenerationJob = StoredSend & ModelCall
 
 export class Generation {
   text = ''
+  /** When the first text arrived (performance.now()), for the time-to-first-token metric. */
+  firstTextAt: number | null = null
   /** Why the reply has not started yet (eco engine queue or preparation); null once it has. */
   wait: ChatWait | null = null
   /** What the reply looked up so far: its sources (numbered from 1) and tool calls. */
@@ -101,6 +103,7 @@ export class Generation {
   }
 
   push(text: string) {
+    this.firstTextAt ??= performance.now()
     this.text += text
     for (const l of this.listeners) l({ type: 'text', text })
   }
@@ -252,6 +255,7 @@ export async function runGeneration(
     inputTokens: usage.inputTokens ?? null,
     outputTokens: usage.outputTokens ?? null,
     latencyMs: Math.round(performance.now() - started),
+    firstTokenMs: gen.firstTextAt === null ? null : Math.round(gen.firstTextAt - started),
     inputChars: job.inputChars,
     impact: job.resolved.impact,
     measuredEnergy: measured,

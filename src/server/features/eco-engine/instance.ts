@@ -18,6 +18,9 @@ export function ecoEngineFor(env: Env, log: Logger, opts?: EcoEngineOptions): Ec
   return engine
 }
 
+/** This environment's engine if one was made (metrics read it without making one). */
+export const existingEcoEngine = (env: Env): EcoEngine | null => engines.get(env) ?? null
+
 /** Frees the model of this environment's engine (tests, shutdown). */
 export async function closeEcoEngine(env: Env): Promise<void> {
   await engines.get(env)?.close()

@@ -9,13 +9,13 @@
 import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { APICallError, JSONParseError, type LanguageModel, type ModelMessage } from 'ai'
 import { asLanguageModelUsage, convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal'
-import { chunkReader, type WireBatch } from './wire/chunks.ts'
+import { chunkReader, type WireBatch, type WireUsage } from './wire/chunks.ts'
 import { SseEvents } from './wire/sse-events.ts'
 import { captureWire, type WireCapture } from './wire/wire-fetch.ts'
 
 export type LeanPart =
   | { type: 'text-delta'; text: string }
-  | { type: 'finish'; usage: { inputTokens?: number; outputTokens?: number } }
+  | { type: 'finish'; usage: WireUsage }
   | { type: 'error'; error: unknown }
 
 export function leanModel(model: LanguageModel): LanguageModelV3 | null {

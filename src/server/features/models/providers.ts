@@ -9,7 +9,13 @@ import { createOpenAI } from '@ai-sdk/openai'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import type { Env } from '#server/env.ts'
+import { reportedEnergy } from '#server/features/eco-engine/reported-energy.ts'
 import { wireFetch } from './wire/wire-fetch.ts'
+
+function energyMetadata(body: unknown) {
+  const energy = reportedEnergy((body as { usage?: { loris_energy?: unknown } })?.usage?.loris_energy)
+  return energy ? { loris: { ...energy } } : undefined
+}
 
 export type ModelFactory = (modelId: string) => LanguageModel
 
@@ -40,6 +46,19 @@ export function providerFactories(env: Env): Record<'gemini' | 'openai' | 'eco',
           // Token counts feed the CO2 estimate; llama.cpp and vLLM send them only when asked.
           includeUsage: true,
           fetch: wireFetch('openai-compatible'),
+          // An eco service (npm run eco:serve) reports the energy it metered in the usage.
+          metadataExtractor: {
+            extractMetadata: async ({ parsedBody }) => energyMetadata(parsedBody),
+            createStreamExtractor: () => {
+              let last: unknown
+              return {
+                processChunk: (chunk) => {
+                  if ((chunk as { usage?: unknown })?.usage) last = chunk
+                },
+                buildMetadata: () => energyMetadata(last),
+              }
+            },
+          },
         })
       : null
   return {

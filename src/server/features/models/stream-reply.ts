@@ -16,6 +16,7 @@ import {
 } from 'ai'
 import type { ChatWait } from '#contract/chat-events.ts'
 import { ecoLanguageModel } from '#server/features/eco-engine/language-model.ts'
+import { energyFromMetadata } from '#server/features/eco-engine/reported-energy.ts'
 import type { MeasuredEnergy } from '#server/features/impact/message-impact.ts'
 import { leanModel, leanStream } from './lean-stream.ts'
 import type { ResolvedModel } from './registry.ts'
@@ -106,7 +107,9 @@ export async function* streamReply(
       )
       for await (const part of parts) {
         if (part.type === 'text-delta') yield { type: 'text', text: part.text }
-        else if (part.type === 'finish') yield { type: 'finish', usage: part.usage, measured }
+        // An eco service (npm run eco:serve) reports the energy it metered in the usage.
+        else if (part.type === 'finish')
+          yield { type: 'finish', usage: part.usage, measured: measured ?? part.usage.energy ?? null }
         else yield part
       }
       return
@@ -148,6 +151,9 @@ export async function* streamReply(
           break
         case 'tool-error':
           yield { type: 'tool-error', failure: part }
+          break
+        case 'finish-step':
+          measured ??= energyFromMetadata(part.providerMetadata)
           break
         case 'finish':
           yield { type: 'finish', usage: part.totalUsage, measured }

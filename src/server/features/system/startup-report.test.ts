@@ -30,4 +30,31 @@ describe('the start-up table', () => {
     )
     expect(startupTable(env({ ECO_ENGINE: 'off' }))).toMatch(/Loris eco\s+off \(ECO_ENGINE=off\)/)
   })
+
+  it('says where uploads are kept: the disk, or a bucket', () => {
+    expect(startupTable(env({}))).toMatch(
+      /Uploads\s+disk, \/srv\/loris\/uploads\s+S3_BUCKET \(and S3_ENDPOINT\.\.\.\) to share them among nodes/,
+    )
+    expect(
+      startupTable(
+        env({ S3_BUCKET: 'loris-files', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' }),
+      ),
+    ).toMatch(/Uploads\s+S3 bucket loris-files at http:\/\/minio:9000\/?\s*$/m)
+    expect(startupTable(env({ S3_BUCKET: 'loris-files', S3_REGION: 'eu-west-3' }))).toMatch(
+      /Uploads\s+S3 bucket loris-files at AWS eu-west-3/,
+    )
+  })
+
+  it('says who may read /metrics and where traces go', () => {
+    expect(startupTable(env({}))).toMatch(
+      /Metrics\s+GET \/metrics \(loopback only\)\s+METRICS_TOKEN to scrape from another machine/,
+    )
+    expect(startupTable(env({ METRICS_TOKEN: 'a-token-of-sixteen-chars' }))).toMatch(
+      /Metrics\s+GET \/metrics \(loopback, or METRICS_TOKEN\)/,
+    )
+    expect(startupTable(env({}))).toMatch(/Traces\s+off\s+OTEL_EXPORTER_OTLP_ENDPOINT/)
+    expect(startupTable(env({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318' }))).toMatch(
+      /Traces\s+OTLP to http:\/\/otel:4318/,
+    )
+  })
 })

@@ -83,6 +83,29 @@ export function startupRows(env: Env): Row[] {
     state: 'full-text retrieval (PostgreSQL ranking)',
     needs: 'vector similarity is not used (no embedding model)',
   })
+  rows.push(
+    env.S3_BUCKET
+      ? {
+          feature: 'Uploads',
+          state: `S3 bucket ${env.S3_BUCKET} at ${env.S3_ENDPOINT ?? `AWS ${env.S3_REGION}`}`,
+          needs: '',
+        }
+      : {
+          feature: 'Uploads',
+          state: `disk, ${env.DATA_DIR}/uploads`,
+          needs: 'S3_BUCKET (and S3_ENDPOINT...) to share them among nodes',
+        },
+  )
+  rows.push({
+    feature: 'Metrics',
+    state: env.METRICS_TOKEN ? 'GET /metrics (loopback, or METRICS_TOKEN)' : 'GET /metrics (loopback only)',
+    needs: env.METRICS_TOKEN ? '' : 'METRICS_TOKEN to scrape from another machine',
+  })
+  rows.push({
+    feature: 'Traces',
+    state: env.OTEL_EXPORTER_OTLP_ENDPOINT ? `OTLP to ${env.OTEL_EXPORTER_OTLP_ENDPOINT}` : 'off',
+    needs: env.OTEL_EXPORTER_OTLP_ENDPOINT ? '' : 'OTEL_EXPORTER_OTLP_ENDPOINT',
+  })
   rows.push({
     feature: 'CO2 zone',
     state: env.LORIS_ZONE ?? 'WOR (world mix)',

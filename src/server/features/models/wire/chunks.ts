@@ -5,6 +5,8 @@
 // uses: thoughts and reasoning are never text, a blocked prompt shows nothing, a vendor error in
 // the stream is an error part with the status the SDK would give it.
 import { APICallError, InvalidResponseDataError } from 'ai'
+import { reportedEnergy } from '#server/features/eco-engine/reported-energy.ts'
+import type { MeasuredEnergy } from '#server/features/impact/message-impact.ts'
 
 /** What one network read produced. */
 export interface WireBatch {
@@ -15,6 +17,8 @@ export interface WireBatch {
 export interface WireUsage {
   inputTokens?: number
   outputTokens?: number
+  /** The energy an eco service metered for the reply (eco-engine/reported-energy.ts). */
+  energy?: MeasuredEnergy | null
 }
 
 export interface ChunkReader {
@@ -236,7 +240,12 @@ function openaiReader(format: 'openai-chat' | 'openai-compatible', url: string):
     },
     usage() {
       if (!usage) return {}
-      return { inputTokens: num(usage.prompt_tokens) ?? 0, outputTokens: num(usage.completion_tokens) ?? 0 }
+      const energy = compatible ? reportedEnergy(usage.loris_energy) : null
+      return {
+        inputTokens: num(usage.prompt_tokens) ?? 0,
+        outputTokens: num(usage.completion_tokens) ?? 0,
+        ...(energy ? { energy } : {}),
+      }
     },
   }
 }
