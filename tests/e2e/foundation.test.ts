@@ -229,19 +229,20 @@ describe('accounts', () => {
     const chat = new ChatPage(page, server.url)
     await chat.open()
     await chat.signIn(await existingAccount(), password)
-    // Back from Stripe's portal to a server that cannot answer for a moment.
-    let failed = false
+    // Back from Stripe's portal to a server that cannot answer for a while (the page asks again
+    // once by itself: the HTML's preload, then the route).
+    let failing = true
     await page.route(
       (url) => url.pathname === '/api/session',
-      (route) => {
-        if (failed) return route.continue()
-        failed = true
-        return route.fulfill({ status: 503, json: { code: 'unavailable', message: 'Try again' } })
-      },
+      (route) =>
+        failing
+          ? route.fulfill({ status: 503, json: { code: 'unavailable', message: 'Try again' } })
+          : route.continue(),
     )
     await page.goto(`${server.url}/account`)
     await page.getByRole('button', { name: 'Retry' }).waitFor()
     expect(await page.getByRole('heading', { name: '404 Page Not Found' }).count()).toBe(0)
+    failing = false
     await page.getByRole('button', { name: 'Retry' }).click()
     await page.getByRole('heading', { name: 'Settings' }).waitFor()
     expect(unexpectedErrors([/status of 503/])).toEqual([])
@@ -261,12 +262,18 @@ describe('accounts', () => {
       asked += 1
       return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html>' })
     })
+    let loads = 0
+    page.on('load', () => {
+      loads += 1
+    })
     const reloaded = page.waitForEvent('load')
     await chat.openUserMenuItem('Account')
     await reloaded
     // Reloaded once for the new version; failing again, it asks rather than reloading for ever.
+    // (The reloaded /account names the chunk in its HTML too: it is asked for once more there.)
     await page.getByRole('alert').filter({ hasText: 'Loris was updated.' }).waitFor()
-    expect(asked).toBe(2)
+    expect(loads).toBe(1)
+    expect(asked).toBeGreaterThanOrEqual(2)
     await page.unroute(gone)
     await page.getByRole('button', { name: 'Reload' }).click()
     await page.getByRole('heading', { name: 'Settings' }).waitFor()

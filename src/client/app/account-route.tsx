@@ -11,10 +11,12 @@ const AccountPage = lazy(loadAccountPage)
  * Who is signed in and the settings code, fetched together before the route first renders (the
  * router waits for it, as for the chat): the page then shows the account at once, instead of
  * asking for its code only once the answer about who is signed in has come. The HTML preloads
- * both (src/server/lib/route-preloads.ts). A failure is left to the route, which shows it.
+ * both (src/server/lib/route-preloads.ts). Who is signed in, when it fails, is left to the route,
+ * which shows it; settings code that fails to load fails the route, as a lazy page does
+ * (load-failure-boundary.tsx reloads for a new version).
  */
 export async function prepare(client: QueryClient) {
-  await Promise.all([client.prefetchQuery(userQueryOptions), loadAccountPage().catch(() => undefined)])
+  await Promise.all([client.prefetchQuery(userQueryOptions), loadAccountPage()])
 }
 const NotFoundPage = lazy(() =>
   import('#client/features/not-found/not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })),
