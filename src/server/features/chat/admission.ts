@@ -77,23 +77,8 @@ export function busyRefusal(replies: number): AppError {
  * that would fit now hears `otherwise` (the send budget's refusal), or that too many replies were
  * generating.
  */
-/**
- * The refusal a send would get from the limits as the person's row stands now, or null: for a
- * temporary chat's send, which no statement stores and admits.
- */
-export async function limitRefusal(db: Db | Tx, userId: string, claim: UsageClaim): Promise<AppError | null> {
-  const refusal = await refusalFor(db, userId, claim, NO_REFUSAL)
-  return refusal === NO_REFUSAL ? null : refusal
-}
-
-const NO_REFUSAL = new AppError('internal:unused', 'unused')
-
-export async function refusalFor(
-  db: Db | Tx,
-  userId: string,
-  claim: UsageClaim,
-  otherwise?: AppError,
-): Promise<AppError> {
+/** Where the person's row stands against the plan's limits now (the operator's or the product's). */
+async function limitState(db: Db | Tx, userId: string, claim: UsageClaim) {
   const [row] = await db
     .select({
       used: sql<number>`${users.aiInputChars} + ${users.aiOutputChars}`,
@@ -104,14 +89,35 @@ export async function refusalFor(
     })
     .from(users)
     .where(eq(users.id, userId))
-  if (!row) return claim.refusal()
+  if (!row) return null
   const used = Number(row.used)
   const limit = Number(row.limit)
-  const fits = used < limit && (row.reserved === 0 || used + row.reserved + claim.chars <= limit)
-  if (!fits) return claim.refusal()
-  return (
-    otherwise ?? (row.generating >= Number(row.replies) ? busyRefusal(Number(row.replies)) : claim.refusal())
-  )
+  const replies = Number(row.replies)
+  return {
+    fits: used < limit && (row.reserved === 0 || used + row.reserved + claim.chars <= limit),
+    busy: row.generating >= replies,
+    replies,
+  }
+}
+
+/**
+ * The refusal a send would get from the limits as the person's row stands now, or null: for a
+ * temporary chat's send, which no statement stores and admits (it holds no reply slot itself).
+ */
+export async function limitRefusal(db: Db | Tx, userId: string, claim: UsageClaim): Promise<AppError | null> {
+  const state = await limitState(db, userId, claim)
+  return state?.fits === false ? claim.refusal() : null
+}
+
+export async function refusalFor(
+  db: Db | Tx,
+  userId: string,
+  claim: UsageClaim,
+  otherwise?: AppError,
+): Promise<AppError> {
+  const state = await limitState(db, userId, claim)
+  if (!state?.fits) return claim.refusal()
+  return otherwise ?? (state.busy ? busyRefusal(state.replies) : claim.refusal())
 }
 
 /**
