@@ -38,8 +38,13 @@ export function importRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
         const writer = importWriter(db, user.id, opts.storage, log, {
           embedded: deps.database.kind === 'pglite',
         })
-        const { kind } = await readImportFile(bytes, writer.add, { transfer: true })
-        return writer.finish(kind)
+        try {
+          const { kind } = await readImportFile(bytes, writer, { transfer: true })
+          return await writer.finish(kind)
+        } catch (err) {
+          await writer.abandon()
+          throw err
+        }
       })
     })
     log.info(

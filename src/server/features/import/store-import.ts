@@ -7,7 +7,7 @@ import type { Db } from '#server/db/client.ts'
 import { analyzeAfterLoad } from '#server/db/pglite-upkeep.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
 import type { ImportBatch, ParsedImport } from './parse.ts'
-import { storeImportedThread } from './queries.ts'
+import { type ImportFiles, storeImportedThread } from './queries.ts'
 import { writtenFiles } from './written-files.ts'
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
@@ -26,8 +26,12 @@ function sqlState(err: unknown): string | undefined {
 }
 
 /**
- * Stores what the worker reads, a batch at a time, and writes the report a person reads: the
- * threads imported, the first maxListedSkipped left out with why and how many in all, notes.
+ * Stores what the worker reads, a file or a batch at a time, and writes the report a person
+ * reads: the threads imported, the first maxListedSkipped left out with why and how many in all,
+ * notes. Each file is written to storage as it arrives (content addressed: one object however
+ * many messages name it), so the server holds one at a time; the threads' uploads rows then name
+ * it. What no thread came to use is given up when the import ends, whether it finished
+ * (`finish`) or failed (`abandon`), under the storage's grace (written-files.ts).
  */
 export function importWriter(
   db: Db,
@@ -50,21 +54,29 @@ export function importWriter(
   let unreadable = 0
   let filesLeftOut = 0
   let filesOverBudget = 0
+  const written = writtenFiles(storage, log)
+  const files: ImportFiles = {
+    stored: new Map(),
+    overBudget: new Set(),
+    keep: (key) => storage.keep(key),
+  }
   return {
-    async add(batch: ImportBatch): Promise<void> {
+    async file(path: string, bytes: Uint8Array): Promise<void> {
+      files.stored.set(path, { key: await written.put(bytes), size: bytes.length })
+    },
+
+    fileOverBudget(path: string): void {
+      files.overBudget.add(path)
+    },
+
+    async batch(batch: ImportBatch): Promise<void> {
       for (const entry of batch.skipped) skip(entry)
       for (const thread of batch.threads) {
         let stored: Awaited<ReturnType<typeof storeImportedThread>>
-        const written = writtenFiles(storage, log)
         try {
-          stored = await storeImportedThread(db, userId, thread, {
-            bytes: batch.files.bytes,
-            overBudget: batch.files.overBudget,
-            put: written.put,
-          })
+          stored = await storeImportedThread(db, userId, thread, files)
         } catch (err) {
-          // Removed: the files it wrote go too, whether the thread is skipped or the import fails.
-          await written.discard(db, { userId, source: thread.source })
+          // Removed (its uploads rows with it): its files go with the others no thread uses.
           const code = sqlState(err)
           if (!code || !REFUSED_VALUE.test(code)) throw err
           log.warn({ err, userId, source: thread.source, code }, 'imported thread refused by the database')
@@ -84,7 +96,13 @@ export function importWriter(
       }
     },
 
+    /** After a failed import: the files it wrote that no uploads row uses are given up. */
+    async abandon(): Promise<void> {
+      await written.discard(db, { userId })
+    },
+
     async finish(kind: ImportReport['source']): Promise<ImportReport> {
+      await written.discard(db, { userId })
       // A bulk load: the lists the person opens next are planned on statistics that know it.
       await analyzeAfterLoad(
         db,
@@ -117,7 +135,7 @@ export function importWriter(
   }
 }
 
-/** Stores a file read whole (parseImportFile): one batch of everything. */
+/** Stores a file read whole (parseImportFile): its files, then one batch of everything. */
 export async function storeImport(
   db: Db,
   userId: string,
@@ -126,10 +144,13 @@ export async function storeImport(
   log: Logger,
 ): Promise<ImportReport> {
   const writer = importWriter(db, userId, storage, log)
-  await writer.add({
-    threads: parsed.threads,
-    skipped: parsed.skipped,
-    files: { bytes: parsed.files, overBudget: parsed.filesOverBudget },
-  })
+  try {
+    for (const [path, bytes] of parsed.files) await writer.file(path, bytes)
+    for (const path of parsed.filesOverBudget) writer.fileOverBudget(path)
+    await writer.batch({ threads: parsed.threads, skipped: parsed.skipped })
+  } catch (err) {
+    await writer.abandon()
+    throw err
+  }
   return writer.finish(parsed.kind)
 }
