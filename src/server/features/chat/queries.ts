@@ -1,7 +1,7 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
 import { randomUUID } from 'node:crypto'
-import { and, asc, desc, eq, isNull, or, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm'
 import { QueryBuilder } from 'drizzle-orm/pg-core'
 import type { MessageKnowledge } from '#contract/messages.ts'
 import type { ReplyFamily } from '#contract/models.ts'
@@ -70,21 +70,6 @@ export async function findByClientId(db: Db, userId: string, clientMessageId: st
     .from(messages)
     .where(and(eq(messages.userId, userId), eq(messages.clientMessageId, clientMessageId)))
   return row
-}
-
-/** A thread's messages oldest first; the Default thread also shows any thread-less message. */
-export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
-  // The sweep does this every few seconds; doing it here too means a list never shows a reply
-  // as still being written by a node that is gone.
-  await finishLapsed(db, { userId })
-  const inThread = thread.isDefault
-    ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
-    : eq(messages.threadId, thread.id)
-  return db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.userId, userId), inThread))
-    .orderBy(asc(messages.createdAt), asc(messages.id))
 }
 
 /**

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { messageListSchema } from '#contract/messages.ts'
+import { messagePageSchema } from '#contract/messages.ts'
 import { threadListSchema, threadPageSchema, threadSchema } from '#contract/threads.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
@@ -226,9 +226,9 @@ describe('POST /api/threads/create-from-message', () => {
     expect(thread).toMatchObject({ chatModel: 'chatgpt', isDefault: false, isFavorite: false })
     // 61 characters: cut at the last word within 60.
     expect(thread.title).toBe('Tell me about slow lorises and their habitat in Borneo…')
-    const copied = messageListSchema.parse(
+    const copied = messagePageSchema.parse(
       await (await t.request(`/api/messages?threadId=${thread.id}`, { cookie })).json(),
-    )
+    ).items
     expect(copied).toHaveLength(1)
     expect(copied[0]).toMatchObject({
       content: message.content,
