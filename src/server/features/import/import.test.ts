@@ -331,6 +331,9 @@ describe('round trip through a Loris export', () => {
         createdAt: new Date('2025-04-02T09:05:00Z'),
       },
     ])
+    // Rows written around the app: their threads' shown branches marked as a send would.
+    await reshowThread(db, def!.id)
+    await reshowThread(db, other!.id)
     const before = await threadsWithMessages(cookie)
     const exported = new Uint8Array(await (await t.request('/api/export', { cookie })).arrayBuffer())
     // One thread's JSON export is importable too.
