@@ -133,6 +133,9 @@ export const messages = pgTable(
       jsonb('tool_steps').$type<
         { id: string; name: string; args: unknown; result?: string; status: string }[]
       >(),
+    // A reply that ended asking the person to approve a tool call: what it needs to go on once
+    // they answer (models/approval.ts PendingApproval); null otherwise. Decision 070.
+    pendingApproval: jsonb('pending_approval'),
     uploadId: uuid('upload_id').references(() => uploads.id, { onDelete: 'set null' }),
     mediaUrl: text('media_url'),
     mediaType: text('media_type', { enum: ['image', 'document'] }),
