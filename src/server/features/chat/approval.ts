@@ -3,7 +3,7 @@
 // like a send, from where it stopped: the tool runs (or the model is told it was not approved) in
 // the next model call (models/approval.ts). Decision 070.
 import { randomUUID } from 'node:crypto'
-import { and, eq, isNotNull, sql } from 'drizzle-orm'
+import { and, eq, isNotNull } from 'drizzle-orm'
 import { co2ImpactSchema } from '#contract/impact.ts'
 import type { Message } from '#contract/messages.ts'
 import type { ToolStep } from '#contract/tools.ts'
@@ -21,10 +21,9 @@ import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { refusalFor, reserve, type UsageClaim } from './admission.ts'
 import { buildPrompt, userText } from './history.ts'
-import { NODE_ID } from './lease.ts'
 import { sourcesOf, toMessageJson, toolStepsOf } from './message-json.ts'
 import { contextChars, contextSystemText } from './prompt-context.ts'
-import { findOwnedMessage, loadHistory, type MessageRow } from './queries.ts'
+import { findOwnedMessage, loadHistory, type MessageRow, newAttempt } from './queries.ts'
 import { type ChatServices, contextOf, lookupFor, usageClaim } from './send.ts'
 import { inputCharsOf, type tierOf } from './usage.ts'
 
@@ -147,17 +146,7 @@ async function claimAnswer(
     if (!(await reserve(tx, row.userId, claim))) return { kind: 'refused' }
     const [restarted] = await tx
       .update(messages)
-      .set({
-        status: 'streaming',
-        pendingApproval: null,
-        toolSteps: steps,
-        errorMessage: null,
-        completedAt: null,
-        reservedChars: claim.chars,
-        nodeId: NODE_ID,
-        heartbeatAt: sql`now()`,
-        attemptId,
-      })
+      .set({ ...newAttempt(attemptId, claim.chars), pendingApproval: null, toolSteps: steps })
       .where(eq(messages.id, row.id))
       .returning()
     return restarted ? { kind: 'claimed', row: restarted, attemptId } : { kind: 'answered' }
