@@ -12,6 +12,7 @@ import { startEmbeddedUpkeep } from './db/pglite-upkeep.ts'
 import { parseEnv, publicOrigin } from './env.ts'
 import { uploadsStorage } from './features/attachments/attachments.ts'
 import { startUnnamedObjectSweeper } from './features/attachments/unnamed-objects.ts'
+import { expireApprovals } from './features/chat/approval.ts'
 import { startLeaseSweeper } from './features/chat/lease.ts'
 import { withDirectSse } from './features/chat/sse.ts'
 import { closeEcoEngine } from './features/eco-engine/instance.ts'
@@ -123,6 +124,7 @@ async function main() {
         pruneExpiredSessions(deps),
         pruneRateLimits(database.db),
         pruneAccountTokens(database.db),
+        expireApprovals(database.db, new Date()),
       ]),
     HOUR_MS,
     { onError: (err) => log.warn({ err }, 'maintenance failed') },

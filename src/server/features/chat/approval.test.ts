@@ -11,6 +11,7 @@ import { readEvents, settled } from '../../../../tests/helpers/chat.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 import { type McpStandIn, startMcpStandIn } from '../../../../tests/stand-ins/mcp.ts'
+import { expireApprovals } from './approval.ts'
 
 let ai: AiStandIn
 let mcp: McpStandIn
@@ -178,6 +179,25 @@ describe('a tool call that waits for approval', () => {
     })
     expect(releases()).toBe(before)
     expect((await answer(id, cookie, true)).status).toBe(409)
+  })
+
+  it('is ended by the maintenance sweep once past its time, and only then', async () => {
+    const { id, cookie } = await askToRelease()
+    await settled(db(), id)
+    await expireApprovals(db(), new Date(clock + APPROVAL_MINUTES * 60_000 - 1000))
+    expect((await settled(db(), id)).pendingApproval).not.toBeNull()
+    await expireApprovals(db(), new Date(clock + APPROVAL_MINUTES * 60_000 + 1))
+    const row = await settled(db(), id)
+    expect(row.pendingApproval).toBeNull()
+    expect(stepOf(row.toolSteps)).toEqual({
+      id: stepOf(row.toolSteps)?.id,
+      name: 'zoo__release_animal',
+      args: { name: 'Lori' },
+      status: 'refused',
+      result: `Not approved within ${APPROVAL_MINUTES} minutes.`,
+    })
+    const res = await answer(id, cookie, true)
+    expect(res.status).toBe(409)
   })
 
   it('refuses an answer that is not a yes or a no (400)', async () => {

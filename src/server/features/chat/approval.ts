@@ -3,11 +3,11 @@
 // like a send, from where it stopped: the tool runs (or the model is told it was not approved) in
 // the next model call (models/approval.ts). Decision 070.
 import { randomUUID } from 'node:crypto'
-import { and, eq, isNotNull } from 'drizzle-orm'
+import { and, eq, isNotNull, type SQL, sql } from 'drizzle-orm'
 import { co2ImpactSchema } from '#contract/impact.ts'
 import type { Message } from '#contract/messages.ts'
 import type { ToolStep } from '#contract/tools.ts'
-import type { Db } from '#server/db/client.ts'
+import type { Db, Tx } from '#server/db/client.ts'
 import { messages, users } from '#server/db/schema/index.ts'
 import {
   answeredMessages,
@@ -131,16 +131,7 @@ async function claimAnswer(
     const pending = pendingApprovalOf(locked?.pending)
     if (!locked || !pending) return { kind: 'answered' }
     if (new Date(pending.expiresAt) <= now) {
-      await tx
-        .update(messages)
-        .set({
-          pendingApproval: null,
-          toolSteps: answeredSteps(toolStepsOf(locked.toolSteps), {
-            approved: false,
-            result: EXPIRED_RESULT,
-          }),
-        })
-        .where(eq(messages.id, row.id))
+      await expireApprovals(tx, now, row.id)
       return { kind: 'expired' }
     }
     if (!(await reserve(tx, row.userId, claim))) return { kind: 'refused' }
@@ -151,4 +142,28 @@ async function claimAnswer(
       .returning()
     return restarted ? { kind: 'claimed', row: restarted, attemptId } : { kind: 'answered' }
   })
+}
+
+/**
+ * Ends the approvals past their time (of one message, or all of them): nothing waits any more,
+ * and each step that waited is refused, saying why. Run by an answer that comes too late and by
+ * the hourly maintenance (main.ts), so a stored reply never shows a question no one can answer.
+ */
+export async function expireApprovals(db: Db | Tx, now: Date, messageId?: string): Promise<void> {
+  const one: SQL = messageId ? sql`and m.id = ${messageId}` : sql``
+  await db.execute(sql`
+    update messages m set
+      pending_approval = null,
+      tool_steps = (
+        select jsonb_agg(
+          case when e.step->>'status' = 'awaiting-approval'
+            then (e.step - 'approval') || jsonb_build_object('status', 'refused', 'result', ${EXPIRED_RESULT}::text)
+            else e.step end
+          order by e.n)
+        from jsonb_array_elements(m.tool_steps) with ordinality as e(step, n)
+      )
+    where m.pending_approval is not null
+      and (m.pending_approval->>'expiresAt')::timestamptz <= ${now.toISOString()}::timestamptz
+      ${one}
+  `)
 }
