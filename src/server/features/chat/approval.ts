@@ -92,14 +92,16 @@ export async function answerApproval(
   return toMessageJson(claimed.row)
 }
 
-/** The model that wrote the reply: its mode's, or the catalogue model it names. */
+/**
+ * The model that goes on with the reply: the catalogue model that wrote it, or its mode's model
+ * for the person's tier now (as their next send would get).
+ */
 function modelOf(s: ChatServices, row: MessageRow, tier: ReturnType<typeof tierOf>): ResolvedModel {
+  if (row.modelId && s.models.catalogue.models.some((m) => m.id === row.modelId))
+    return s.models.resolveModel(row.modelId)
   const mode = row.chatModel
-  if (mode === 'gemini' || mode === 'chatgpt' || mode === 'loris') {
-    const own = s.models.resolve(mode, tier.gemini)
-    if (own.modelId === row.modelId) return own
-  }
-  return s.models.resolveModel(row.modelId ?? '')
+  if (mode === 'gemini' || mode === 'chatgpt' || mode === 'loris') return s.models.resolve(mode, tier.gemini)
+  throw new AppError('not_found:model', 'The model that wrote this reply is no longer served here')
 }
 
 type Claimed =
