@@ -83,6 +83,12 @@ describe('the start-up table', () => {
     ).toMatch(
       /MCP tools\s+2 servers, 2 tools, 1 asking approval\s+not answering now: files \(tried again on each reply\)/,
     )
+    expect(
+      startupTable(env({ MCP_SERVERS: servers }), [
+        { name: 'zoo', tools: null, needApproval: 0 },
+        { name: 'files', tools: null, needApproval: 0 },
+      ]),
+    ).toMatch(/MCP tools\s+2 servers\s+not answering now: zoo, files/)
     expect(startupTable(env({ MCP_SERVERS: '[{"name":"zoo"}]' }))).toMatch(
       /MCP tools\s+invalid\s+MCP_SERVERS: 0\.url/,
     )

@@ -145,7 +145,8 @@ function mcpRow(env: Env, summary: McpSummary): Row {
   const silent = summary.filter((s) => s.tools === null).map((s) => s.name)
   const parts = [
     servers,
-    ...(summary.length ? [`${tools} tool${tools === 1 ? '' : 's'}`] : []),
+    // Counted over the servers that answered; none answering, there is nothing to count.
+    ...(summary.length > silent.length ? [`${tools} tool${tools === 1 ? '' : 's'}`] : []),
     ...(approval ? [`${approval} asking approval`] : []),
   ]
   return {
