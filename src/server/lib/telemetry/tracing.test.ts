@@ -4,7 +4,7 @@
 // @runs-alone: it sets OpenTelemetry's process-wide providers, which other files must not share.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '#server/app.ts'
-import { readEvents } from '../../../../tests/helpers/chat.ts'
+import { readEvents, settled } from '../../../../tests/helpers/chat.ts'
 import { createTestApp, sessionCookie, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 import { type McpStandIn, startMcpStandIn } from '../../../../tests/stand-ins/mcp.ts'
@@ -35,7 +35,7 @@ beforeAll(async () => {
     GEMINI_API_KEY: 'test',
     GEMINI_BASE_URL: ai.geminiBaseUrl,
     SEARXNG_URL: search.url,
-    MCP_SERVERS: JSON.stringify([{ name: 'zoo', url: mcp.url }]),
+    MCP_SERVERS: JSON.stringify([{ name: 'zoo', url: mcp.url, needsApproval: ['release_animal'] }]),
   })
   tracing.traceDatabase(t.deps.database)
   app = createApp(t.deps, { tracing })
@@ -178,6 +178,33 @@ describe('traces', () => {
     )
     expect(stored).toBeDefined()
     expect(at(stored)).toBeGreaterThanOrEqual(at(model, true))
+  })
+
+  it("traces a tool the person approved in the answer's trace, under the model call that ran it", async () => {
+    const { cookie } = await t.signUp()
+    const events = await readEvents(
+      await request('/api/messages', {
+        cookie,
+        json: { content: '[[tool:zoo__release_animal {"name":"Lori"}]] Please release Lori' },
+      }),
+    )
+    const id = events[0]?.id as string
+    expect(events.findLast((e) => e.toolStep)?.toolStep?.status).toBe('awaiting-approval')
+    await settled(t.deps.database.db, id)
+    const answer = await request(`/api/messages/${id}/approval`, { cookie, json: { approved: true } })
+    expect(answer.status).toBe(200)
+    await expect.poll(async () => (await settled(t.deps.database.db, id)).status).toBe('complete')
+    expect(mcp.calls).toContainEqual({ tool: 'release_animal', args: { name: 'Lori' } })
+    await tracing.flush()
+
+    const release = collector.spans.find((s) => s.name === 'execute_tool zoo__release_animal')
+    const model = collector.spans.find((s) => s.spanId === release?.parentSpanId)
+    expect(model?.name).toMatch(/^chat /)
+    expect(collector.spans.find((s) => s.spanId === model?.parentSpanId)).toMatchObject({
+      name: 'POST /api/messages/:id/approval',
+      traceId: release?.traceId,
+    })
+    expect(release?.status?.code ?? 0).toBe(0)
   })
 
   it('continues a trace a proxy started (W3C traceparent)', async () => {
