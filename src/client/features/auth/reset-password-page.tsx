@@ -2,13 +2,13 @@
 // session (this browser's too), so it then offers to sign in with the new one (decision 010).
 import { type FormEvent, useId, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
+import { setSignInDialogOpen } from '#client/app/hooks/use-sign-in-dialog.ts'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent } from '#client/components/ui/card.tsx'
 import { Input } from '#client/components/ui/input.tsx'
 import { Label } from '#client/components/ui/label.tsx'
 import { errorText } from '#client/lib/api.ts'
 import { useResetPassword } from './api/email-links.ts'
-import { setSignInDialogOpen } from './hooks/use-sign-in-dialog.ts'
 
 export default function ResetPasswordPage() {
   const id = useId()

@@ -1,10 +1,10 @@
 import ShieldAlert from 'lucide-react/icons/shield-alert'
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
+import { setSignInDialogOpen } from '#client/app/hooks/use-sign-in-dialog.ts'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent } from '#client/components/ui/card.tsx'
 import { SignInDialog } from '#client/features/auth/components/sign-in-dialog.tsx'
-import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
 
 function Notice({ title, children }: { title: string; children: ReactNode }) {
   return (

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import { formatEnergy, formatGrams, formatSmall, formatWater } from '#client/features/impact/lib/format.ts'
+import { formatEnergy, formatGrams, formatSmall, formatWater } from '#client/lib/impact-format.ts'
 import type { AdminUsageResponse } from '#contract/admin.ts'
 
 type Row = AdminUsageResponse['rows'][number]

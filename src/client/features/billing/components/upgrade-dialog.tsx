@@ -1,5 +1,7 @@
 import BadgeCheck from 'lucide-react/icons/badge-check'
 import { useEffect } from 'react'
+import { useUser } from '#client/app/api/get-user.ts'
+import { setUpgradeDialogOpen, useUpgradeDialogOpen } from '#client/app/hooks/use-upgrade-dialog.ts'
 import { Button } from '#client/components/ui/button.tsx'
 import {
   Dialog,
@@ -9,9 +11,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '#client/components/ui/dialog.tsx'
-import { useUser } from '#client/features/auth/api/get-user.ts'
 import { isProNow } from '#client/lib/pro-now.ts'
-import { setUpgradeDialogOpen, useUpgradeDialogOpen } from '../hooks/use-upgrade-dialog.ts'
 import { formatDate } from '../lib/format-date.ts'
 import { ManagePaymentsButton } from './manage-payments-button.tsx'
 import { ProBenefits } from './pro-benefits.tsx'

@@ -8,6 +8,7 @@ import ShieldCheck from 'lucide-react/icons/shield-check'
 import Trash2 from 'lucide-react/icons/trash'
 import { useState } from 'react'
 import { Link } from 'wouter'
+import { useLogout } from '#client/app/api/logout.ts'
 import {
   AlertDialog,
   AlertDialogAction,
@@ -27,7 +28,6 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '#client/components/ui/dropdown-menu.tsx'
-import { useLogout } from '#client/features/auth/api/logout.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiRequest } from '#client/lib/api.ts'
 import { clearSelection } from '../hooks/use-thread-selection.ts'

@@ -1,8 +1,8 @@
 import Leaf from 'lucide-react/icons/leaf'
 import { Tooltip, TooltipContent, TooltipTrigger, useTapTooltip } from '#client/components/ui/tooltip.tsx'
+import { formatGrams } from '#client/lib/impact-format.ts'
 import { useCo2Range } from '../api/get-co2-range.ts'
 import { useCo2Saved } from '../api/get-co2-saved.ts'
-import { formatGrams } from '../lib/format.ts'
 
 /**
  * Grams of CO2 saved (GET /api/metrics/co2), the midpoint of the estimate; the tooltip gives the

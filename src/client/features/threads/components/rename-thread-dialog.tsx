@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { isThreadGone } from '#client/app/api/get-threads.ts'
 import { Button } from '#client/components/ui/button.tsx'
 import {
   Dialog,
@@ -12,7 +13,6 @@ import { Input } from '#client/components/ui/input.tsx'
 import { Label } from '#client/components/ui/label.tsx'
 import { THREAD_TITLE_MAX } from '#contract/thread-titles.ts'
 import type { Thread } from '#contract/threads.ts'
-import { isThreadGone } from '../api/get-threads.ts'
 import { useRenameThread } from '../api/rename-thread.ts'
 
 /** Spec section 5: the title must be non-empty once trimmed; otherwise Rename is disabled and Enter ignored. */

@@ -1,13 +1,13 @@
 import ArrowLeft from 'lucide-react/icons/arrow-left'
 import { Link, useLocation, useSearch } from 'wouter'
+import { useUser } from '#client/app/api/get-user.ts'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx'
-import { useUser } from '#client/features/auth/api/get-user.ts'
+import { useSideTabs } from '#client/features/account/hooks/use-side-tabs.ts'
 import { VerifyEmailBanner } from '#client/features/auth/components/verify-email-banner.tsx'
 import { isProNow } from '#client/lib/pro-now.ts'
-import { AccountTab } from './components/account-tab.tsx'
-import { ActionsTab } from './components/actions-tab.tsx'
-import { ConsumptionTab } from './components/consumption-tab.tsx'
-import { useSideTabs } from './hooks/use-side-tabs.ts'
+import { AccountTab } from './account-tab.tsx'
+import { ActionsTab } from './actions-tab.tsx'
+import { ConsumptionTab } from './consumption-tab.tsx'
 
 const TABS = ['account', 'consumption', 'actions'] as const
 type Tab = (typeof TABS)[number]

@@ -1,14 +1,14 @@
 import ArrowLeft from 'lucide-react/icons/arrow-left'
 import { Link, useLocation, useSearch } from 'wouter'
+import { useUser } from '#client/app/api/get-user.ts'
 import { PageSpinner } from '#client/components/ui/spinner.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx'
-import { useUser } from '#client/features/auth/api/get-user.ts'
-import { AuditTab } from './components/audit-tab.tsx'
-import { LimitsTab } from './components/limits-tab.tsx'
-import { NotAnOperator, SignInFirst } from './components/operators-only.tsx'
-import { PeopleTab } from './components/people-tab.tsx'
-import { UsageTab } from './components/usage-tab.tsx'
-import { WaitlistTab } from './components/waitlist-tab.tsx'
+import { AuditTab } from '#client/features/admin/components/audit-tab.tsx'
+import { LimitsTab } from '#client/features/admin/components/limits-tab.tsx'
+import { NotAnOperator, SignInFirst } from '#client/features/admin/components/operators-only.tsx'
+import { PeopleTab } from '#client/features/admin/components/people-tab.tsx'
+import { UsageTab } from '#client/features/admin/components/usage-tab.tsx'
+import { WaitlistTab } from '#client/features/admin/components/waitlist-tab.tsx'
 
 const TABS = [
   { id: 'people', label: 'People' },
