@@ -9,6 +9,7 @@ import { NotAnOperator, SignInFirst } from '#client/features/admin/components/op
 import { PeopleTab } from '#client/features/admin/components/people-tab.tsx'
 import { UsageTab } from '#client/features/admin/components/usage-tab.tsx'
 import { WaitlistTab } from '#client/features/admin/components/waitlist-tab.tsx'
+import { SignInDialog } from '#client/features/auth/components/sign-in-dialog.tsx'
 
 const TABS = [
   { id: 'people', label: 'People' },
@@ -23,7 +24,7 @@ type Tab = (typeof TABS)[number]['id']
 export default function AdminPage() {
   const { user, isLoading } = useUser()
   if (isLoading) return <PageSpinner />
-  if (!user) return <SignInFirst />
+  if (!user) return <SignInFirst signIn={<SignInDialog returnTo="/admin" />} />
   if (!user.operator) return <NotAnOperator />
   return <Console selfId={user.id} />
 }

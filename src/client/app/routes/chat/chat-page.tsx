@@ -19,6 +19,7 @@ import { LARGE_QUERY, useMediaQuery } from '#client/features/chat/hooks/use-medi
 import { useTemporaryChatOpen } from '#client/features/chat/hooks/use-temporary-chat.ts'
 import { pickUpcomingThread, useThreadSelection } from '#client/features/chat/hooks/use-thread-selection.ts'
 import { useThreadUrl } from '#client/features/chat/hooks/use-thread-url.ts'
+import { ImpactBadges } from '#client/features/impact/components/impact-badges.tsx'
 import { VoiceRecorderProvider } from '#client/features/voice/components/voice-recorder-provider.tsx'
 import { useLoadedModule } from '#client/lib/module-loader.ts'
 import { ChatView } from './chat-view.tsx'
@@ -79,7 +80,10 @@ export default function ChatPage() {
   return (
     <VoiceRecorderProvider>
       <div className="flex h-dvh flex-col overflow-hidden">
-        <ChatHeader start={user ? desktop ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined} />
+        <ChatHeader
+          start={user ? desktop ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined}
+          badges={user && <ImpactBadges user={user} />}
+        />
         {user && desktop ? (
           <desktop.DesktopLayout threads={<desktop.ThreadsPanel />} chat={chat} />
         ) : (
