@@ -9,16 +9,7 @@ import Trash2 from 'lucide-react/icons/trash'
 import { useState } from 'react'
 import { Link } from 'wouter'
 import { useLogout } from '#client/app/api/logout.ts'
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '#client/components/ui/alert-dialog.tsx'
+import { ConfirmDialog } from '#client/components/confirm-dialog.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import {
   DropdownMenu,
@@ -64,27 +55,18 @@ function ClearHistoryDialog({
 }) {
   const clearHistory = useClearHistory()
   return (
-    <AlertDialog open={open} onOpenChange={onOpenChange}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Clear all chat history?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Every thread is deleted, favorites included, and Default is emptied. Your CO2 savings and trees
-            stay. This cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            variant="destructive"
-            disabled={clearHistory.isPending}
-            onClick={() => clearHistory.mutate()}
-          >
-            Clear History
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Clear all chat history?"
+      description="Every thread is deleted, favorites included, and Default is emptied. Your CO2 savings and trees stay. This cannot be undone."
+      action="Clear History"
+      disabled={clearHistory.isPending}
+      onConfirm={() => {
+        clearHistory.mutate()
+        onOpenChange(false)
+      }}
+    />
   )
 }
 
