@@ -77,40 +77,39 @@ export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
             </Button>
           </div>
         }
-        projectActions={(folder) => (
-          <>
-            <Button
-              variant="ghost"
-              size="icon"
-              className="size-7"
-              aria-label={`New thread in ${folder.name}`}
-              onClick={() => {
+        projectActions={(folder) =>
+          [
+            {
+              label: `New thread in ${folder.name}`,
+              icon: <Plus aria-hidden="true" />,
+              act: () => {
                 startNewThread(folder.id)
                 onPicked?.()
-              }}
-            >
-              <Plus aria-hidden="true" />
-            </Button>
+              },
+            },
+            {
+              label: `Files of ${folder.name}`,
+              icon: <Paperclip aria-hidden="true" />,
+              act: () => setFilesOf(projectById(folder.id)),
+            },
+            {
+              label: `Delete project ${folder.name}`,
+              icon: <Trash2 aria-hidden="true" />,
+              act: () => setDeletingProject(projectById(folder.id)),
+            },
+          ].map(({ label, icon, act }) => (
             <Button
+              key={label}
               variant="ghost"
               size="icon"
               className="size-7"
-              aria-label={`Files of ${folder.name}`}
-              onClick={() => setFilesOf(projectById(folder.id))}
+              aria-label={label}
+              onClick={act}
             >
-              <Paperclip aria-hidden="true" />
+              {icon}
             </Button>
-            <Button
-              variant="ghost"
-              size="icon"
-              className="size-7"
-              aria-label={`Delete project ${folder.name}`}
-              onClick={() => setDeletingProject(projectById(folder.id))}
-            >
-              <Trash2 aria-hidden="true" />
-            </Button>
-          </>
-        )}
+          ))
+        }
         threads={threads.data}
         isLoading={threads.isLoading}
         error={threads.error}

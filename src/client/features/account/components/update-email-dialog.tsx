@@ -1,9 +1,8 @@
 import { type FormEvent, useId, useState } from 'react'
+import { TextField } from '#client/components/text-field.tsx'
 import { TitledDialog } from '#client/components/titled-dialog.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import { DialogFooter } from '#client/components/ui/dialog.tsx'
-import { Input } from '#client/components/ui/input.tsx'
-import { Label } from '#client/components/ui/label.tsx'
 import { emailSchema } from '#contract/auth.ts'
 import { useUpdateEmail } from '../api/update-email.ts'
 
@@ -61,27 +60,19 @@ export function UpdateEmailDialog({
       }
     >
       <form onSubmit={submit} className="grid gap-4" noValidate>
-        <div className="grid gap-2">
-          <Label htmlFor={`${id}-email`}>New Email Address</Label>
-          <Input
-            id={`${id}-email`}
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => {
-              setEmail(e.target.value)
-              if (error) setError(null)
-            }}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-            autoFocus
-          />
-          {error && (
-            <p id={`${id}-error`} role="alert" className="text-sm text-destructive">
-              {error}
-            </p>
-          )}
-        </div>
+        <TextField
+          id={`${id}-email`}
+          label="New Email Address"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => {
+            setEmail(e.target.value)
+            if (error) setError(null)
+          }}
+          error={error}
+          autoFocus
+        />
         <DialogFooter>
           <Button type="submit" disabled={update.isPending}>
             {update.isPending ? 'Updating...' : 'Update Email'}

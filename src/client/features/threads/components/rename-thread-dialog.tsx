@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react'
 import { isThreadGone } from '#client/app/api/get-threads.ts'
+import { TextField } from '#client/components/text-field.tsx'
 import { closesWith, TitledDialog } from '#client/components/titled-dialog.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import { DialogFooter } from '#client/components/ui/dialog.tsx'
-import { Input } from '#client/components/ui/input.tsx'
-import { Label } from '#client/components/ui/label.tsx'
 import { THREAD_TITLE_MAX } from '#contract/thread-titles.ts'
 import type { Thread } from '#contract/threads.ts'
 import { useRenameThread } from '../api/rename-thread.ts'
@@ -40,16 +39,14 @@ export function RenameThreadDialog({ thread, onClose }: { thread: Thread | null;
           submit()
         }}
       >
-        <div className="grid gap-2">
-          <Label htmlFor="thread-title">Title</Label>
-          <Input
-            id="thread-title"
-            value={title}
-            maxLength={THREAD_TITLE_MAX}
-            autoComplete="off"
-            onChange={(e) => setTitle(e.target.value)}
-          />
-        </div>
+        <TextField
+          id="thread-title"
+          label="Title"
+          value={title}
+          maxLength={THREAD_TITLE_MAX}
+          autoComplete="off"
+          onChange={(e) => setTitle(e.target.value)}
+        />
         <DialogFooter>
           <Button type="button" variant="outline" onClick={onClose}>
             Cancel
