@@ -1,6 +1,5 @@
-import ArrowLeft from 'lucide-react/icons/arrow-left'
-import { Link, useLocation, useSearch } from 'wouter'
 import { useUser } from '#client/app/api/get-user.ts'
+import { BackToChat } from '#client/components/back-to-chat.tsx'
 import { PageSpinner } from '#client/components/ui/spinner.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx'
 import { AuditTab } from '#client/features/admin/components/audit-tab.tsx'
@@ -10,15 +9,15 @@ import { PeopleTab } from '#client/features/admin/components/people-tab.tsx'
 import { UsageTab } from '#client/features/admin/components/usage-tab.tsx'
 import { WaitlistTab } from '#client/features/admin/components/waitlist-tab.tsx'
 import { SignInDialog } from '#client/features/auth/components/sign-in-dialog.tsx'
+import { useTabParam } from '#client/hooks/use-tab-param.ts'
 
 const TABS = [
-  { id: 'people', label: 'People' },
-  { id: 'waitlist', label: 'Waitlist' },
-  { id: 'usage', label: 'Usage and impact' },
-  { id: 'limits', label: 'Plan limits' },
-  { id: 'audit', label: 'Audit log' },
+  { id: 'people', label: 'People', panel: (selfId: string) => <PeopleTab selfId={selfId} /> },
+  { id: 'waitlist', label: 'Waitlist', panel: () => <WaitlistTab /> },
+  { id: 'usage', label: 'Usage and impact', panel: () => <UsageTab /> },
+  { id: 'limits', label: 'Plan limits', panel: () => <LimitsTab /> },
+  { id: 'audit', label: 'Audit log', panel: () => <AuditTab /> },
 ] as const
-type Tab = (typeof TABS)[number]['id']
 
 /** The operator's console (decision 063): its own chunk, opened only by operators. */
 export default function AdminPage() {
@@ -30,22 +29,12 @@ export default function AdminPage() {
 }
 
 function Console({ selfId }: { selfId: string }) {
-  const search = useSearch()
-  const [location, navigate] = useLocation()
-  const requested = new URLSearchParams(search).get('tab')
-  const tab: Tab = TABS.some((t) => t.id === requested) ? (requested as Tab) : 'people'
+  const [tab, openTab] = useTabParam(TABS.map((t) => t.id))
   return (
     <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
-      <Link href="/chat" className="inline-flex items-center gap-2 text-sm text-primary hover:underline">
-        <ArrowLeft className="size-4" aria-hidden="true" />
-        Back to Chat
-      </Link>
+      <BackToChat />
       <h1 className="mt-6 text-2xl font-bold">Operator's console</h1>
-      <Tabs
-        value={tab}
-        onValueChange={(v) => navigate(`${location}?tab=${v}`, { replace: true })}
-        className="mt-6 grid gap-6"
-      >
+      <Tabs value={tab} onValueChange={openTab} className="mt-6 grid gap-6">
         <TabsList className="h-auto w-full flex-wrap justify-start">
           {TABS.map((t) => (
             <TabsTrigger key={t.id} value={t.id}>
@@ -53,21 +42,11 @@ function Console({ selfId }: { selfId: string }) {
             </TabsTrigger>
           ))}
         </TabsList>
-        <TabsContent value="people" className="mt-0 min-w-0">
-          <PeopleTab selfId={selfId} />
-        </TabsContent>
-        <TabsContent value="waitlist" className="mt-0 min-w-0">
-          <WaitlistTab />
-        </TabsContent>
-        <TabsContent value="usage" className="mt-0 min-w-0">
-          <UsageTab />
-        </TabsContent>
-        <TabsContent value="limits" className="mt-0 min-w-0">
-          <LimitsTab />
-        </TabsContent>
-        <TabsContent value="audit" className="mt-0 min-w-0">
-          <AuditTab />
-        </TabsContent>
+        {TABS.map((t) => (
+          <TabsContent key={t.id} value={t.id} className="mt-0 min-w-0">
+            {t.panel(selfId)}
+          </TabsContent>
+        ))}
       </Tabs>
     </main>
   )
