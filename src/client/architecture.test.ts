@@ -1,12 +1,14 @@
 // The client's layout rule (docs/architecture.md): a feature under features/<f> never imports a
-// sibling feature. What several features need lives in app/, lib/, components/ or hooks/, and a
-// screen that composes features is assembled in app/routes/.
+// sibling feature. What several features need lives in app/api, app/hooks, lib/, components/ or
+// hooks/; a screen that composes features is assembled in app/routes/, which no feature imports.
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const CLIENT = import.meta.dirname
 const FEATURES = path.join(CLIENT, 'features')
+/** What of app/ a feature may read: the shared queries and state, not the router or the screens. */
+const APP_SHARED = [path.join(CLIENT, 'app', 'api'), path.join(CLIENT, 'app', 'hooks')]
 
 /** Every module specifier in a source: static imports and exports, `import()`, side-effect imports. */
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"\n]+)\1/g
@@ -32,8 +34,20 @@ function targetOf(file: string, specifier: string): string | undefined {
   return undefined
 }
 
-/** Each import in a feature's source that reaches into another feature, as `file:line -> specifier`. */
-function siblingImports(files: string[], read = (file: string) => readFileSync(file, 'utf8')) {
+const inside = (dir: string, file: string) => {
+  const relative = path.relative(dir, file)
+  return !relative.startsWith('..') && !path.isAbsolute(relative)
+}
+
+/** Whether a feature may not import `target`: another feature, or app/ beyond its shared parts. */
+function outOfBounds(own: string, target: string) {
+  const other = featureOf(target)
+  if (other) return other !== own
+  return inside(path.join(CLIENT, 'app'), target) && !APP_SHARED.some((dir) => inside(dir, target))
+}
+
+/** Each import in a feature's source that reaches into another feature or a screen, as `file:line imports specifier`. */
+function importsOutOfBounds(files: string[], read = (file: string) => readFileSync(file, 'utf8')) {
   const offences: string[] = []
   for (const file of files) {
     const own = featureOf(file)
@@ -42,8 +56,7 @@ function siblingImports(files: string[], read = (file: string) => readFileSync(f
     for (const match of text.matchAll(SPECIFIER)) {
       const specifier = match[2]
       const target = specifier && targetOf(file, specifier)
-      const other = target && featureOf(target)
-      if (!other || other === own) continue
+      if (!target || !outOfBounds(own, target)) continue
       const line = text.slice(0, match.index).split('\n').length
       offences.push(`${path.relative(CLIENT, file)}:${line} imports ${specifier}`)
     }
@@ -52,13 +65,13 @@ function siblingImports(files: string[], read = (file: string) => readFileSync(f
 }
 
 describe('the client layout', () => {
-  it('has no feature that imports a sibling feature', () => {
+  it('has no feature that imports a sibling feature or a screen of app/', () => {
     const files = sourcesBelow(FEATURES)
     expect(files.length).toBeGreaterThan(100)
-    expect(siblingImports(files)).toEqual([])
+    expect(importsOutOfBounds(files)).toEqual([])
   })
 
-  it('names an alias, a relative path and a lazy import into a sibling', () => {
+  it('names an alias, a relative path and a lazy import into a sibling, and an import of a screen', () => {
     const file = path.join(FEATURES, 'chat', 'components', 'header.tsx')
     const source = [
       "import { useUser } from '#client/features/auth/api/get-user.ts'",
@@ -66,11 +79,14 @@ describe('the client layout', () => {
       "const Panel = lazy(() => import('#client/features/threads/panel.tsx'))",
       "import { Own } from '../hooks/use-own.ts'",
       "import { cn } from '#client/lib/cn.ts'",
+      "import { useUser } from '#client/app/api/get-user.ts'",
+      "import { ChatView } from '#client/app/routes/chat/chat-view.tsx'",
     ].join('\n')
-    expect(siblingImports([file], () => source)).toEqual([
+    expect(importsOutOfBounds([file], () => source)).toEqual([
       'features/chat/components/header.tsx:1 imports #client/features/auth/api/get-user.ts',
       'features/chat/components/header.tsx:2 imports ../../impact/components/badge.tsx',
       'features/chat/components/header.tsx:3 imports #client/features/threads/panel.tsx',
+      'features/chat/components/header.tsx:7 imports #client/app/routes/chat/chat-view.tsx',
     ])
   })
 })
