@@ -29,3 +29,8 @@ export function TextField({
     </div>
   )
 }
+
+/** An e-mail address field: the browser's address keyboard and autofill. */
+export function EmailField(props: Omit<ComponentProps<typeof TextField>, 'type' | 'autoComplete'>) {
+  return <TextField type="email" autoComplete="email" {...props} />
+}

@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react'
-import { TextField } from '#client/components/text-field.tsx'
+import { EmailField } from '#client/components/text-field.tsx'
 import { TitledDialog } from '#client/components/titled-dialog.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import { DialogFooter } from '#client/components/ui/dialog.tsx'
@@ -60,11 +60,9 @@ export function UpdateEmailDialog({
       }
     >
       <form onSubmit={submit} className="grid gap-4" noValidate>
-        <TextField
+        <EmailField
           id={`${id}-email`}
           label="New Email Address"
-          type="email"
-          autoComplete="email"
           value={email}
           onChange={(e) => {
             setEmail(e.target.value)

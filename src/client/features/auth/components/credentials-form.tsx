@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useId, useState } from 'react'
-import { TextField } from '#client/components/text-field.tsx'
+import { EmailField, TextField } from '#client/components/text-field.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 
 // Spec section 5: no client rules on sign-in/sign-up; the server's messages are shown.
@@ -31,14 +31,7 @@ export function CredentialsForm({
   }
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
-      <TextField
-        id={`${id}-email`}
-        label="Email"
-        type="email"
-        autoComplete="email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-      />
+      <EmailField id={`${id}-email`} label="Email" value={email} onChange={(e) => setEmail(e.target.value)} />
       <TextField
         id={`${id}-password`}
         label="Password"

@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react'
-import { TextField } from '#client/components/text-field.tsx'
+import { EmailField } from '#client/components/text-field.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import { errorText } from '#client/lib/api.ts'
 import { useForgotPassword } from '../api/email-links.ts'
@@ -34,11 +34,9 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
       <p className="text-sm text-muted-foreground">
         Enter the e-mail address of your account and we will send you a link to choose a new password.
       </p>
-      <TextField
+      <EmailField
         id={`${id}-email`}
         label="Email"
-        type="email"
-        autoComplete="email"
         value={email}
         error={forgot.isError && errorText(forgot.error, 'Something went wrong. Please try again.')}
         onChange={(e) => setEmail(e.target.value)}
