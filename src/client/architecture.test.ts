@@ -46,7 +46,7 @@ function outOfBounds(own: string, target: string) {
   return inside(path.join(CLIENT, 'app'), target) && !APP_SHARED.some((dir) => inside(dir, target))
 }
 
-/** Each import in a feature's source that reaches into another feature or a screen, as `file:line imports specifier`. */
+/** Each import in a feature's source that reaches into another feature or a screen of app/. */
 function importsOutOfBounds(files: string[], read = (file: string) => readFileSync(file, 'utf8')) {
   const offences: string[] = []
   for (const file of files) {

@@ -45,7 +45,10 @@ export function NotAnOperator() {
   )
 }
 
-/** A visitor: sign in here (the page passes its sign-in dialog), then the console (or the notice above) shows. */
+/**
+ * A visitor: sign in here (the page passes its sign-in dialog), then the console (or the notice
+ * above) shows.
+ */
 export function SignInFirst({ signIn }: { signIn: ReactNode }) {
   return (
     <Notice title="Sign in to open the console">
