@@ -1,6 +1,7 @@
 // One table at start-up: what this deployment has configured and what each missing piece needs.
 // For the operator: environment variable names belong here, never on end users' screens.
 import type { Env } from '#server/env.ts'
+import { embedderSettings } from '#server/features/eco-engine/embedder.ts'
 import { ecoEngineSettings, ecoSource } from '#server/features/eco-engine/settings.ts'
 import { loadCatalogue } from '#server/features/models/catalogue.ts'
 import { chooseEngine } from '#server/features/voice/engines.ts'
@@ -11,7 +12,12 @@ interface Row {
   needs: string
 }
 
-export function startupRows(env: Env): Row[] {
+/** What the start-up table says of project knowledge: whether the database offers pgvector. */
+export interface KnowledgeSupport {
+  databaseVectors: boolean
+}
+
+export function startupRows(env: Env, knowledge: KnowledgeSupport = { databaseVectors: true }): Row[] {
   const rows: Row[] = []
   const row = (feature: string, ok: boolean, okText: string, needs: string) =>
     rows.push({ feature, state: ok ? okText : 'not configured', needs: ok ? '' : needs })
@@ -76,13 +82,7 @@ export function startupRows(env: Env): Row[] {
     state: env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${env.DATA_DIR}`,
     needs: '',
   })
-  // Decision 068: passages are ranked by PostgreSQL full-text search on either database; no
-  // embedding model runs, so pgvector is not used even where the server has it.
-  rows.push({
-    feature: 'Project knowledge',
-    state: 'full-text retrieval (PostgreSQL ranking)',
-    needs: 'vector similarity is not used (no embedding model)',
-  })
+  rows.push(knowledgeRow(env, knowledge))
   rows.push(
     env.S3_BUCKET
       ? {
@@ -114,6 +114,25 @@ export function startupRows(env: Env): Row[] {
   return rows
 }
 
+/**
+ * Decision 068: passages are ranked by PostgreSQL full-text search always, fused with pgvector
+ * similarity where the database has the extension and the embedding model is on.
+ */
+function knowledgeRow(env: Env, knowledge: KnowledgeSupport): Row {
+  const feature = 'Project knowledge'
+  const embed = embedderSettings(env)
+  if (!embed) return { feature, state: 'full-text only', needs: 'EMBED_ENGINE=on for vector similarity' }
+  if (!knowledge.databaseVectors)
+    return { feature, state: 'full-text only', needs: 'the pgvector extension on the PostgreSQL server' }
+  return {
+    feature,
+    state: 'full-text + vectors',
+    needs: embed.modelUrl
+      ? `embedding model fetched on first use to ${embed.modelFile}, or set EMBED_MODEL_FILE`
+      : `embedding model ${embed.modelFile}`,
+  }
+}
+
 /** Models beside the modes (models/catalogue.ts): what the keys, endpoints and models file give. */
 function catalogueRow(env: Env): Row {
   const needs = 'ANTHROPIC_API_KEY, MISTRAL_API_KEY, OPENAI_COMPATIBLE_ENDPOINTS, LORIS_MODELS_FILE'
@@ -131,8 +150,8 @@ function catalogueRow(env: Env): Row {
 }
 
 /** The rows as a plain-text table. */
-export function startupTable(env: Env): string {
-  const rows = [{ feature: 'Feature', state: 'State', needs: 'To set it up' }, ...startupRows(env)]
+export function startupTable(env: Env, knowledge?: KnowledgeSupport): string {
+  const rows = [{ feature: 'Feature', state: 'State', needs: 'To set it up' }, ...startupRows(env, knowledge)]
   const w1 = Math.max(...rows.map((r) => r.feature.length))
   const w2 = Math.max(...rows.map((r) => r.state.length))
   const line = (r: Row) => `  ${r.feature.padEnd(w1)}  ${r.state.padEnd(w2)}  ${r.needs}`.trimEnd()
