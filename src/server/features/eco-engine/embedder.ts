@@ -139,7 +139,8 @@ export class Embedder {
       await this.prepare()
       const { model, context } = this
       if (!model || !context) throw new Error('the embedding model is not loaded')
-      const limit = Math.min(MAX_INPUT_TOKENS, model.trainContextSize)
+      // Room for the begin and end tokens the model adds around the text.
+      const limit = Math.min(MAX_INPUT_TOKENS, model.trainContextSize) - 4
       const tokens = model.tokenize(text).slice(0, limit)
       const { vector } = await context.getEmbeddingFor(tokens.length ? tokens : model.tokenize(' '))
       const norm = Math.hypot(...vector) || 1
