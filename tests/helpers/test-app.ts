@@ -35,7 +35,7 @@ async function openTestDatabase(onQuery: (sql: string) => void, opts: TestAppOpt
     return openDatabase({
       onQuery,
       pgliteThread,
-      memoryImage: pgliteThread ? undefined : await migratedImage(),
+      memoryImage: pgliteThread ? undefined : await migratedImage(opts.vectors !== false),
       vectors: opts.vectors,
     })
   }
