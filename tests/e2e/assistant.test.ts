@@ -172,7 +172,10 @@ describe('a document attached to one message', () => {
 
     await chat.send('How many animals were in the quokka colony?')
     await chat.waitForReply('How many animals were in the quokka colony?', 'Echo:')
-    const sent = JSON.stringify(h.standIn.requests.at(-1)?.body ?? {})
+    // What the person's turns and the system prompt carry (the stand-in's earlier reply echoes the
+    // turn it answered, document included, which a model's reply would not).
+    const body = h.standIn.requests.at(-1)?.body as { contents: { role: string; parts: unknown[] }[] }
+    const sent = lastSystem() + JSON.stringify(body.contents.filter((c) => c.role === 'user'))
     expect(lastSystem()).toContain('quokka colony numbered 412 animals')
     expect(sent).not.toContain('hall 249')
     expect(sent.length).toBeLessThan(doc.length / 5)
