@@ -24,9 +24,9 @@ describe('the start-up table', () => {
     expect(startupTable(env({ EMBED_ENGINE: 'off' }))).toMatch(
       /Project knowledge\s+full-text only\s+EMBED_ENGINE=on for vector similarity/,
     )
-    expect(
-      startupTable(env({ DATABASE_URL: 'postgres://db/loris' }), { databaseVectors: false }),
-    ).toMatch(/Project knowledge\s+full-text only\s+the pgvector extension on the PostgreSQL server/)
+    expect(startupTable(env({ DATABASE_URL: 'postgres://db/loris' }), { databaseVectors: false })).toMatch(
+      /Project knowledge\s+full-text only\s+the pgvector extension on the PostgreSQL server/,
+    )
     expect(startupTable(env({ EMBED_MODEL_FILE: '/m/bge.gguf' }))).toMatch(
       /Project knowledge\s+full-text \+ vectors\s+embedding model \/m\/bge\.gguf/,
     )
