@@ -10,23 +10,10 @@ import type { Message } from '#contract/messages.ts'
 import { embedderFor } from '#server/features/eco-engine/embedder.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents } from '../../../../tests/helpers/chat.ts'
+import { addProjectFile, documentWithFact } from '../../../../tests/helpers/knowledge.ts'
 import { createKnowledge } from './knowledge.ts'
 
 const MODEL = 'tests/fixtures/models/stories260K.gguf'
-const FACT = 'The lighthouse keeper Marguerite Ovalle recorded that the quokka colony numbered 412 animals.'
-
-/** A document of `paragraphs` dull paragraphs, with the fact in the middle. */
-function documentText(paragraphs: number): string {
-  const parts: string[] = []
-  for (let i = 0; i < paragraphs; i++) {
-    parts.push(
-      `Section ${i}. The committee reviewed routine logistics, catering budgets and parking arrangements for the annual meeting in hall ${i}.`,
-    )
-    if (i === Math.floor(paragraphs / 2)) parts.push(FACT)
-  }
-  return parts.join('\n\n')
-}
-
 /** Waits (polling the database, at most 60 s) until `check` holds. */
 async function until(check: () => Promise<boolean>, what: string) {
   const deadline = Date.now() + 60_000
@@ -66,14 +53,7 @@ for (const wanted of [true, false]) {
       const project = await (
         await env.t.request('/api/projects', { method: 'POST', cookie, json: { name: 'Island' } })
       ).json()
-      const form = new FormData()
-      form.append('file', new File([text], 'island-notes.txt', { type: 'text/plain' }))
-      const res = await env.t.request(`/api/projects/${project.id}/files`, {
-        method: 'POST',
-        cookie,
-        body: form,
-      })
-      expect(res.status).toBe(201)
+      await addProjectFile(env.t, cookie, project.id, 'island-notes.txt', text)
       return project.id as string
     }
 
@@ -99,7 +79,7 @@ for (const wanted of [true, false]) {
 
     it('fills every passage’s vector in the background and finds passages by meaning as well as words', async () => {
       const { cookie } = await env.t.signUp()
-      const projectId = await projectWithFile(cookie, documentText(24))
+      const projectId = await projectWithFile(cookie, documentWithFact(24))
       // Full text finds the passage with the message's words, vectors or not.
       await send(cookie, { content: 'How many animals were in the quokka colony?', projectId })
       expect(systemOfLast()).toContain('412 animals')
@@ -125,7 +105,7 @@ for (const wanted of [true, false]) {
     it('fills, at the next start, the vectors a crash left missing', async () => {
       if (!(await vectorsHere())) return
       const { cookie } = await env.t.signUp()
-      await projectWithFile(cookie, documentText(30))
+      await projectWithFile(cookie, documentWithFact(20))
       await until(async () => {
         const c = await counts()
         return c.embedded === c.passages
@@ -147,7 +127,7 @@ for (const wanted of [true, false]) {
 
     it('retrieves a document attached to one message on later turns instead of sending it again', async () => {
       const { cookie } = await env.t.signUp()
-      const text = documentText(250)
+      const text = documentWithFact(170)
       expect(text.length).toBeGreaterThan(30_000)
       const form = new FormData()
       form.set('content', 'Here are my notes')
@@ -156,7 +136,7 @@ for (const wanted of [true, false]) {
       expect(first.status).toBe(200)
       const threadId = (await readEvents(first))[0]?.threadId as string
       // The turn it is attached to carries it whole.
-      expect(JSON.stringify(env.ai.requests.at(-1)?.body)).toContain('hall 249')
+      expect(JSON.stringify(env.ai.requests.at(-1)?.body)).toContain('hall 169')
 
       await send(cookie, { content: 'How many animals were in the quokka colony?', threadId })
       const sent = JSON.stringify(env.ai.requests.at(-1)?.body)
