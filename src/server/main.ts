@@ -9,12 +9,14 @@ import { createApp } from './app.ts'
 import { startCluster } from './cluster.ts'
 import { openDatabase } from './db/client.ts'
 import { startEmbeddedUpkeep } from './db/pglite-upkeep.ts'
+import { serverHasVectors } from './db/vectors.ts'
 import { parseEnv, publicOrigin } from './env.ts'
 import { uploadsStorage } from './features/attachments/attachments.ts'
 import { startUnnamedObjectSweeper } from './features/attachments/unnamed-objects.ts'
 import { expireApprovals } from './features/chat/approval.ts'
 import { startLeaseSweeper } from './features/chat/lease.ts'
 import { withDirectSse } from './features/chat/sse.ts'
+import { closeEmbedder } from './features/eco-engine/embedder.ts'
 import { closeEcoEngine } from './features/eco-engine/instance.ts'
 import { startupTable } from './features/system/startup-report.ts'
 import { describeMcpServers, parseMcpServers } from './features/tools/mcp.ts'
@@ -51,9 +53,12 @@ async function main() {
   // Created (or tightened) before anything is written into it: the database, secret and uploads.
   ensurePrivateDirSync(env.DATA_DIR)
   // For the operator: what is configured and what each missing piece needs, in one table.
-  // The MCP servers are asked for their tools first (a few seconds at most), to count them.
-  if (env.LOG_LEVEL !== 'silent' && cluster.isPrimary)
-    process.stdout.write(`${startupTable(env, await mcpSummary(env))}\n`)
+  // The MCP servers are asked for their tools first (a few seconds at most), to count them. The
+  // embedded database ships pgvector; a PostgreSQL server is asked whether it has it.
+  if (env.LOG_LEVEL !== 'silent' && cluster.isPrimary) {
+    const databaseVectors = env.DATABASE_URL ? await serverHasVectors(env.DATABASE_URL) : true
+    process.stdout.write(`${startupTable(env, await mcpSummary(env), { databaseVectors })}\n`)
+  }
   if (cluster.isPrimary) {
     // A bucket that does not answer stops the start here, with what to check, not at the first upload.
     if (env.S3_BUCKET) await checkBucket(s3Client(env), env)
@@ -71,7 +76,10 @@ async function main() {
     dataDir: env.DATA_DIR,
     onConnectionError: (err) => log.warn({ err }, 'database connection lost; it will be replaced'),
   })
-  log.info({ database: database.kind, ...database.start }, 'database ready, migrations applied')
+  log.info(
+    { database: database.kind, ...database.start, vectors: database.vectors },
+    'database ready, migrations applied',
+  )
   tracing?.traceDatabase(database)
   // Replies a crashed node left 'streaming' are finished now and whenever a lease lapses later.
   const leases = startLeaseSweeper(database.db, log)
@@ -158,6 +166,7 @@ async function main() {
       // Links being mailed (verification, reset) go out before the database closes.
       await Promise.race([mailerFor(deps).settled(), new Promise((r) => setTimeout(r, 5000))])
       await closeEcoEngine(env).catch((err) => log.warn({ err }, 'closing the eco model failed'))
+      await closeEmbedder(env).catch((err) => log.warn({ err }, 'closing the embedding model failed'))
       await database.close().catch((err) => log.error({ err }, 'closing the database failed'))
       // The last spans go out before the process does.
       await tracing?.shutdown().catch((err) => log.warn({ err }, 'sending the last traces failed'))

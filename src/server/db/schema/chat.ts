@@ -183,6 +183,10 @@ export const messages = pgTable(
     // Replies waiting for an approval, few at any time: the hourly expiry reads only these.
     index('messages_pending_approval_idx').on(t.id).where(sql`${t.pendingApproval} is not null`),
     index('messages_user_created_idx').on(t.userId, t.createdAt),
+    // Whether a thread has documents attached (a send's setup, decision 068), without a walk of it.
+    index('messages_thread_documents_idx')
+      .on(t.threadId, t.uploadId)
+      .where(sql`${t.mediaType} = 'document' and ${t.uploadId} is not null`),
     // A turn's versions in page order (created_at, id) by one walk: with only (thread_id,
     // parent_id), statistics that see many short threads make the planner read the whole thread
     // through messages_thread_page_idx for its order instead (999 rows per row; decision 030).

@@ -15,7 +15,21 @@ describe('the start-up table', () => {
     )
     expect(table).toMatch(/Payments\s+not configured\s+STRIPE_SECRET_KEY/)
     expect(table).toMatch(/Database\s+embedded PGlite in \/srv\/loris/)
-    expect(table).toMatch(/Project knowledge\s+full-text retrieval \(PostgreSQL ranking\)/)
+    expect(table).toMatch(
+      /Project knowledge\s+full-text \+ vectors\s+embedding model fetched on first use to \/srv\/loris\/models\/bge-small-en-v1\.5-q8_0\.gguf/,
+    )
+  })
+
+  it('says when retrieval ranks by full text only: no embedding model, or no pgvector on the server', () => {
+    expect(startupTable(env({ EMBED_ENGINE: 'off' }))).toMatch(
+      /Project knowledge\s+full-text only\s+EMBED_ENGINE=on for vector similarity/,
+    )
+    expect(
+      startupTable(env({ DATABASE_URL: 'postgres://db/loris' }), [], { databaseVectors: false }),
+    ).toMatch(/Project knowledge\s+full-text only\s+the pgvector extension on the PostgreSQL server/)
+    expect(startupTable(env({ EMBED_MODEL_FILE: '/m/bge.gguf' }))).toMatch(
+      /Project knowledge\s+full-text \+ vectors\s+embedding model \/m\/bge\.gguf/,
+    )
   })
 
   it('names the eco sources: endpoint, half an endpoint, a file, off', () => {

@@ -1,6 +1,7 @@
 // One table at start-up: what this deployment has configured and what each missing piece needs.
 // For the operator: environment variable names belong here, never on end users' screens.
 import type { Env } from '#server/env.ts'
+import { embedderSettings } from '#server/features/eco-engine/embedder.ts'
 import { ecoEngineSettings, ecoSource } from '#server/features/eco-engine/settings.ts'
 import { loadCatalogue } from '#server/features/models/catalogue.ts'
 import { parseMcpServers } from '#server/features/tools/mcp.ts'
@@ -16,9 +17,18 @@ interface Row {
 /** What each MCP server answered when asked for its tools at start (tools/mcp.ts describeMcpServers). */
 export type McpSummary = Array<{ name: string; tools: number | null; needApproval: number }>
 
+/** What the start-up table says of project knowledge: whether the database offers pgvector. */
+export interface KnowledgeSupport {
+  databaseVectors: boolean
+}
+
 const SEARCH_NAMES: Record<string, string> = { searxng: 'SearXNG', brave: 'Brave Search', tavily: 'Tavily' }
 
-export function startupRows(env: Env, mcp: McpSummary = []): Row[] {
+export function startupRows(
+  env: Env,
+  mcp: McpSummary = [],
+  knowledge: KnowledgeSupport = { databaseVectors: true },
+): Row[] {
   const rows: Row[] = []
   const row = (feature: string, ok: boolean, okText: string, needs: string) =>
     rows.push({ feature, state: ok ? okText : 'not configured', needs: ok ? '' : needs })
@@ -92,13 +102,7 @@ export function startupRows(env: Env, mcp: McpSummary = []): Row[] {
     state: env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${env.DATA_DIR}`,
     needs: '',
   })
-  // Decision 068: passages are ranked by PostgreSQL full-text search on either database; no
-  // embedding model runs, so pgvector is not used even where the server has it.
-  rows.push({
-    feature: 'Project knowledge',
-    state: 'full-text retrieval (PostgreSQL ranking)',
-    needs: 'vector similarity is not used (no embedding model)',
-  })
+  rows.push(knowledgeRow(env, knowledge))
   rows.push(
     env.S3_BUCKET
       ? {
@@ -128,6 +132,25 @@ export function startupRows(env: Env, mcp: McpSummary = []): Row[] {
     needs: env.LORIS_ZONE ? '' : 'LORIS_ZONE',
   })
   return rows
+}
+
+/**
+ * Decision 068: passages are ranked by PostgreSQL full-text search always, fused with pgvector
+ * similarity where the database has the extension and the embedding model is on.
+ */
+function knowledgeRow(env: Env, knowledge: KnowledgeSupport): Row {
+  const feature = 'Project knowledge'
+  const embed = embedderSettings(env)
+  if (!embed) return { feature, state: 'full-text only', needs: 'EMBED_ENGINE=on for vector similarity' }
+  if (!knowledge.databaseVectors)
+    return { feature, state: 'full-text only', needs: 'the pgvector extension on the PostgreSQL server' }
+  return {
+    feature,
+    state: 'full-text + vectors',
+    needs: embed.modelUrl
+      ? `embedding model fetched on first use to ${embed.modelFile}, or set EMBED_MODEL_FILE`
+      : `embedding model ${embed.modelFile}`,
+  }
 }
 
 /** The MCP servers' tools: how many servers, and what each answered at start. */
@@ -173,8 +196,11 @@ function catalogueRow(env: Env): Row {
 }
 
 /** The rows as a plain-text table. */
-export function startupTable(env: Env, mcp: McpSummary = []): string {
-  const rows = [{ feature: 'Feature', state: 'State', needs: 'To set it up' }, ...startupRows(env, mcp)]
+export function startupTable(env: Env, mcp: McpSummary = [], knowledge?: KnowledgeSupport): string {
+  const rows = [
+    { feature: 'Feature', state: 'State', needs: 'To set it up' },
+    ...startupRows(env, mcp, knowledge),
+  ]
   const w1 = Math.max(...rows.map((r) => r.feature.length))
   const w2 = Math.max(...rows.map((r) => r.state.length))
   const line = (r: Row) => `  ${r.feature.padEnd(w1)}  ${r.state.padEnd(w2)}  ${r.needs}`.trimEnd()
