@@ -26,7 +26,6 @@ export const DEFAULT_ECO_MODEL = {
 export const DEFAULT_EMBED_MODEL = {
   url: 'https://huggingface.co/CompendiumLabs/bge-small-en-v1.5-gguf/resolve/d32f8c040ea3b516330eeb75b72bcc2d3a780ab7/bge-small-en-v1.5-q8_0.gguf',
   sha256: 'ec38e8da142596baa913124ae50550de284b6916bf59577ef2f0cb9660c2f514',
-  bytes: 36_806_944,
 } as const
 
 const sha256Var = (name: string) =>
