@@ -7,8 +7,8 @@ import {
   type ExportedThread,
 } from '#contract/export.ts'
 import { activeBranch, childrenByParent } from '#server/features/chat/branch.ts'
-import { sourcesOf, toolStepsOf } from '#server/features/chat/message-json.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { sourcesOf, toolStepsOf } from '#server/lib/stored-message.ts'
 import type { ExportMessageRow, ExportThreadRow } from './queries.ts'
 
 const MODEL_NAMES = {

@@ -1,9 +1,10 @@
-import { and, asc, eq, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db, Tx } from '#server/db/client.ts'
 import { jsonRow } from '#server/db/json-row.ts'
+import { inThread, type ThreadRow } from '#server/db/owned-thread.ts'
 import { messages, threads, uploads, users } from '#server/db/schema/index.ts'
 
-export type ExportThreadRow = typeof threads.$inferSelect
+export type ExportThreadRow = ThreadRow
 
 export async function findUser(db: Db, userId: string) {
   const [row] = await db.select().from(users).where(eq(users.id, userId))
@@ -19,19 +20,10 @@ export function threadsOf(db: Db, userId: string) {
     .orderBy(asc(threads.createdAt), asc(threads.id))
 }
 
-export async function findOwnedThread(db: Db, userId: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(threads)
-    .where(and(eq(threads.id, id), eq(threads.userId, userId)))
-  return row
-}
-
-const exportColumns = {
-  id: messages.id,
-  parentId: messages.parentId,
-  origin: messages.origin,
-  selectedAt: messages.selectedAt,
+// What an exported message holds beside its place in the tree, its file and its times: read as
+// columns (messagesOf, shownBatch) and as a batch's JSON (exportBatch), in export/format.ts
+// toExportedMessage's order.
+const exchangeColumns = {
   content: messages.content,
   response: messages.response,
   status: messages.status,
@@ -43,9 +35,17 @@ const exportColumns = {
   outputTokens: messages.outputTokens,
   latencyMs: messages.latencyMs,
   co2Impact: messages.co2Impact,
+  mediaType: messages.mediaType,
+}
+
+const exportColumns = {
+  id: messages.id,
+  parentId: messages.parentId,
+  origin: messages.origin,
+  selectedAt: messages.selectedAt,
+  ...exchangeColumns,
   sources: messages.sources,
   toolSteps: messages.toolSteps,
-  mediaType: messages.mediaType,
   createdAt: messages.createdAt,
   completedAt: messages.completedAt,
   upload: {
@@ -58,11 +58,6 @@ const exportColumns = {
   },
 }
 
-const inThreadOf = (thread: ExportThreadRow) =>
-  thread.isDefault
-    ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
-    : eq(messages.threadId, thread.id)
-
 /**
  * A thread's messages, every version of every turn, with their file's details; Default also holds
  * thread-less messages.
@@ -72,7 +67,7 @@ export function messagesOf(db: Db, userId: string, thread: ExportThreadRow) {
     .select(exportColumns)
     .from(messages)
     .leftJoin(uploads, and(eq(uploads.id, messages.uploadId), eq(uploads.userId, userId)))
-    .where(and(eq(messages.userId, userId), inThreadOf(thread)))
+    .where(and(eq(messages.userId, userId), inThread(thread)))
     .orderBy(asc(messages.createdAt), asc(messages.id))
 }
 
@@ -135,18 +130,7 @@ export function exportBatch(
         origin: messages.origin,
         selectedAt: messages.selectedAt,
         shown: messages.shown,
-        content: messages.content,
-        response: messages.response,
-        status: messages.status,
-        errorMessage: messages.errorMessage,
-        chatModel: messages.chatModel,
-        provider: messages.provider,
-        modelId: messages.modelId,
-        inputTokens: messages.inputTokens,
-        outputTokens: messages.outputTokens,
-        latencyMs: messages.latencyMs,
-        co2Impact: messages.co2Impact,
-        mediaType: messages.mediaType,
+        ...exchangeColumns,
         attachment,
         createdAt: messages.createdAt,
         completedAt: messages.completedAt,
