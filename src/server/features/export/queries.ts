@@ -2,9 +2,20 @@ import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db, Tx } from '#server/db/client.ts'
 import { jsonRow } from '#server/db/json-row.ts'
 import { inThread, type ThreadRow } from '#server/db/owned-thread.ts'
-import { messages, threads, uploads, users } from '#server/db/schema/index.ts'
+import {
+  messages,
+  passages,
+  projectFiles,
+  projects,
+  threads,
+  uploads,
+  userInstructions,
+  users,
+} from '#server/db/schema/index.ts'
 
 export type ExportThreadRow = ThreadRow
+export type ProjectRow = typeof projects.$inferSelect
+export type ProjectFileRow = typeof projectFiles.$inferSelect
 
 export async function findUser(db: Db, userId: string) {
   const [row] = await db.select().from(users).where(eq(users.id, userId))
@@ -187,4 +198,59 @@ export function shownBatch(
     .where(and(eq(messages.threadId, thread.id), sql`${messages.shown}`, sql`${messages.depth} > ${after}`))
     .orderBy(asc(messages.depth))
     .limit(limit)
+}
+
+/** The person's custom instructions; undefined when they never wrote any. */
+export async function instructionsOf(db: Db, userId: string) {
+  const [row] = await db
+    .select({
+      aboutMe: userInstructions.aboutMe,
+      howToRespond: userInstructions.howToRespond,
+      enabled: userInstructions.enabled,
+    })
+    .from(userInstructions)
+    .where(eq(userInstructions.userId, userId))
+  return row
+}
+
+/** The person's projects, oldest first. */
+export function projectsOf(db: Db, userId: string) {
+  return db
+    .select()
+    .from(projects)
+    .where(eq(projects.userId, userId))
+    .orderBy(asc(projects.createdAt), asc(projects.id))
+}
+
+/** The project a thread belongs to, by the id its row names (the person's own). */
+export async function projectOf(db: Db, userId: string, projectId: string | null) {
+  if (!projectId) return null
+  const [row] = await db
+    .select({ id: projects.id, name: projects.name })
+    .from(projects)
+    .where(and(eq(projects.id, projectId), eq(projects.userId, userId)))
+  return row ?? null
+}
+
+/** A project's files, oldest first. */
+export function projectFilesOf(db: Db, projectId: string) {
+  return db
+    .select()
+    .from(projectFiles)
+    .where(eq(projectFiles.projectId, projectId))
+    .orderBy(asc(projectFiles.createdAt), asc(projectFiles.id))
+}
+
+/**
+ * The text a project file was read into: its passages in order, a blank line between them (by
+ * passages_project_idx).
+ */
+export async function projectFileText(db: Db, projectId: string, fileId: string): Promise<string> {
+  const [row] = await db
+    .select({
+      text: sql<string>`coalesce(string_agg(${passages.text}, E'\n\n' order by ${passages.ordinal}), '')`,
+    })
+    .from(passages)
+    .where(and(eq(passages.projectId, projectId), eq(passages.fileId, fileId)))
+  return row?.text ?? ''
 }
