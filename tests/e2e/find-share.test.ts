@@ -408,4 +408,74 @@ describe('export and import', () => {
     await chat.waitForReply('Hello from the past', 'Hi there')
     expect(unexpectedErrors()).toEqual([])
   })
+
+  it("imports a Loris thread with its reply's sources, in its project", async () => {
+    const { page, chat, threads, account, unexpectedErrors } = await signedIn()
+    const at = '2025-05-01T20:00:00.000Z'
+    const exported = {
+      format: 'loris-export',
+      version: 3,
+      exportedAt: at,
+      thread: {
+        id: 'e2e-loris-thread',
+        title: 'Loris news',
+        chatModel: 'gemini',
+        isFavorite: false,
+        isDefault: false,
+        createdAt: at,
+        lastMessageAt: at,
+        project: { id: 'e2e-project', name: 'Primates' },
+      },
+      messages: [
+        {
+          id: 'm1',
+          version: 1,
+          parentId: null,
+          origin: 'sent',
+          selectedAt: at,
+          shown: true,
+          content: 'Any news about lorises?',
+          response: 'Twins were born at the zoo [1].',
+          status: 'complete',
+          errorMessage: null,
+          chatModel: 'gemini',
+          provider: null,
+          modelId: null,
+          inputTokens: null,
+          outputTokens: null,
+          latencyMs: null,
+          co2Impact: null,
+          mediaType: null,
+          attachment: null,
+          createdAt: at,
+          completedAt: at,
+          sources: [{ url: 'https://zoo.example/twins', title: 'Zoo welcomes loris twins' }],
+          toolSteps: [],
+        },
+      ],
+    }
+    await account.open('actions')
+    await page.getByLabel('Conversations file').setInputFiles({
+      name: 'loris-news.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(exported)),
+    })
+    await page
+      .getByTestId('import-report')
+      .filter({ hasText: 'Imported 1 conversation with 1 message.' })
+      .waitFor()
+    expect(await page.getByTestId('import-report').textContent()).toContain('1 project restored')
+
+    await chat.open()
+    await threads.root().getByTestId('project-folder').filter({ hasText: 'Primates' }).waitFor()
+    await threads.open('Loris news')
+    const reply = chat.reply('Any news about lorises?')
+    const source = reply.getByTestId('reply-source')
+    await source.waitFor()
+    expect((await source.innerText()).replace(/\s+/g, ' ').trim()).toBe(
+      '[1] Zoo welcomes loris twins · zoo.example',
+    )
+    expect(await source.getByRole('link').getAttribute('href')).toBe('https://zoo.example/twins')
+    expect(unexpectedErrors()).toEqual([])
+  })
 })
