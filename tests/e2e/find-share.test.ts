@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { strFromU8, unzipSync } from 'fflate'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { lorisMessage, lorisThreadExport } from '../../src/server/features/import/loris-export-kit.ts'
 import { AccountPage } from '../pages/account-page.ts'
 import { ChatPage } from '../pages/chat-page.ts'
 import { ThreadList } from '../pages/thread-list.ts'
@@ -412,48 +413,17 @@ describe('export and import', () => {
   it("imports a Loris thread with its reply's sources, in its project", async () => {
     const { page, chat, threads, account, unexpectedErrors } = await signedIn()
     const at = '2025-05-01T20:00:00.000Z'
-    const exported = {
-      format: 'loris-export',
-      version: 3,
-      exportedAt: at,
-      thread: {
-        id: 'e2e-loris-thread',
-        title: 'Loris news',
-        chatModel: 'gemini',
-        isFavorite: false,
-        isDefault: false,
-        createdAt: at,
-        lastMessageAt: at,
-        project: { id: 'e2e-project', name: 'Primates' },
-      },
-      messages: [
-        {
-          id: 'm1',
-          version: 1,
-          parentId: null,
-          origin: 'sent',
-          selectedAt: at,
-          shown: true,
+    const exported = lorisThreadExport(
+      'Loris news',
+      [
+        lorisMessage(at, {
           content: 'Any news about lorises?',
           response: 'Twins were born at the zoo [1].',
-          status: 'complete',
-          errorMessage: null,
-          chatModel: 'gemini',
-          provider: null,
-          modelId: null,
-          inputTokens: null,
-          outputTokens: null,
-          latencyMs: null,
-          co2Impact: null,
-          mediaType: null,
-          attachment: null,
-          createdAt: at,
-          completedAt: at,
           sources: [{ url: 'https://zoo.example/twins', title: 'Zoo welcomes loris twins' }],
-          toolSteps: [],
-        },
+        }),
       ],
-    }
+      { at, thread: { project: { id: 'e2e-project', name: 'Primates' } } },
+    )
     await account.open('actions')
     await page.getByLabel('Conversations file').setInputFiles({
       name: 'loris-news.json',

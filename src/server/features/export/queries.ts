@@ -9,7 +9,6 @@ import {
   projects,
   threads,
   uploads,
-  userInstructions,
   users,
 } from '#server/db/schema/index.ts'
 
@@ -198,19 +197,6 @@ export function shownBatch(
     .where(and(eq(messages.threadId, thread.id), sql`${messages.shown}`, sql`${messages.depth} > ${after}`))
     .orderBy(asc(messages.depth))
     .limit(limit)
-}
-
-/** The person's custom instructions; undefined when they never wrote any. */
-export async function instructionsOf(db: Db, userId: string) {
-  const [row] = await db
-    .select({
-      aboutMe: userInstructions.aboutMe,
-      howToRespond: userInstructions.howToRespond,
-      enabled: userInstructions.enabled,
-    })
-    .from(userInstructions)
-    .where(eq(userInstructions.userId, userId))
-  return row
 }
 
 /** The person's projects, oldest first. */

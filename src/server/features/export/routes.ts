@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportManifest, exportFormatQuery } from '#contract/export.ts'
 import { threadIdParam } from '#contract/threads.ts'
 import { findOwnedThread } from '#server/db/owned-thread.ts'
+import { findInstructions } from '#server/db/user-instructions.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
@@ -20,7 +21,6 @@ import {
 } from './format.ts'
 import {
   findUser,
-  instructionsOf,
   messagesOf,
   projectFilesOf,
   projectFileText,
@@ -64,7 +64,7 @@ export function exportRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
     const projects = []
     for (const row of await projectsOf(db, userId))
       projects.push({ row, files: await projectFilesOf(db, row.id) })
-    const assistant = toExportedAssistant(await instructionsOf(db, userId), projects)
+    const assistant = toExportedAssistant(await findInstructions(db, userId), projects)
     yield { name: 'assistant.json', data: json(assistant), deflate: true }
     for (const { row, files } of projects)
       for (const file of files) {
