@@ -108,9 +108,10 @@ const TOOL_ARGS_CHARS = 20_000
 /**
  * A tool call the reply made (contract/tools.ts toolStepSchema), bounded. A step that was still
  * running or waiting for approval when exported can no longer finish: it comes back failed, or
- * refused, never as a step that waits for a click.
+ * refused, never as a step that waits for a click (its approval, naming the exported message,
+ * is left out).
  */
-const importedToolStep = toolStepSchema.extend({
+const importedToolStep = toolStepSchema.omit({ approval: true }).extend({
   id: textUpTo(200, 'a tool step id'),
   name: textUpTo(200, 'a tool name'),
   args: z.unknown().refine((a) => (JSON.stringify(a ?? null)?.length ?? 0) <= TOOL_ARGS_CHARS, {

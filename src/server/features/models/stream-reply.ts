@@ -44,8 +44,21 @@ export type ReplyPart =
   | { type: 'tool-result'; result: TypedToolResult<ToolSet> }
   /** A tool call that failed (threw, timed out); the model is told and goes on. */
   | { type: 'tool-error'; failure: Extract<TextStreamPart<ToolSet>, { type: 'tool-error' }> }
-  /** The model ended; `measured` is the energy our own engine metered for it, else null. */
-  | { type: 'finish'; usage: ReplyUsage; measured: MeasuredEnergy | null }
+  /** A call to a tool marked `needsApproval`: it has not run, and the call ends after this step. */
+  | { type: 'approval-request'; approvalId: string; call: TypedToolCall<ToolSet> }
+  /** A call the person did not approve: the model was told so instead of the tool's result. */
+  | { type: 'tool-denied'; toolCallId: string; toolName: string }
+  /**
+   * The model ended; `measured` is the energy our own engine metered for it, else null. After an
+   * approval request, `responseMessages` are this call's messages (text, tool calls, results), for
+   * the call that goes on once the person answers (models/approval.ts).
+   */
+  | {
+      type: 'finish'
+      usage: ReplyUsage
+      measured: MeasuredEnergy | null
+      responseMessages?: ModelMessage[]
+    }
   | { type: 'error'; error: unknown }
   /** The signal or a time limit (MAX_REPLY_MS, MAX_QUIET_MS) ended the call. */
   | { type: 'abort' }
@@ -127,6 +140,7 @@ export async function* streamReply(
       // Errors come as parts of the stream below.
       onError: () => {},
     })
+    let awaitsApproval = false
     for await (const part of result.fullStream) {
       switch (part.type) {
         case 'text-delta':
@@ -152,11 +166,23 @@ export async function* streamReply(
         case 'tool-error':
           yield { type: 'tool-error', failure: part }
           break
+        case 'tool-approval-request':
+          awaitsApproval = true
+          yield { type: 'approval-request', approvalId: part.approvalId, call: part.toolCall }
+          break
+        case 'tool-output-denied':
+          yield { type: 'tool-denied', toolCallId: part.toolCallId, toolName: part.toolName }
+          break
         case 'finish-step':
           measured ??= energyFromMetadata(part.providerMetadata)
           break
         case 'finish':
-          yield { type: 'finish', usage: part.totalUsage, measured }
+          yield {
+            type: 'finish',
+            usage: part.totalUsage,
+            measured,
+            ...(awaitsApproval ? { responseMessages: (await result.response).messages } : {}),
+          }
           break
         case 'error':
           yield { type: 'error', error: part.error }
