@@ -211,7 +211,15 @@ describe('hostile sources, tool steps and projects', () => {
       'threads/0005-e.json': jsonBytes(thread('Bad source', { sources: [{ url: 42, title: 'n' }] })),
       'threads/0006-f.json': jsonBytes(
         thread('Waiting step', {
-          toolSteps: [{ id: 'w', name: 'mcp', args: null, status: 'awaiting-approval' }],
+          toolSteps: [
+            {
+              id: 'w',
+              name: 'mcp',
+              args: null,
+              status: 'awaiting-approval',
+              approval: { messageId: 'exported-id', expiresAt: at },
+            },
+          ],
         }),
       ),
     }
@@ -236,7 +244,8 @@ describe('hostile sources, tool steps and projects', () => {
       },
       { title: 'Bad source', reason: 'unexpected content (messages.0.sources.0.url)' },
     ])
-    // A step that waited for a click can no longer get one: it comes back refused.
+    // A step that waited for a click can no longer get one: it comes back refused, its approval
+    // (naming the exported message) left out.
     const list = threadListSchema.parse(await getJson(cookie, '/api/threads'))
     const waiting = list.find((th) => th.title === 'Waiting step')
     const [m] = messageListSchema.parse(await getJson(cookie, `/api/messages?threadId=${waiting?.id}`))
