@@ -136,7 +136,14 @@ function apiRoutes(deps: AppDeps) {
     .route('/', searchRoutes(deps))
     .route('/', sharingRoutes(deps, { storage: attachments.storage }))
     .route('/', exportRoutes(deps, { storage: attachments.storage }))
-    .route('/', importRoutes(deps, { storage: attachments.storage }))
+    .route(
+      '/',
+      importRoutes(deps, {
+        storage: attachments.storage,
+        // A restored project's files take the path a person's do.
+        addProjectFile: (userId, projectId, file) => knowledge.add(userId, projectId, file),
+      }),
+    )
 }
 
 export type AppType = ReturnType<typeof apiRoutes>

@@ -159,11 +159,13 @@ export const messages = pgTable(
     attemptId: uuid('attempt_id'),
     // The project passages the send retrieved and the size of their files (contract: knowledge).
     knowledge: jsonb('knowledge'),
-    // The person's text and the reply, for full-text search (decision 013). Only once the reply
-    // is settled: a progress save (decision 019) would otherwise index the whole text again.
+    // The person's text, the reply and the titles of its sources, for full-text search (decision
+    // 013). Only once the reply is settled: a progress save (decision 019) would otherwise index
+    // the whole text again. The titles are the string values of a path over the sources (a
+    // reply's few; an import's at most IMPORT_LIMITS.maxSourcesPerMessage).
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       (): SQL =>
-        sql`case when ${messages.status} = 'streaming' then null else to_tsvector(${SEARCH_CONFIG}, ${messages.content} || ' ' || ${messages.response}) end`,
+        sql`case when ${messages.status} = 'streaming' then null else to_tsvector(${SEARCH_CONFIG}, ${messages.content} || ' ' || ${messages.response}) || to_tsvector(${SEARCH_CONFIG}, jsonb_path_query_array(coalesce(${messages.sources}, '[]'::jsonb), '$[*].title')) end`,
     ),
   },
   (t) => [

@@ -1,13 +1,14 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
 import { randomUUID } from 'node:crypto'
-import { and, asc, desc, eq, isNull, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, or, type SQL, sql } from 'drizzle-orm'
 import { QueryBuilder } from 'drizzle-orm/pg-core'
 import type { MessageKnowledge } from '#contract/messages.ts'
 import type { ReplyFamily } from '#contract/models.ts'
 import type { Database, Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
 import { executeNamed, placeholders, shapedStatement } from '#server/db/named-statement.ts'
+import { findOwnedThread, inThread, type ThreadRow } from '#server/db/owned-thread.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
@@ -31,15 +32,8 @@ const PAGE_FIELDS = [...MESSAGE_JSON_FIELDS, 'heartbeatAt'] as const
 export type PageRow = MessageJsonText & { heartbeatAt: string; versionIds: string[] | null }
 
 const pageColumns = columnsOf(messages, PAGE_FIELDS)
-export type ThreadRow = typeof threads.$inferSelect
 
-export async function findOwnedThread(db: Db, userId: string, threadId: string) {
-  const [row] = await db
-    .select()
-    .from(threads)
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
-  return row
-}
+export type { ThreadRow } from '#server/db/owned-thread.ts'
 
 export async function findDefaultThread(db: Db, userId: string) {
   const [row] = await db
@@ -77,13 +71,10 @@ export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
   // The sweep does this every few seconds; doing it here too means a list never shows a reply
   // as still being written by a node that is gone.
   await finishLapsed(db, { userId })
-  const inThread = thread.isDefault
-    ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
-    : eq(messages.threadId, thread.id)
   return db
     .select()
     .from(messages)
-    .where(and(eq(messages.userId, userId), inThread))
+    .where(and(eq(messages.userId, userId), inThread(thread)))
     .orderBy(asc(messages.createdAt), asc(messages.id))
 }
 

@@ -10,6 +10,7 @@ import {
 } from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
 import { approvalAnswerSchema } from '#contract/tools.ts'
+import { findOwnedThread } from '#server/db/owned-thread.ts'
 import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import { modelsFor } from '#server/features/models/list.ts'
 import { createModelRegistry } from '#server/features/models/registry.ts'
@@ -28,7 +29,6 @@ import {
   clearHistory,
   findDefaultThread,
   findOwnedMessage,
-  findOwnedThread,
   listMessages,
   listMessagesPage,
   type MessagesPage,

@@ -137,6 +137,7 @@ describe('GET /api/export', () => {
     const names = Object.keys(files).sort()
     expect(names).toEqual([
       'account.json',
+      'assistant.json',
       `files/${upload.id}-loris.png`,
       'manifest.json',
       'threads/0001-lorises-friends.json',
@@ -148,6 +149,11 @@ describe('GET /api/export', () => {
     const account = exportedAccountSchema.parse(JSON.parse(accountText))
     expect(account).toMatchObject({ id: userId, hasPassword: true, signsInWithGoogle: false })
     expect(accountText).not.toMatch(/argon|passwordHash|password_hash|stripe|session/i)
+    // No instructions written and no project: said so (import-assistant.test.ts has both).
+    expect(JSON.parse(strFromU8(files['assistant.json']!))).toMatchObject({
+      instructions: null,
+      projects: [],
+    })
     const thread = exportedThreadSchema.parse(
       JSON.parse(strFromU8(files['threads/0001-lorises-friends.json']!)),
     )

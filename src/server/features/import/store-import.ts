@@ -8,6 +8,7 @@ import { analyzeAfterLoad } from '#server/db/pglite-upkeep.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
 import type { ImportBatch, ParsedImport } from './parse.ts'
 import { storeImportedThread } from './queries.ts'
+import { type AddProjectFile, projectRestorer, type RestoredAssistant } from './restore-projects.ts'
 import { writtenFiles } from './written-files.ts'
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
@@ -25,6 +26,23 @@ function sqlState(err: unknown): string | undefined {
   return undefined
 }
 
+/** What came back beside the threads, and what of it was left out, in plain words. */
+function restoredNotes(r: RestoredAssistant | null, projectsCreated: number): string[] {
+  const notes: string[] = []
+  if (projectsCreated || r?.filesAdded)
+    notes.push(
+      `${plural(projectsCreated, 'project')} restored, ${plural(r?.filesAdded ?? 0, 'project file')} added`,
+    )
+  if (r?.instructions === 'restored') notes.push('Your custom instructions were restored')
+  if (r?.instructions === 'kept')
+    notes.push('Your custom instructions here were kept: the ones in the export were not imported')
+  if (r?.filesLeftOut)
+    notes.push(
+      `${plural(r.filesLeftOut, 'project file')} left out: not in the export, or refused by the project (a project keeps at most 50 documents)`,
+    )
+  return notes
+}
+
 /**
  * Stores what the worker reads, a batch at a time, and writes the report a person reads: the
  * threads imported, the first maxListedSkipped left out with why and how many in all, notes.
@@ -34,8 +52,15 @@ export function importWriter(
   userId: string,
   storage: ObjectStorage,
   log: Logger,
-  /** The embedded database: held by each statement, so analysed on a small sample. */
-  { embedded = false }: { embedded?: boolean } = {},
+  {
+    embedded = false,
+    addProjectFile,
+  }: {
+    /** The embedded database: held by each statement, so analysed on a small sample. */
+    embedded?: boolean
+    /** How a restored project gets its files (app.ts: the knowledge feature's path). */
+    addProjectFile?: AddProjectFile
+  } = {},
 ) {
   const skipped: ImportReport['skipped'] = []
   let skippedCount = 0
@@ -50,18 +75,29 @@ export function importWriter(
   let unreadable = 0
   let filesLeftOut = 0
   let filesOverBudget = 0
+  const projects = projectRestorer(db, userId, addProjectFile)
+  let restored: RestoredAssistant | null = null
+  let assistantNotes: string[] = []
   return {
     async add(batch: ImportBatch): Promise<void> {
+      // The instructions and projects before the first thread, which may belong to one of them.
+      if (batch.assistant && !restored) {
+        restored = await projects.restore(batch.assistant, batch.files)
+        assistantNotes = batch.assistant.notes
+      }
       for (const entry of batch.skipped) skip(entry)
       for (const thread of batch.threads) {
         let stored: Awaited<ReturnType<typeof storeImportedThread>>
         const written = writtenFiles(storage, log)
         try {
-          stored = await storeImportedThread(db, userId, thread, {
-            bytes: batch.files.bytes,
-            overBudget: batch.files.overBudget,
-            put: written.put,
-          })
+          const projectId = await projects.projectFor(thread)
+          stored = await storeImportedThread(
+            db,
+            userId,
+            thread,
+            { bytes: batch.files.bytes, overBudget: batch.files.overBudget, put: written.put },
+            projectId,
+          )
         } catch (err) {
           // Removed: the files it wrote go too, whether the thread is skipped or the import fails.
           await written.discard(db, { userId, source: thread.source })
@@ -112,7 +148,16 @@ export function importWriter(
         notes.push(
           `${plural(filesOverBudget, 'attached file')} left out: one import brings back at most ${IMPORT_LIMITS.maxFilesBytes / MB} MB of files. The messages are imported without them`,
         )
-      return { source: kind, threadsImported, messagesImported, skipped, skippedCount, notes }
+      notes.push(...assistantNotes, ...restoredNotes(restored, projects.projectsCreated))
+      return {
+        source: kind,
+        threadsImported,
+        messagesImported,
+        projectsImported: projects.projectsCreated,
+        skipped,
+        skippedCount,
+        notes,
+      }
     },
   }
 }
@@ -130,6 +175,7 @@ export async function storeImport(
     threads: parsed.threads,
     skipped: parsed.skipped,
     files: { bytes: parsed.files, overBudget: parsed.filesOverBudget },
+    assistant: parsed.assistant,
   })
   return writer.finish(parsed.kind)
 }

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { createShareBody, type ShareLink, sharePath, shareTokenParam } from '#contract/sharing.ts'
 import { threadIdParam } from '#contract/threads.ts'
 import { uploadIdParam } from '#contract/uploads.ts'
+import { findOwnedThread } from '#server/db/owned-thread.ts'
 import { publicOrigin } from '#server/env.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
@@ -12,7 +13,6 @@ import { validate } from '#server/lib/validate.ts'
 import {
   copyShareToThread,
   deleteShare,
-  findOwnedThread,
   findShare,
   findSharedConversation,
   findSharedUpload,
