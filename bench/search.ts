@@ -86,6 +86,14 @@ async function seed(database: Database): Promise<string> {
             threadId: rows[i % THREADS]!.id,
             content: sentence(i, 12),
             response: sentence(i + 7, 120),
+            // One reply in four cites pages, as a search-backed one does: their titles are indexed.
+            sources:
+              i % 4 === 0
+                ? [1, 2, 3].map((k) => ({
+                    url: `https://e.example/${i}/${k}`,
+                    title: sentence(i + k * 13, 8),
+                  }))
+                : null,
             chatModel: 'gemini' as const,
             status: 'complete' as const,
             createdAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000),

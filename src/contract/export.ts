@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { instructionsSchema } from './assistant.ts'
 import { chatModelSchema } from './config.ts'
 import { mediaTypeSchema, messageOriginSchema, messageStatusSchema } from './messages.ts'
 import { replyFamilySchema } from './models.ts'
@@ -8,7 +9,9 @@ import { sourceSchema, toolStepSchema } from './tools.ts'
 // write, and what POST /api/import reads back. Bump EXPORT_VERSION when a field changes meaning.
 export const EXPORT_FORMAT = 'loris-export'
 // 2: messages carry the versions of each turn (parentId, origin, selectedAt; decision 012).
-export const EXPORT_VERSION = 2
+// 3: a thread names its project; the data export zip carries assistant.json (instructions,
+// projects and the text of their files).
+export const EXPORT_VERSION = 3
 
 export const exportFormatQuery = z.object({
   format: z.enum(['markdown', 'json'], { error: 'format must be markdown or json' }).default('json'),
@@ -76,6 +79,8 @@ export const exportedThreadSchema = z.object({
     isDefault: z.boolean(),
     createdAt: z.string(),
     lastMessageAt: z.string(),
+    /** The project it belongs to (its id in this export, and its name); null when none. */
+    project: z.object({ id: z.string(), name: z.string() }).nullable().default(null),
   }),
   messages: z.array(exportedMessageSchema),
 })
@@ -110,3 +115,33 @@ export const exportManifestSchema = z.object({
   threads: z.array(z.object({ json: z.string(), markdown: z.string(), title: z.string() })),
 })
 export type ExportManifest = z.infer<typeof exportManifestSchema>
+
+/**
+ * A project file in a data export. Loris keeps a project file as the text it read from it
+ * (passages), not its bytes: `path` names that text in the zip (files/..., plain text).
+ */
+export const exportedProjectFileSchema = z.object({
+  name: z.string(),
+  mimeType: z.string(),
+  chars: z.number().int(),
+  path: z.string().nullable(),
+})
+
+export const exportedProjectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  instructions: z.string(),
+  createdAt: z.string(),
+  files: z.array(exportedProjectFileSchema).default([]),
+})
+export type ExportedProject = z.infer<typeof exportedProjectSchema>
+
+/** assistant.json at the root of the data export zip: custom instructions and projects. */
+export const exportedAssistantSchema = z.object({
+  format: z.literal(EXPORT_FORMAT),
+  version: z.number().int(),
+  /** Null when the person never wrote any. */
+  instructions: instructionsSchema.nullable(),
+  projects: z.array(exportedProjectSchema),
+})
+export type ExportedAssistant = z.infer<typeof exportedAssistantSchema>

@@ -20,6 +20,11 @@ export const IMPORT_LIMITS = {
   maxMessagesPerThread: 10_000,
   /** A message's text, and its reply: each at most what one send may hold. */
   maxMessageChars: 100_000,
+  /** The pages a reply drew on and the tool calls it made: a few each in a reply Loris wrote. */
+  maxSourcesPerMessage: 50,
+  maxToolStepsPerMessage: 20,
+  /** Projects one import restores (with their instructions and the files the zip carries). */
+  maxProjects: 500,
   timeoutMs: 60_000,
   /** The skipped conversations a report names; the others are counted (skippedCount). */
   maxListedSkipped: 100,
@@ -38,11 +43,16 @@ export const importReportSchema = z.object({
   source: z.enum(['chatgpt', 'loris']),
   threadsImported: z.number().int(),
   messagesImported: z.number().int(),
+  /** Projects a Loris data export brought back that the person did not have (by name). */
+  projectsImported: z.number().int(),
   /** The first IMPORT_LIMITS.maxListedSkipped conversations left out, and why. */
   skipped: z.array(z.object({ title: z.string(), reason: z.string() })),
   /** How many were left out in all (skipped lists the first of them). */
   skippedCount: z.number().int(),
-  /** Things kept out of imported threads (pictures, other branches), said in plain words. */
+  /**
+   * Said in plain words: what came back beside the threads (projects, instructions) and what was
+   * kept out (pictures, other branches, files).
+   */
   notes: z.array(z.string()),
 })
 export type ImportReport = z.infer<typeof importReportSchema>

@@ -18,6 +18,7 @@ import { chatVisitFor } from './features/chat/chat-visit.ts'
 import { GenerationRegistry } from './features/chat/generation.ts'
 import type { PromptContextSource } from './features/chat/prompt-context.ts'
 import { chatRoutes } from './features/chat/routes.ts'
+import { embedderFor } from './features/eco-engine/embedder.ts'
 import { exportRoutes } from './features/export/routes.ts'
 import { googleAuthRoutes } from './features/google-auth/routes.ts'
 import { impactRoutes } from './features/impact/routes.ts'
@@ -61,6 +62,8 @@ function apiRoutes(deps: AppDeps) {
     budget.forUser(user.id, file, () => attachments.intake(user, file, content, signal))
   // What replies may look up: web search, links read in the parse pool, MCP tools (decision 065).
   const lookup = createReplyLookup(deps.env, { log: deps.log, readPage: attachments.readPage })
+  // Its MCP sessions end with the process, once the replies still generating are stored.
+  deps.background?.closeAtStop(() => lookup.close())
   // This node's replies.
   const generations = new GenerationRegistry(deps.background)
   // After a person deletes threads or clears their history: the files no message uses any more go.
@@ -73,21 +76,33 @@ function apiRoutes(deps: AppDeps) {
   const { db } = deps.database
   // A project file is read once, in the parse pool under its limits, keeping more of its text
   // than a message's attachment: only the passages that match a message are ever sent.
-  const knowledge = createKnowledge(db, async (bytes, fileName) => {
-    const { sniffed, extracted } = await sharedParsePool().inspect(bytes, fileName, KNOWLEDGE_TEXT_BUDGET)
-    if (sniffed.kind !== 'document' || !extracted)
-      throw new AppError(
-        'unsupported_media_type:project_file',
-        'A project keeps documents (PDF, Word, text, spreadsheets…), not images or audio',
-      )
-    return { text: extracted.text, mimeType: sniffed.mimeType, truncated: extracted.truncated }
-  })
+  // Passages are ranked by vectors too where the database keeps them and the embedding model is on.
+  const embedder = deps.database.vectors.vectors ? embedderFor(deps.env, deps.log) : null
+  const knowledge = createKnowledge(
+    db,
+    async (bytes, fileName) => {
+      const { sniffed, extracted } = await sharedParsePool().inspect(bytes, fileName, KNOWLEDGE_TEXT_BUDGET)
+      if (sniffed.kind !== 'document' || !extracted)
+        throw new AppError(
+          'unsupported_media_type:project_file',
+          'A project keeps documents (PDF, Word, text, spreadsheets…), not images or audio',
+        )
+      return { text: extracted.text, mimeType: sniffed.mimeType, truncated: extracted.truncated }
+    },
+    { embedder, log: deps.log.child({ feature: 'knowledge' }) },
+  )
   // What a send's prompt carries besides the thread: the person's instructions, its project's,
-  // and the passages of the project's files that match the message.
+  // and the passages of the project's files and of the documents attached earlier in the thread
+  // that match the message (the turn a document is attached carries it whole).
   const context: PromptContextSource = async (userId, at, query) => {
-    const { instructions, project } = await sendSetup(db, userId, at)
+    const { instructions, project, threadDocuments } = await sendSetup(db, userId, at)
     const personal = instructions ? instructionsText(instructions) : ''
-    const retrieved = project ? await knowledge.retrieve(project.id, query) : { passages: [], filesChars: 0 }
+    const threadId = threadDocuments ? at.threadId : null
+    if (threadId) await knowledge.indexThreadDocuments(userId, threadId)
+    const retrieved =
+      project || threadId
+        ? await knowledge.retrieve({ projectId: project?.id ?? null, threadId }, query)
+        : { passages: [], filesChars: 0 }
     return {
       instructions: [personal, project ? projectInstructionsText(project) : ''],
       ...retrieved,
@@ -121,7 +136,14 @@ function apiRoutes(deps: AppDeps) {
     .route('/', searchRoutes(deps))
     .route('/', sharingRoutes(deps, { storage: attachments.storage }))
     .route('/', exportRoutes(deps, { storage: attachments.storage }))
-    .route('/', importRoutes(deps, { storage: attachments.storage }))
+    .route(
+      '/',
+      importRoutes(deps, {
+        storage: attachments.storage,
+        // A restored project's files take the path a person's do.
+        addProjectFile: (userId, projectId, file) => knowledge.add(userId, projectId, file),
+      }),
+    )
 }
 
 export type AppType = ReturnType<typeof apiRoutes>

@@ -19,6 +19,24 @@ export const DEFAULT_ECO_MODEL = {
   paramsB: 0.49,
 } as const
 
+/**
+ * The embedding model project knowledge is ranked with besides full text (decision 068), fetched
+ * on first use: bge-small-en-v1.5 (BAAI, MIT) at 8 bits, 384 dimensions, about 37 MB.
+ */
+export const DEFAULT_EMBED_MODEL = {
+  url: 'https://huggingface.co/CompendiumLabs/bge-small-en-v1.5-gguf/resolve/d32f8c040ea3b516330eeb75b72bcc2d3a780ab7/bge-small-en-v1.5-q8_0.gguf',
+  sha256: 'ec38e8da142596baa913124ae50550de284b6916bf59577ef2f0cb9660c2f514',
+} as const
+
+const sha256Var = (name: string) =>
+  optionalString.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, `${name} is 64 hexadecimal characters`)
+      .transform((v) => v.toLowerCase())
+      .optional(),
+  )
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
@@ -66,16 +84,15 @@ export const envSchema = z.object({
   ECO_ENGINE: z.enum(['on', 'off']).default('on'),
   ECO_MODEL_FILE: optionalString,
   ECO_MODEL_URL: z.url().default(DEFAULT_ECO_MODEL.url),
-  ECO_MODEL_SHA256: optionalString.pipe(
-    z
-      .string()
-      .regex(/^[0-9a-fA-F]{64}$/, 'ECO_MODEL_SHA256 is 64 hexadecimal characters')
-      .transform((v) => v.toLowerCase())
-      .optional(),
-  ),
+  ECO_MODEL_SHA256: sha256Var('ECO_MODEL_SHA256'),
   ECO_THREADS: z.coerce.number().int().min(1).max(256).optional(),
   ECO_PARALLEL: z.coerce.number().int().min(1).max(16).default(2),
   ECO_CPU_TDP_W: z.coerce.number().positive().default(85),
+  // The embedding model the eco engine runs for project knowledge (decision 068)
+  EMBED_ENGINE: z.enum(['on', 'off']).default('on'),
+  EMBED_MODEL_FILE: optionalString,
+  EMBED_MODEL_URL: z.url().default(DEFAULT_EMBED_MODEL.url),
+  EMBED_MODEL_SHA256: sha256Var('EMBED_MODEL_SHA256'),
 
   // Voice
   TRANSCRIBE_ENGINE: z.enum(['auto', 'openai', 'gemini', 'pocketsphinx']).default('auto'),

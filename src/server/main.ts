@@ -9,13 +9,17 @@ import { createApp } from './app.ts'
 import { startCluster } from './cluster.ts'
 import { openDatabase } from './db/client.ts'
 import { startEmbeddedUpkeep } from './db/pglite-upkeep.ts'
+import { serverHasVectors } from './db/vectors.ts'
 import { parseEnv, publicOrigin } from './env.ts'
 import { uploadsStorage } from './features/attachments/attachments.ts'
 import { startUnnamedObjectSweeper } from './features/attachments/unnamed-objects.ts'
+import { expireApprovals } from './features/chat/approval.ts'
 import { startLeaseSweeper } from './features/chat/lease.ts'
 import { withDirectSse } from './features/chat/sse.ts'
+import { closeEmbedder } from './features/eco-engine/embedder.ts'
 import { closeEcoEngine } from './features/eco-engine/instance.ts'
 import { startupTable } from './features/system/startup-report.ts'
+import { describeMcpServers, parseMcpServers } from './features/tools/mcp.ts'
 import { pruneAccountTokens } from './lib/account-tokens.ts'
 import { BackgroundWork } from './lib/background-work.ts'
 import type { AppDeps } from './lib/context.ts'
@@ -30,8 +34,18 @@ import { pruneExpiredSessions } from './lib/session.ts'
 import { loadSecret } from './secret.ts'
 
 const SHUTDOWN_GRACE_MS = 15_000
+const MCP_LIST_MS = 3_000
 const HOUR_MS = 3_600_000
 const KEEP_ALIVE_MS = 65_000
+
+/** What the MCP servers answer now; an invalid MCP_SERVERS is reported by the table itself. */
+async function mcpSummary(env: ReturnType<typeof parseEnv>) {
+  try {
+    return await describeMcpServers(parseMcpServers(env.MCP_SERVERS), MCP_LIST_MS)
+  } catch {
+    return []
+  }
+}
 
 async function main() {
   const env = parseEnv()
@@ -39,7 +53,12 @@ async function main() {
   // Created (or tightened) before anything is written into it: the database, secret and uploads.
   ensurePrivateDirSync(env.DATA_DIR)
   // For the operator: what is configured and what each missing piece needs, in one table.
-  if (env.LOG_LEVEL !== 'silent' && cluster.isPrimary) process.stdout.write(`${startupTable(env)}\n`)
+  // The MCP servers are asked for their tools first (a few seconds at most), to count them. The
+  // embedded database ships pgvector; a PostgreSQL server is asked whether it has it.
+  if (env.LOG_LEVEL !== 'silent' && cluster.isPrimary) {
+    const databaseVectors = env.DATABASE_URL ? await serverHasVectors(env.DATABASE_URL) : true
+    process.stdout.write(`${startupTable(env, await mcpSummary(env), { databaseVectors })}\n`)
+  }
   if (cluster.isPrimary) {
     // A bucket that does not answer stops the start here, with what to check, not at the first upload.
     if (env.S3_BUCKET) await checkBucket(s3Client(env), env)
@@ -57,7 +76,10 @@ async function main() {
     dataDir: env.DATA_DIR,
     onConnectionError: (err) => log.warn({ err }, 'database connection lost; it will be replaced'),
   })
-  log.info({ database: database.kind, ...database.start }, 'database ready, migrations applied')
+  log.info(
+    { database: database.kind, ...database.start, vectors: database.vectors },
+    'database ready, migrations applied',
+  )
   tracing?.traceDatabase(database)
   // Replies a crashed node left 'streaming' are finished now and whenever a lease lapses later.
   const leases = startLeaseSweeper(database.db, log)
@@ -110,6 +132,7 @@ async function main() {
         pruneExpiredSessions(deps),
         pruneRateLimits(database.db),
         pruneAccountTokens(database.db),
+        expireApprovals(database.db, new Date()),
       ]),
     HOUR_MS,
     { onError: (err) => log.warn({ err }, 'maintenance failed') },
@@ -137,10 +160,13 @@ async function main() {
         if (!(await background.idle(SHUTDOWN_GRACE_MS)))
           log.warn('some replies did not finish before shutdown')
       }
+      // Sessions the replies kept open (MCP servers) end now, each server told.
+      await background.close().catch((err) => log.warn({ err }, 'closing MCP sessions failed'))
       await Promise.all([sweeping, upkept, maintained, unnamedSwept, noticesSent])
       // Links being mailed (verification, reset) go out before the database closes.
       await Promise.race([mailerFor(deps).settled(), new Promise((r) => setTimeout(r, 5000))])
       await closeEcoEngine(env).catch((err) => log.warn({ err }, 'closing the eco model failed'))
+      await closeEmbedder(env).catch((err) => log.warn({ err }, 'closing the embedding model failed'))
       await database.close().catch((err) => log.error({ err }, 'closing the database failed'))
       // The last spans go out before the process does.
       await tracing?.shutdown().catch((err) => log.warn({ err }, 'sending the last traces failed'))

@@ -1,6 +1,7 @@
 // The assistant set up once: custom instructions reach the model (read from the AI stand-in's
 // recorded requests) and can be turned off; projects hold threads and answer from their files'
-// passages; a temporary chat leaves nothing stored.
+// passages; a document attached to one message is retrieved, not sent again, on later turns; a
+// temporary chat leaves nothing stored.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +9,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { AccountPage } from '../pages/account-page.ts'
 import { ChatPage } from '../pages/chat-page.ts'
+import { ComposerControls } from '../pages/composer.ts'
 import { startAppServer } from './support/app-server.ts'
 import { aiProviderEnv, type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 import { isTemplate, templateDataDir } from './support/data-template.ts'
@@ -143,6 +145,45 @@ describe('projects', () => {
     await page.getByRole('menuitem', { name: 'Move to project' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'No project' }).click()
     await expect.poll(listed).toBeNull()
+    expect(unexpectedErrors()).toEqual([])
+  })
+})
+
+describe('a document attached to one message', () => {
+  it('is sent whole on its turn, and later turns send only its passages that match', async () => {
+    const { page, chat, unexpectedErrors } = await h.signedInChat(desktop)
+    const composer = new ComposerControls(page)
+    const parts: string[] = []
+    for (let i = 0; i < 250; i++) {
+      parts.push(
+        `Section ${i}. The committee reviewed catering budgets and parking for the meeting in hall ${i}.`,
+      )
+      if (i === 120) parts.push('The lighthouse keeper recorded that the quokka colony numbered 412 animals.')
+    }
+    const doc = parts.join('\n\n')
+    await composer.attachButton().click()
+    const chooser = page.waitForEvent('filechooser')
+    await page.getByRole('menuitem', { name: 'Upload file' }).click()
+    await (await chooser).setFiles({ name: 'survey.txt', mimeType: 'text/plain', buffer: Buffer.from(doc) })
+    await composer.chip().filter({ hasText: 'survey.txt' }).waitFor()
+    await chat.send('Here are my survey notes')
+    await chat.waitForReply('Here are my survey notes', 'Echo:')
+    expect(JSON.stringify(h.standIn.requests.at(-1)?.body)).toContain('hall 249')
+
+    await chat.send('How many animals were in the quokka colony?')
+    await chat.waitForReply('How many animals were in the quokka colony?', 'Echo:')
+    // What the person's turns and the system prompt carry (the stand-in's earlier reply echoes the
+    // turn it answered, document included, which a model's reply would not).
+    const body = h.standIn.requests.at(-1)?.body as { contents: { role: string; parts: unknown[] }[] }
+    const sent = lastSystem() + JSON.stringify(body.contents.filter((c) => c.role === 'user'))
+    expect(lastSystem()).toContain('quokka colony numbered 412 animals')
+    expect(sent).not.toContain('hall 249')
+    expect(sent.length).toBeLessThan(doc.length / 5)
+    const saving = chat
+      .exchange('How many animals were in the quokka colony?')
+      .getByTestId('retrieval-saving')
+    await saving.waitFor()
+    expect(await saving.textContent()).toMatch(/1 passage instead of \d\d,\d{3} characters/)
     expect(unexpectedErrors()).toEqual([])
   })
 })

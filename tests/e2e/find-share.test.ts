@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { strFromU8, unzipSync } from 'fflate'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { lorisMessage, lorisThreadExport } from '../../src/server/features/import/loris-export-kit.ts'
 import { AccountPage } from '../pages/account-page.ts'
 import { ChatPage } from '../pages/chat-page.ts'
 import { ThreadList } from '../pages/thread-list.ts'
@@ -406,6 +407,45 @@ describe('export and import', () => {
     await chat.open()
     await threads.open('Imported from ChatGPT')
     await chat.waitForReply('Hello from the past', 'Hi there')
+    expect(unexpectedErrors()).toEqual([])
+  })
+
+  it("imports a Loris thread with its reply's sources, in its project", async () => {
+    const { page, chat, threads, account, unexpectedErrors } = await signedIn()
+    const at = '2025-05-01T20:00:00.000Z'
+    const exported = lorisThreadExport(
+      'Loris news',
+      [
+        lorisMessage(at, {
+          content: 'Any news about lorises?',
+          response: 'Twins were born at the zoo [1].',
+          sources: [{ url: 'https://zoo.example/twins', title: 'Zoo welcomes loris twins' }],
+        }),
+      ],
+      { at, thread: { project: { id: 'e2e-project', name: 'Primates' } } },
+    )
+    await account.open('actions')
+    await page.getByLabel('Conversations file').setInputFiles({
+      name: 'loris-news.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(exported)),
+    })
+    await page
+      .getByTestId('import-report')
+      .filter({ hasText: 'Imported 1 conversation with 1 message.' })
+      .waitFor()
+    expect(await page.getByTestId('import-report').textContent()).toContain('1 project restored')
+
+    await chat.open()
+    await threads.root().getByTestId('project-folder').filter({ hasText: 'Primates' }).waitFor()
+    await threads.open('Loris news')
+    const reply = chat.reply('Any news about lorises?')
+    const source = reply.getByTestId('reply-source')
+    await source.waitFor()
+    expect((await source.innerText()).replace(/\s+/g, ' ').trim()).toBe(
+      '[1] Zoo welcomes loris twins · zoo.example',
+    )
+    expect(await source.getByRole('link').getAttribute('href')).toBe('https://zoo.example/twins')
     expect(unexpectedErrors()).toEqual([])
   })
 })

@@ -8,6 +8,7 @@ import pg from 'pg'
 import { createApp } from '#server/app.ts'
 import { type Database, openDatabase } from '#server/db/client.ts'
 import { parseEnv } from '#server/env.ts'
+import { closeEmbedder } from '#server/features/eco-engine/embedder.ts'
 import type { AppDeps } from '#server/lib/context.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { mailerFor } from '#server/lib/mail/mailer.ts'
@@ -22,6 +23,8 @@ export interface TestAppOptions {
    * PostgreSQL.
    */
   pgliteThread?: boolean
+  /** False: the database keeps no vectors, as a PostgreSQL server without pgvector. */
+  vectors?: boolean
 }
 
 async function openTestDatabase(onQuery: (sql: string) => void, opts: TestAppOptions): Promise<Database> {
@@ -32,7 +35,8 @@ async function openTestDatabase(onQuery: (sql: string) => void, opts: TestAppOpt
     return openDatabase({
       onQuery,
       pgliteThread,
-      memoryImage: pgliteThread ? undefined : await migratedImage(),
+      memoryImage: pgliteThread ? undefined : await migratedImage(opts.vectors !== false),
+      vectors: opts.vectors,
     })
   }
   const name = `loris_test_${randomBytes(6).toString('hex')}`
@@ -42,7 +46,7 @@ async function openTestDatabase(onQuery: (sql: string) => void, opts: TestAppOpt
   await admin.end()
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
-  const database = await openDatabase({ databaseUrl: url.toString(), onQuery })
+  const database = await openDatabase({ databaseUrl: url.toString(), onQuery, vectors: opts.vectors })
   return {
     ...database,
     async close() {
@@ -86,6 +90,7 @@ export async function createTestApp(
       // The in-process eco model would be fetched from Hugging Face on first use: no test may
       // reach outside this machine, so the tests that use it turn it on with a loopback source.
       ECO_ENGINE: 'off',
+      EMBED_ENGINE: 'off',
       ...env,
     }),
     database,
@@ -127,6 +132,7 @@ export async function createTestApp(
     async close() {
       // Mail still being written would otherwise land in a directory that is gone.
       await mailerFor(deps).settled()
+      await closeEmbedder(deps.env)
       await database.close()
       if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true })
     },

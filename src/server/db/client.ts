@@ -14,6 +14,7 @@ import { withPreparedStatements } from './pglite-statements.ts'
 import { createFromTemplate, templateMismatch } from './pglite-template.ts'
 import { PGliteThread } from './pglite-thread.ts'
 import * as schema from './schema/index.ts'
+import { ensureVectorStore, type VectorSupport } from './vectors.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -22,6 +23,8 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 export interface Database {
   db: Db
   kind: 'pglite' | 'postgres'
+  /** Whether passages can be ranked by vector similarity here (pgvector; db/vectors.ts). */
+  vectors: VectorSupport
   close(): Promise<void>
   /**
    * Runs every statement sent through the client (the pool's, or the embedded one's) inside
@@ -84,7 +87,11 @@ export async function openDatabase(opts: {
    * Tests open hundreds of databases; initdb is seconds of CPU each, a dump's load under one.
    */
   memoryImage?: Blob
+  /** False: no pgvector even where the database has it (tests of a server without it). */
+  vectors?: boolean
 }): Promise<Database> {
+  const vectorStore = (db: Db): Promise<VectorSupport> =>
+    opts.vectors === false ? Promise.resolve({ vectors: false, reason: 'turned off' }) : ensureVectorStore(db)
   const onQuery = opts.onQuery
   const logger = onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined
   if (opts.databaseUrl) {
@@ -100,9 +107,11 @@ export async function openDatabase(opts: {
     pool.on('error', (err) => opts.onConnectionError?.(err))
     const db = drizzlePg({ client: pool, schema, logger }) as unknown as Db
     const lock = await pool.connect()
+    let vectors: VectorSupport
     try {
       await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID])
       await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder })
+      vectors = await vectorStore(drizzlePg({ client: pool, schema }) as unknown as Db)
     } finally {
       await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {})
       lock.release()
@@ -110,6 +119,7 @@ export async function openDatabase(opts: {
     return {
       db,
       kind: 'postgres',
+      vectors,
       close: () => pool.end(),
       traceQueries: (wrap) => wrapQueries(pool, wrap),
       poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: 10 }),
@@ -169,10 +179,12 @@ export async function openDatabase(opts: {
   const before = await applied()
   await migratePglite(pgliteDb, { migrationsFolder })
   const migrationsApplied = (await applied()) - before
+  const vectors = await vectorStore(pgliteDb as unknown as Db)
   const appDb = logger ? drizzlePglite({ client, schema, logger }) : pgliteDb
   return {
     db: appDb as unknown as Db,
     kind: 'pglite',
+    vectors,
     close: closeClient,
     traceQueries: (wrap) => wrapQueries(client, wrap),
     start: { created, migrationsApplied, ...(note ? { note } : {}) },

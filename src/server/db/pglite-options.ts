@@ -1,6 +1,7 @@
 // The settings every embedded database starts with: the app's thread, the worker thread and the
 // template made at build time (decision 022).
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
+import { vector } from '@electric-sql/pglite-pgvector'
 
 /**
  * PGlite zero-fills PostgreSQL's shared buffers inside its WebAssembly memory when it starts, and
@@ -21,6 +22,9 @@ export const PLAN_CACHE_MODE = 'force_generic_plan'
 
 export function pgliteOptions(): PGliteOptions {
   return {
+    // pgvector, for project knowledge's similarity search (db/vectors.ts, decision 068). Loaded
+    // with the database; the extension is created only where vectors are wanted.
+    extensions: { vector },
     startParams: [
       ...PGlite.defaultStartParams,
       '-c',

@@ -88,6 +88,7 @@ export async function startAppServer(
         LOG_LEVEL: 'info',
         // No test reaches outside this machine: the eco model's default source is Hugging Face.
         ECO_ENGINE: 'off',
+        EMBED_ENGINE: 'off',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,22 @@
 // What shapes a person's assistant: their own instructions, projects (threads sharing
 // instructions and files) and the passages of those files that retrieval searches (decision 068).
+// A document attached to a message is kept the same way for its thread: later turns retrieve its
+// passages instead of the whole text.
 import { sql } from 'drizzle-orm'
-import { boolean, customType, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import {
+  type AnyPgColumn,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+import { threads, uploads } from './chat.ts'
 import { users } from './users.ts'
 
 /** PostgreSQL's tsvector, written by the database only (a generated column). */
@@ -32,14 +47,17 @@ export const projects = pgTable(
   (t) => [index('projects_user_idx').on(t.userId, t.createdAt)],
 )
 
-/** A file of a project: extracted once when added; its text lives on as passages. */
+/**
+ * A file of a project, or a document attached to a message of a thread (then `threadId` and the
+ * `uploadId` it came from): extracted once; its text lives on as passages.
+ */
 export const projectFiles = pgTable(
   'project_files',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    projectId: uuid('project_id')
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').references(() => projects.id, { onDelete: 'cascade' }),
+    threadId: uuid('thread_id').references((): AnyPgColumn => threads.id, { onDelete: 'cascade' }),
+    uploadId: uuid('upload_id').references((): AnyPgColumn => uploads.id, { onDelete: 'cascade' }),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -50,10 +68,16 @@ export const projectFiles = pgTable(
     passages: integer('passages').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('project_files_project_idx').on(t.projectId, t.createdAt)],
+  (t) => [
+    index('project_files_project_idx').on(t.projectId, t.createdAt),
+    uniqueIndex('project_files_thread_upload_idx')
+      .on(t.threadId, t.uploadId)
+      .where(sql`${t.threadId} is not null`),
+    check('project_files_one_owner', sql`(${t.projectId} is null) <> (${t.threadId} is null)`),
+  ],
 )
 
-/** A few hundred words of a project file, ranked by full-text search against a message. */
+/** A few hundred words of a file, ranked against a message by full text (and vectors, db/vectors.ts). */
 export const passages = pgTable(
   'passages',
   {
@@ -61,15 +85,15 @@ export const passages = pgTable(
     fileId: uuid('file_id')
       .notNull()
       .references(() => projectFiles.id, { onDelete: 'cascade' }),
-    projectId: uuid('project_id')
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').references(() => projects.id, { onDelete: 'cascade' }),
+    threadId: uuid('thread_id').references((): AnyPgColumn => threads.id, { onDelete: 'cascade' }),
     ordinal: integer('ordinal').notNull(),
     text: text('text').notNull(),
     searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple', "text")`),
   },
   (t) => [
     index('passages_project_idx').on(t.projectId, t.fileId, t.ordinal),
+    index('passages_thread_idx').on(t.threadId, t.fileId, t.ordinal).where(sql`${t.threadId} is not null`),
     index('passages_search_idx').using('gin', t.searchVector),
   ],
 )

@@ -133,6 +133,9 @@ export const messages = pgTable(
       jsonb('tool_steps').$type<
         { id: string; name: string; args: unknown; result?: string; status: string }[]
       >(),
+    // A reply that ended asking the person to approve a tool call: what it needs to go on once
+    // they answer (models/approval.ts PendingApproval); null otherwise. Decision 070.
+    pendingApproval: jsonb('pending_approval'),
     uploadId: uuid('upload_id').references(() => uploads.id, { onDelete: 'set null' }),
     mediaUrl: text('media_url'),
     mediaType: text('media_type', { enum: ['image', 'document'] }),
@@ -156,11 +159,13 @@ export const messages = pgTable(
     attemptId: uuid('attempt_id'),
     // The project passages the send retrieved and the size of their files (contract: knowledge).
     knowledge: jsonb('knowledge'),
-    // The person's text and the reply, for full-text search (decision 013). Only once the reply
-    // is settled: a progress save (decision 019) would otherwise index the whole text again.
+    // The person's text, the reply and the titles of its sources, for full-text search (decision
+    // 013). Only once the reply is settled: a progress save (decision 019) would otherwise index
+    // the whole text again. The titles are the string values of a path over the sources (a
+    // reply's few; an import's at most IMPORT_LIMITS.maxSourcesPerMessage).
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       (): SQL =>
-        sql`case when ${messages.status} = 'streaming' then null else to_tsvector(${SEARCH_CONFIG}, ${messages.content} || ' ' || ${messages.response}) end`,
+        sql`case when ${messages.status} = 'streaming' then null else to_tsvector(${SEARCH_CONFIG}, ${messages.content} || ' ' || ${messages.response}) || to_tsvector(${SEARCH_CONFIG}, jsonb_path_query_array(coalesce(${messages.sources}, '[]'::jsonb), '$[*].title')) end`,
     ),
   },
   (t) => [
@@ -177,7 +182,13 @@ export const messages = pgTable(
       .on(t.userId)
       .where(sql`${t.completedAt} is null and (${t.status} = 'streaming' or ${t.reservedChars} > 0)`),
     index('messages_search_idx').using('gin', t.searchVector),
+    // Replies waiting for an approval, few at any time: the hourly expiry reads only these.
+    index('messages_pending_approval_idx').on(t.id).where(sql`${t.pendingApproval} is not null`),
     index('messages_user_created_idx').on(t.userId, t.createdAt),
+    // Whether a thread has documents attached (a send's setup, decision 068), without a walk of it.
+    index('messages_thread_documents_idx')
+      .on(t.threadId, t.uploadId)
+      .where(sql`${t.mediaType} = 'document' and ${t.uploadId} is not null`),
     // A turn's versions in page order (created_at, id) by one walk: with only (thread_id,
     // parent_id), statistics that see many short threads make the planner read the whole thread
     // through messages_thread_page_idx for its order instead (999 rows per row; decision 030).

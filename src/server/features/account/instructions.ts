@@ -1,10 +1,10 @@
 // Custom instructions: what the person wants every mode's model to know about them and how to
 // answer. GET / PUT /api/settings/instructions; app.ts hands `instructionsText` to the chat.
-import { eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { type Instructions, instructionsSchema } from '#contract/assistant.ts'
 import type { Db } from '#server/db/client.ts'
 import { userInstructions } from '#server/db/schema/index.ts'
+import { findInstructions } from '#server/db/user-instructions.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
@@ -12,15 +12,7 @@ import { validate } from '#server/lib/validate.ts'
 const NONE: Instructions = { aboutMe: '', howToRespond: '', enabled: true }
 
 export async function readInstructions(db: Db, userId: string): Promise<Instructions> {
-  const [row] = await db
-    .select({
-      aboutMe: userInstructions.aboutMe,
-      howToRespond: userInstructions.howToRespond,
-      enabled: userInstructions.enabled,
-    })
-    .from(userInstructions)
-    .where(eq(userInstructions.userId, userId))
-  return row ?? NONE
+  return (await findInstructions(db, userId)) ?? NONE
 }
 
 /** The instructions as the system prompt carries them; empty when off or unwritten. */

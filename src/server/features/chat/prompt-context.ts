@@ -35,7 +35,7 @@ export function contextSystemText(ctx: PromptContext): string {
   if (ctx.passages.length) {
     const cited = ctx.passages.map((p, i) => `[${i + 1}] (${p.fileName})\n${p.text}`).join('\n\n')
     parts.push(
-      `Passages from the project's files that match the message. Use them when they help, and cite each one you use as [n]:\n\n${cited}`,
+      `Passages that match the message, from the project's files and the documents shared earlier in this conversation. Use them when they help, and cite each one you use as [n]:\n\n${cited}`,
     )
   }
   return parts.join('\n\n')

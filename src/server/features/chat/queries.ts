@@ -8,6 +8,7 @@ import type { ReplyFamily } from '#contract/models.ts'
 import type { Database, Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
 import { executeNamed, placeholders, shapedStatement } from '#server/db/named-statement.ts'
+import { findOwnedThread } from '#server/db/owned-thread.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
@@ -31,15 +32,8 @@ const PAGE_FIELDS = [...MESSAGE_JSON_FIELDS, 'heartbeatAt'] as const
 export type PageRow = MessageJsonText & { heartbeatAt: string; versionIds: string[] | null }
 
 const pageColumns = columnsOf(messages, PAGE_FIELDS)
-export type ThreadRow = typeof threads.$inferSelect
 
-export async function findOwnedThread(db: Db, userId: string, threadId: string) {
-  const [row] = await db
-    .select()
-    .from(threads)
-    .where(and(eq(threads.id, threadId), eq(threads.userId, userId)))
-  return row
-}
+export type { ThreadRow } from '#server/db/owned-thread.ts'
 
 export async function findDefaultThread(db: Db, userId: string) {
   const [row] = await db
@@ -304,6 +298,17 @@ const restartable = or(
   and(eq(messages.status, 'interrupted'), eq(messages.errorMessage, LOST_NODE_MESSAGE)),
 )
 
+/** The columns a new attempt at a reply starts with: streaming on this node, its usage reserved. */
+export const newAttempt = (attemptId: string, reservedChars: number) => ({
+  status: 'streaming' as const,
+  errorMessage: null,
+  completedAt: null,
+  reservedChars,
+  nodeId: NODE_ID,
+  heartbeatAt: sql`now()`,
+  attemptId,
+})
+
 export type Restart =
   | { kind: 'restarted'; row: MessageRow & { attemptId: string } }
   /** Another retry restarted it first. */
@@ -336,18 +341,7 @@ export async function restartAttempt(
     if (!(await reserve(tx, row.userId, claim))) return { kind: 'refused' }
     const [restarted] = await tx
       .update(messages)
-      .set({
-        ...model,
-        status: 'streaming',
-        response: '',
-        errorMessage: null,
-        createdAt: now,
-        completedAt: null,
-        reservedChars: claim.chars,
-        nodeId: NODE_ID,
-        heartbeatAt: sql`now()`,
-        attemptId,
-      })
+      .set({ ...model, ...newAttempt(attemptId, claim.chars), response: '', createdAt: now })
       .where(eq(messages.id, row.id))
       .returning()
     return restarted ? { kind: 'restarted', row: { ...restarted, attemptId } } : { kind: 'taken' }

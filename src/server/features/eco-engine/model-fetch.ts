@@ -131,7 +131,7 @@ async function download(opts: FetchModelOptions, lock: DownloadLock): Promise<nu
   if (!expected)
     throw new ModelFetchError(
       'checksum',
-      `no checksum to check ${opts.url} against (set ECO_MODEL_SHA256, or use a host that sends X-Linked-Etag)`,
+      `no checksum to check ${opts.url} against (set its SHA256 variable, or use a host that sends X-Linked-Etag)`,
     )
   expected = expected.toLowerCase()
 
@@ -204,7 +204,7 @@ async function finish(opts: FetchModelOptions, lock: DownloadLock, expected: str
     await fs.rm(part, { force: true })
     throw new ModelFetchError(
       'checksum',
-      `the file from ${opts.url} has sha256 ${digest}, expected ${expected} (ECO_MODEL_SHA256)`,
+      `the file from ${opts.url} has sha256 ${digest}, expected ${expected}`,
     )
   }
   // Taken over as stale meanwhile: the new owner renames (and checks) the part, not this process.

@@ -1,15 +1,17 @@
 // A thread as Loris's JSON export format and as Markdown a person can read anywhere.
+import type { Instructions } from '#contract/assistant.ts'
 import {
   EXPORT_FORMAT,
   EXPORT_VERSION,
   type ExportedAccount,
+  type ExportedAssistant,
   type ExportedMessage,
   type ExportedThread,
 } from '#contract/export.ts'
 import { activeBranch, childrenByParent } from '#server/features/chat/branch.ts'
-import { sourcesOf, toolStepsOf } from '#server/features/chat/message-json.ts'
 import type { UserRow } from '#server/lib/context.ts'
-import type { ExportMessageRow, ExportThreadRow } from './queries.ts'
+import { sourcesOf, toolStepsOf } from '#server/lib/stored-message.ts'
+import type { ExportMessageRow, ExportThreadRow, ProjectFileRow, ProjectRow } from './queries.ts'
 
 const MODEL_NAMES = {
   gemini: 'Gemini',
@@ -75,8 +77,15 @@ export function toExportedMessage(
   }
 }
 
+/** The project a thread belongs to, as its export names it. */
+export type ThreadProject = { id: string; name: string } | null
+
 /** The export's head: everything but its messages. */
-export function exportHead(thread: ExportThreadRow, now: Date): Omit<ExportedThread, 'messages'> {
+export function exportHead(
+  thread: ExportThreadRow,
+  now: Date,
+  project: ThreadProject = null,
+): Omit<ExportedThread, 'messages'> {
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
@@ -89,6 +98,7 @@ export function exportHead(thread: ExportThreadRow, now: Date): Omit<ExportedThr
       isDefault: thread.isDefault,
       createdAt: thread.createdAt.toISOString(),
       lastMessageAt: thread.lastMessageAt.toISOString(),
+      project,
     },
   }
 }
@@ -97,7 +107,7 @@ export function toExportedThread(
   thread: ExportThreadRow,
   rows: ExportMessageRow[],
   now: Date,
-  opts: { withFilePaths: boolean },
+  opts: { withFilePaths: boolean; project?: ThreadProject },
 ): ExportedThread {
   // Every version is exported; the tree helpers say where each stands (decision 012).
   const ids = new Set(rows.map((m) => m.id))
@@ -107,7 +117,7 @@ export function toExportedThread(
   }
   const shown = new Set(activeBranch(rows).map((e) => e.row.id))
   return {
-    ...exportHead(thread, now),
+    ...exportHead(thread, now, opts.project ?? null),
     messages: rows.map((m) =>
       toExportedMessage(
         m,
@@ -231,6 +241,35 @@ export function toExportedAccount(u: UserRow): ExportedAccount {
     aiOutputChars: u.aiOutputChars,
     aiUsageStartDate: u.aiUsageStartDate.toISOString(),
     createdAt: u.createdAt.toISOString(),
+  }
+}
+
+/** files/project-<file id>-<name>.txt: the text a project file was read into. */
+export function projectFilePath(file: { id: string; name: string }): string {
+  return `${filePath({ id: `project-${file.id}`, fileName: file.name })}.txt`
+}
+
+/** assistant.json: the instructions and the projects, each file named by its text's path. */
+export function toExportedAssistant(
+  instructions: Instructions | undefined,
+  projects: { row: ProjectRow; files: ProjectFileRow[] }[],
+): ExportedAssistant {
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    instructions: instructions ?? null,
+    projects: projects.map(({ row, files }) => ({
+      id: row.id,
+      name: row.name,
+      instructions: row.instructions,
+      createdAt: row.createdAt.toISOString(),
+      files: files.map((f) => ({
+        name: f.name,
+        mimeType: f.mimeType,
+        chars: f.chars,
+        path: projectFilePath(f),
+      })),
+    })),
   }
 }
 

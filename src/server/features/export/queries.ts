@@ -1,9 +1,20 @@
-import { and, asc, eq, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db, Tx } from '#server/db/client.ts'
 import { jsonRow } from '#server/db/json-row.ts'
-import { messages, threads, uploads, users } from '#server/db/schema/index.ts'
+import { inThread, type ThreadRow } from '#server/db/owned-thread.ts'
+import {
+  messages,
+  passages,
+  projectFiles,
+  projects,
+  threads,
+  uploads,
+  users,
+} from '#server/db/schema/index.ts'
 
-export type ExportThreadRow = typeof threads.$inferSelect
+export type ExportThreadRow = ThreadRow
+export type ProjectRow = typeof projects.$inferSelect
+export type ProjectFileRow = typeof projectFiles.$inferSelect
 
 export async function findUser(db: Db, userId: string) {
   const [row] = await db.select().from(users).where(eq(users.id, userId))
@@ -19,19 +30,10 @@ export function threadsOf(db: Db, userId: string) {
     .orderBy(asc(threads.createdAt), asc(threads.id))
 }
 
-export async function findOwnedThread(db: Db, userId: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(threads)
-    .where(and(eq(threads.id, id), eq(threads.userId, userId)))
-  return row
-}
-
-const exportColumns = {
-  id: messages.id,
-  parentId: messages.parentId,
-  origin: messages.origin,
-  selectedAt: messages.selectedAt,
+// What an exported message holds beside its place in the tree, its file and its times: read as
+// columns (messagesOf, shownBatch) and as a batch's JSON (exportBatch), in export/format.ts
+// toExportedMessage's order.
+const exchangeColumns = {
   content: messages.content,
   response: messages.response,
   status: messages.status,
@@ -43,9 +45,17 @@ const exportColumns = {
   outputTokens: messages.outputTokens,
   latencyMs: messages.latencyMs,
   co2Impact: messages.co2Impact,
+  mediaType: messages.mediaType,
+}
+
+const exportColumns = {
+  id: messages.id,
+  parentId: messages.parentId,
+  origin: messages.origin,
+  selectedAt: messages.selectedAt,
+  ...exchangeColumns,
   sources: messages.sources,
   toolSteps: messages.toolSteps,
-  mediaType: messages.mediaType,
   createdAt: messages.createdAt,
   completedAt: messages.completedAt,
   upload: {
@@ -58,11 +68,6 @@ const exportColumns = {
   },
 }
 
-const inThreadOf = (thread: ExportThreadRow) =>
-  thread.isDefault
-    ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
-    : eq(messages.threadId, thread.id)
-
 /**
  * A thread's messages, every version of every turn, with their file's details; Default also holds
  * thread-less messages.
@@ -72,7 +77,7 @@ export function messagesOf(db: Db, userId: string, thread: ExportThreadRow) {
     .select(exportColumns)
     .from(messages)
     .leftJoin(uploads, and(eq(uploads.id, messages.uploadId), eq(uploads.userId, userId)))
-    .where(and(eq(messages.userId, userId), inThreadOf(thread)))
+    .where(and(eq(messages.userId, userId), inThread(thread)))
     .orderBy(asc(messages.createdAt), asc(messages.id))
 }
 
@@ -135,18 +140,7 @@ export function exportBatch(
         origin: messages.origin,
         selectedAt: messages.selectedAt,
         shown: messages.shown,
-        content: messages.content,
-        response: messages.response,
-        status: messages.status,
-        errorMessage: messages.errorMessage,
-        chatModel: messages.chatModel,
-        provider: messages.provider,
-        modelId: messages.modelId,
-        inputTokens: messages.inputTokens,
-        outputTokens: messages.outputTokens,
-        latencyMs: messages.latencyMs,
-        co2Impact: messages.co2Impact,
-        mediaType: messages.mediaType,
+        ...exchangeColumns,
         attachment,
         createdAt: messages.createdAt,
         completedAt: messages.completedAt,
@@ -203,4 +197,46 @@ export function shownBatch(
     .where(and(eq(messages.threadId, thread.id), sql`${messages.shown}`, sql`${messages.depth} > ${after}`))
     .orderBy(asc(messages.depth))
     .limit(limit)
+}
+
+/** The person's projects, oldest first. */
+export function projectsOf(db: Db, userId: string) {
+  return db
+    .select()
+    .from(projects)
+    .where(eq(projects.userId, userId))
+    .orderBy(asc(projects.createdAt), asc(projects.id))
+}
+
+/** The project a thread belongs to, by the id its row names (the person's own). */
+export async function projectOf(db: Db, userId: string, projectId: string | null) {
+  if (!projectId) return null
+  const [row] = await db
+    .select({ id: projects.id, name: projects.name })
+    .from(projects)
+    .where(and(eq(projects.id, projectId), eq(projects.userId, userId)))
+  return row ?? null
+}
+
+/** A project's files, oldest first. */
+export function projectFilesOf(db: Db, projectId: string) {
+  return db
+    .select()
+    .from(projectFiles)
+    .where(eq(projectFiles.projectId, projectId))
+    .orderBy(asc(projectFiles.createdAt), asc(projectFiles.id))
+}
+
+/**
+ * The text a project file was read into: its passages in order, a blank line between them (by
+ * passages_project_idx).
+ */
+export async function projectFileText(db: Db, projectId: string, fileId: string): Promise<string> {
+  const [row] = await db
+    .select({
+      text: sql<string>`coalesce(string_agg(${passages.text}, E'\n\n' order by ${passages.ordinal}), '')`,
+    })
+    .from(passages)
+    .where(and(eq(passages.projectId, projectId), eq(passages.fileId, fileId)))
+  return row?.text ?? ''
 }

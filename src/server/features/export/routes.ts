@@ -2,14 +2,32 @@ import { strToU8 } from 'fflate'
 import { Hono } from 'hono'
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportManifest, exportFormatQuery } from '#contract/export.ts'
 import { threadIdParam } from '#contract/threads.ts'
+import { findOwnedThread } from '#server/db/owned-thread.ts'
+import { findInstructions } from '#server/db/user-instructions.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
 import { requireUser } from '#server/lib/session.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
 import { validate } from '#server/lib/validate.ts'
-import { filePath, slug, toExportedAccount, toExportedThread, toMarkdown } from './format.ts'
-import { findOwnedThread, findUser, messagesOf, threadsOf } from './queries.ts'
+import {
+  filePath,
+  projectFilePath,
+  slug,
+  toExportedAccount,
+  toExportedAssistant,
+  toExportedThread,
+  toMarkdown,
+} from './format.ts'
+import {
+  findUser,
+  messagesOf,
+  projectFilesOf,
+  projectFileText,
+  projectOf,
+  projectsOf,
+  threadsOf,
+} from './queries.ts'
 import { threadExportStream } from './thread-stream.ts'
 import { type ZipEntry, zipStream } from './zip-stream.ts'
 
@@ -42,11 +60,27 @@ export function exportRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
       exportedAt: at.toISOString(),
       threads: [],
     }
+    // The instructions and projects, with the text of the projects' files.
+    const projects = []
+    for (const row of await projectsOf(db, userId))
+      projects.push({ row, files: await projectFilesOf(db, row.id) })
+    const assistant = toExportedAssistant(await findInstructions(db, userId), projects)
+    yield { name: 'assistant.json', data: json(assistant), deflate: true }
+    for (const { row, files } of projects)
+      for (const file of files) {
+        const text = await projectFileText(db, row.id, file.id)
+        yield { name: projectFilePath(file), data: strToU8(text), deflate: true }
+      }
+    const projectNames = new Map(projects.map(({ row }) => [row.id, row.name]))
     const written = new Set<string>()
     const threads = await threadsOf(db, userId)
     for (const [i, thread] of threads.entries()) {
       const rows = await messagesOf(db, userId, thread)
-      const exported = toExportedThread(thread, rows, at, { withFilePaths: true })
+      const name = thread.projectId ? projectNames.get(thread.projectId) : undefined
+      const exported = toExportedThread(thread, rows, at, {
+        withFilePaths: true,
+        project: thread.projectId && name !== undefined ? { id: thread.projectId, name } : null,
+      })
       const base = `threads/${String(i + 1).padStart(4, '0')}-${slug(thread.title)}`
       yield { name: `${base}.json`, data: json(exported), deflate: true }
       yield { name: `${base}.md`, data: strToU8(toMarkdown(exported)), deflate: true }
@@ -54,9 +88,14 @@ export function exportRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
       for (const m of rows) {
         if (!m.upload || written.has(m.upload.id)) continue
         written.add(m.upload.id)
-        const bytes = await opts.storage.get(m.upload.storageKey)
-        if (bytes)
-          yield { name: filePath(m.upload), data: bytes, deflate: !COMPRESSED.test(m.upload.mimeType) }
+        // Read from storage as the zip is pulled: one chunk of the file in memory at a time.
+        const stored = await opts.storage.open(m.upload.storageKey)
+        if (stored)
+          yield {
+            name: filePath(m.upload),
+            stream: stored.body,
+            deflate: !COMPRESSED.test(m.upload.mimeType),
+          }
       }
     }
     yield { name: 'manifest.json', data: json(manifest), deflate: true }
@@ -101,7 +140,8 @@ export function exportRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
         if (!thread) throw new AppError('not_found:thread', 'This thread does not exist')
         const { format } = c.req.valid('query')
         const name = `${slug(thread.title)}.${format === 'json' ? 'json' : 'md'}`
-        return new Response(threadExportStream(db, userId, thread, now(), format), {
+        const project = await projectOf(db, userId, thread.projectId)
+        return new Response(threadExportStream(db, userId, thread, now(), format, project), {
           status: 200,
           headers: {
             'Content-Type':

@@ -4,11 +4,12 @@
 // 300 ms at a time; and a person's thread exports are limited like the account's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportedThreadSchema } from '#contract/export.ts'
+import { findOwnedThread } from '#server/db/owned-thread.ts'
 import { worstStalls } from '../../../../tests/helpers/stall.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { ownerWithThread, twoBranchThread } from '../../../../tests/helpers/thread-kit.ts'
 import { toExportedThread, toMarkdown } from './format.ts'
-import { findOwnedThread, messagesOf } from './queries.ts'
+import { messagesOf } from './queries.ts'
 import { THREAD_EXPORTS_PER_HOUR } from './routes.ts'
 
 const STALL_GOAL_MS = 300

@@ -2,7 +2,13 @@
 // batch one short statement, so a thread of any length neither sits whole in memory nor holds the
 // database or the main thread for long; the response body pulls the next batch when it needs it.
 import type { Db } from '#server/db/client.ts'
-import { exportHead, markdownExchange, markdownHead, toExportedMessage } from './format.ts'
+import {
+  exportHead,
+  markdownExchange,
+  markdownHead,
+  type ThreadProject,
+  toExportedMessage,
+} from './format.ts'
 import { type ExportThreadRow, exportBatch, inIndexOrder, shownBatch, shownCount } from './queries.ts'
 
 /** Messages read per statement. */
@@ -11,8 +17,14 @@ export const EXPORT_BATCH = 250
 const noPaths = { withFilePaths: false }
 
 /** Loris's JSON export of one thread (exportedThreadSchema), every version of every turn. */
-async function* threadJson(db: Db, userId: string, thread: ExportThreadRow, now: Date) {
-  const head = JSON.stringify(exportHead(thread, now))
+async function* threadJson(
+  db: Db,
+  userId: string,
+  thread: ExportThreadRow,
+  now: Date,
+  project: ThreadProject,
+) {
+  const head = JSON.stringify(exportHead(thread, now, project))
   // The head's closing brace is left open for the messages.
   yield `${head.slice(0, -1)},"messages":[`
   let after: { createdAt: string; id: string } | null = null
@@ -61,9 +73,10 @@ export function threadExportStream(
   thread: ExportThreadRow,
   now: Date,
   format: 'json' | 'markdown',
+  project: ThreadProject = null,
 ): ReadableStream<Uint8Array> {
   const parts =
-    format === 'json' ? threadJson(db, userId, thread, now) : threadMarkdown(db, userId, thread, now)
+    format === 'json' ? threadJson(db, userId, thread, now, project) : threadMarkdown(db, userId, thread, now)
   const encoder = new TextEncoder()
   return new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { eq, sql } from 'drizzle-orm'
 import { strToU8, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { exportedThreadSchema } from '#contract/export.ts'
+import { EXPORT_VERSION, exportedThreadSchema } from '#contract/export.ts'
 import { IMPORT_LIMITS, importReportSchema } from '#contract/import.ts'
 import { messagePageSchema } from '#contract/messages.ts'
 import { threadListSchema } from '#contract/threads.ts'
@@ -474,7 +474,7 @@ describe('versions through a Loris export (decision 012)', () => {
     const exported = exportedThreadSchema.parse(
       await (await t.request(`/api/threads/${thread!.id}/export`, { cookie })).json(),
     )
-    expect(exported.version).toBe(2)
+    expect(exported.version).toBe(EXPORT_VERSION)
     expect(exported.messages.map((m) => [m.content, m.parentId, m.origin, m.version, m.shown])).toEqual([
       ['first', null, 'sent', 1, true],
       ['second', first!.id, 'sent', 1, true],

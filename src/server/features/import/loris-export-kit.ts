@@ -31,7 +31,7 @@ export function lorisThreadExport(
 ) {
   return {
     format: 'loris-export',
-    version: 2,
+    version: 3,
     exportedAt: at,
     thread: {
       id: crypto.randomUUID(),

@@ -103,6 +103,24 @@ function skipFile(name, reason) {
 const LONG_THREAD_BYTES = BATCH_BYTES
 const MESSAGE_SLICE = 500
 
+/**
+ * About what a value costs to pass to the main thread: its strings' lengths and a little for each
+ * other part, counted until `budget` (a value as large as that is posted in a slice of its own).
+ */
+function sizeOf(value, budget = LONG_THREAD_BYTES) {
+  let size = 0
+  const stack = [value]
+  while (stack.length > 0 && size < budget) {
+    const v = stack.pop()
+    if (typeof v === 'string') size += v.length
+    else if (v !== null && typeof v === 'object') {
+      size += 16
+      for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child)
+    } else size += 8
+  }
+  return size
+}
+
 function emitThread(thread) {
   countEntry()
   if (mode !== 'emit') return
@@ -111,7 +129,9 @@ function emitThread(thread) {
     size +=
       200 +
       (typeof m.content === 'string' ? m.content.length : 0) +
-      (typeof m.response === 'string' ? m.response.length : 0)
+      (typeof m.response === 'string' ? m.response.length : 0) +
+      (m.sources ? sizeOf(m.sources) : 0) +
+      (m.toolSteps ? sizeOf(m.toolSteps) : 0)
   if (size < LONG_THREAD_BYTES) return add('threads', thread, size)
   // One message of 10 MB would hold the main thread while it is taken in (the structured clone
   // is read whole): its messages go first in slices, then the thread, alone in its batch.
@@ -378,6 +398,10 @@ function lorisThread(doc) {
     createdAt: t.createdAt,
     lastMessageAt: t.lastMessageAt,
     notes: { droppedParts: 0, otherBranches: 0, unreadable: 0 },
+    // Its project (export format 3): matched with assistant.json's by id, else by name.
+    project: isObject(t.project)
+      ? { key: typeof t.project.id === 'string' ? t.project.id : null, name: t.project.name }
+      : null,
     messages: doc.messages.map((m) => ({
       // Versions (export format 2); a format 1 export has none and reads as one chain.
       key: typeof m.id === 'string' ? m.id : null,
@@ -398,8 +422,37 @@ function lorisThread(doc) {
       createdAt: m.createdAt,
       completedAt: m.completedAt ?? null,
       attachment: m.attachment ?? null,
+      // What the reply drew on and the tools it called (export format 2 and later).
+      sources: m.sources ?? [],
+      toolSteps: m.toolSteps ?? [],
     })),
   })
+}
+
+/**
+ * assistant.json of a Loris data export (the instructions and projects), read in the survey: the
+ * text files its projects name are read with the files, and it is posted before any thread, so
+ * the threads' projects exist when they are stored. The main thread validates it.
+ */
+let assistant = null
+/** Why assistant.json was left out, said as a skipped entry of the emitting pass. */
+let assistantRefused = null
+
+function assistantParser() {
+  return boundedParser(['$'], (doc, tooDeep) => {
+    if (tooDeep) assistantRefused = TOO_DEEP
+    else if (!isObject(doc) || doc.format !== 'loris-export')
+      assistantRefused = 'it is not the instructions and projects of a Loris export'
+    else lorisAssistant(doc)
+  })
+}
+
+function lorisAssistant(doc) {
+  const projects = Array.isArray(doc.projects) ? doc.projects.slice(0, limits.maxProjects + 1) : []
+  for (const p of projects)
+    if (isObject(p) && Array.isArray(p.files))
+      for (const f of p.files) if (typeof f?.path === 'string') referenced.add(f.path)
+  assistant = { instructions: doc.instructions ?? null, projects }
 }
 
 function lorisParser() {
@@ -488,11 +541,13 @@ function readZipThreads(bytesIn) {
   // An entry not started is skipped without being inflated.
   unzip.onfile = (file) => {
     const name = file.name
+    // The instructions and projects are read once, in the survey (lorisAssistant).
+    const isAssistant = name === 'assistant.json'
     const isConversations = /(^|\/)conversations\.json$/.test(name)
     const isLorisThread = /^threads\/[^/]+\.json$/.test(name)
-    if (!isConversations && !isLorisThread) return
-    kind = isConversations ? 'chatgpt' : 'loris'
-    const parser = isConversations ? conversationsParser() : lorisParser()
+    if (isAssistant ? mode !== 'survey' : !isConversations && !isLorisThread) return
+    if (!isAssistant) kind = isConversations ? 'chatgpt' : 'loris'
+    const parser = isAssistant ? assistantParser() : isConversations ? conversationsParser() : lorisParser()
     let entryBytes = 0
     file.ondata = (err, chunk, final) => {
       if (err) throw new Refused(`The zip is damaged (${name})`)
@@ -502,7 +557,7 @@ function readZipThreads(bytesIn) {
         throw new Refused(
           `The file unpacks to more than ${Math.round(limits.maxUnzippedBytes / 1024 / 1024)} MB`,
         )
-      if (isLorisThread && entryBytes > limits.maxThreadBytes) {
+      if ((isLorisThread || isAssistant) && entryBytes > limits.maxThreadBytes) {
         throw new Refused(`${name} is larger than ${Math.round(limits.maxThreadBytes / 1024 / 1024)} MB`)
       }
       if (chunk.length) parser.write(chunk)
@@ -538,6 +593,8 @@ function readAll(bytesIn, emit) {
   unzipped = 0
   if (!isZip) return parseJson(bytesIn)
   // What the files unpack to counts with the threads against maxUnzippedBytes.
+  if (emit && assistant) post({ type: 'assistant', assistant })
+  if (emit && assistantRefused) skipFile('assistant.json', assistantRefused)
   if (emit) readZipFiles(bytesIn)
   return readZipThreads(bytesIn)
 }

@@ -5,10 +5,16 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { z } from 'zod'
+import {
+  INSTRUCTION_MAX_CHARS,
+  PROJECT_INSTRUCTIONS_MAX_CHARS,
+  PROJECT_NAME_MAX_CHARS,
+} from '#contract/assistant.ts'
 import { chatModelSchema } from '#contract/config.ts'
 import { co2ImpactSchema } from '#contract/impact.ts'
 import { IMPORT_LIMITS } from '#contract/import.ts'
 import { messageCo2ImpactSchema, messageOriginSchema, messageStatusSchema } from '#contract/messages.ts'
+import { sourceSchema, toolStepSchema } from '#contract/tools.ts'
 import { AppError } from '#server/lib/app-error.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -76,6 +82,47 @@ const importedText = z.string().refine((s) => s.length <= IMPORT_LIMITS.maxMessa
   error: `a message longer than ${IMPORT_LIMITS.maxMessageChars.toLocaleString('en-US')} characters`,
 })
 
+/** A string of at most `max` characters; a longer one skips its thread with `what` as the reason. */
+const textUpTo = (max: number, what: string) =>
+  z.string().refine((s) => s.length <= max, {
+    error: `${what} longer than ${max.toLocaleString('en-US')} characters`,
+  })
+
+/** At most `max` items; more skips the thread with the reason. */
+const listUpTo = <T extends z.ZodType>(item: T, max: number, what: string) =>
+  z
+    .array(item)
+    .refine((a) => a.length <= max, { error: `a reply with more than ${max} ${what}` })
+    .default([])
+
+/** A page the reply drew on (contract/tools.ts sourceSchema), its texts bounded. */
+const importedSource = sourceSchema.extend({
+  url: textUpTo(2_048, 'a source address'),
+  title: textUpTo(500, 'a source title'),
+  snippet: textUpTo(2_000, 'a source snippet').optional(),
+})
+
+/** The most characters a tool step's arguments take as JSON. */
+const TOOL_ARGS_CHARS = 20_000
+
+/**
+ * A tool call the reply made (contract/tools.ts toolStepSchema), bounded. A step that was still
+ * running or waiting for approval when exported can no longer finish: it comes back failed, or
+ * refused, never as a step that waits for a click (its approval, naming the exported message,
+ * is left out).
+ */
+const importedToolStep = toolStepSchema.omit({ approval: true }).extend({
+  id: textUpTo(200, 'a tool step id'),
+  name: textUpTo(200, 'a tool name'),
+  args: z.unknown().refine((a) => (JSON.stringify(a ?? null)?.length ?? 0) <= TOOL_ARGS_CHARS, {
+    error: `tool arguments longer than ${TOOL_ARGS_CHARS.toLocaleString('en-US')} characters`,
+  }),
+  result: textUpTo(10_000, 'a tool result').optional(),
+  status: toolStepSchema.shape.status.transform((s) =>
+    s === 'running' ? 'failed' : s === 'awaiting-approval' ? 'refused' : s,
+  ),
+})
+
 const messageShape = z.object({
   /**
    * A Loris export's versions (decision 012): the exported id, the exported id it follows and
@@ -107,7 +154,18 @@ const messageShape = z.object({
       path: z.string().max(500).nullable(),
     })
     .nullable(),
+  sources: listUpTo(importedSource, IMPORT_LIMITS.maxSourcesPerMessage, 'sources'),
+  toolSteps: listUpTo(importedToolStep, IMPORT_LIMITS.maxToolStepsPerMessage, 'tool steps'),
 })
+
+/** A project's name as a project keeps it (contract/assistant.ts projectBody). */
+const projectName = z
+  .string()
+  .trim()
+  .refine((s) => s.length > 0, { error: 'a project without a name' })
+  .refine((s) => s.length <= PROJECT_NAME_MAX_CHARS, {
+    error: `a project name longer than ${PROJECT_NAME_MAX_CHARS} characters`,
+  })
 
 const threadShape = z.object({
   source: z.string().min(1).max(300),
@@ -119,6 +177,11 @@ const threadShape = z.object({
   lastMessageAt: iso,
   /** Left out of the thread: non-text parts, other branches, entries not in the export's form. */
   notes: z.object({ droppedParts: int4, otherBranches: int4, unreadable: int4 }),
+  /** The project it belongs to: the exported project's id (assistant.json) and its name. */
+  project: z
+    .object({ key: z.string().max(100).nullable(), name: projectName })
+    .nullable()
+    .default(null),
   messages: z.array(messageShape),
 })
 export const importedThreadSchema = z.preprocess(withoutNuls, threadShape)
@@ -135,10 +198,76 @@ const MESSAGES_PER_TURN = 250
 
 export type SkippedEntry = { title: string; reason: string }
 
+const importedProject = z.object({
+  id: z.string().max(100),
+  name: projectName,
+  instructions: textUpTo(PROJECT_INSTRUCTIONS_MAX_CHARS, 'project instructions').default(''),
+  files: z
+    .array(z.object({ name: textUpTo(255, 'a file name'), path: z.string().max(500).nullable() }))
+    .default([]),
+})
+export type ImportedProject = z.infer<typeof importedProject>
+
+const importedInstructions = z.object({
+  aboutMe: textUpTo(INSTRUCTION_MAX_CHARS, 'an instruction'),
+  howToRespond: textUpTo(INSTRUCTION_MAX_CHARS, 'an instruction'),
+  enabled: z.boolean(),
+})
+
+/** assistant.json of a Loris data export, validated: what can be restored, and what cannot. */
+export interface ImportedAssistant {
+  instructions: z.infer<typeof importedInstructions> | null
+  projects: ImportedProject[]
+  /** Said in the report: a project or the instructions left out, and why. */
+  notes: string[]
+}
+
+/**
+ * The instructions and projects the worker read, each checked on its own: one that is not in
+ * the export's form is left out with the reason, the others are restored.
+ */
+export function validatedAssistant(
+  raw: unknown,
+  limits: Pick<ImportLimits, 'maxProjects'>,
+): ImportedAssistant {
+  const doc = (raw && typeof raw === 'object' ? raw : {}) as { instructions?: unknown; projects?: unknown }
+  const notes: string[] = []
+  let instructions: ImportedAssistant['instructions'] = null
+  if (doc.instructions != null) {
+    const parsed = z.preprocess(withoutNuls, importedInstructions).safeParse(doc.instructions)
+    if (parsed.success) instructions = parsed.data
+    else notes.push(`Your custom instructions were left out: ${reasonOf(parsed.error)}`)
+  }
+  const list = Array.isArray(doc.projects) ? doc.projects : []
+  if (list.length > limits.maxProjects)
+    notes.push(
+      `Only the first ${limits.maxProjects} projects were restored: one import restores at most that many`,
+    )
+  const projects: ImportedProject[] = []
+  for (const item of list.slice(0, limits.maxProjects)) {
+    const parsed = z.preprocess(withoutNuls, importedProject).safeParse(item)
+    if (parsed.success) projects.push(parsed.data)
+    else {
+      const name = (item as { name?: unknown })?.name
+      const title =
+        (typeof name === 'string' ? name.replaceAll('\u0000', '').trim().slice(0, 100) : '') || '(unnamed)'
+      notes.push(`Project "${title}" was left out: ${reasonOf(parsed.error)}`)
+    }
+  }
+  return { instructions, projects, notes }
+}
+
 /** What the worker read, a batch at a time. */
 export interface ImportBatch {
   threads: ImportedThread[]
   skipped: SkippedEntry[]
+  /** A Loris data export's instructions and projects, read before its first thread. */
+  assistant: ImportedAssistant | null
+}
+
+/** The files of a Loris data export an import stored, read back by their path in the zip. */
+export interface ImportedFiles {
+  read(path: string): Promise<Uint8Array | null>
 }
 
 /**
@@ -160,6 +289,7 @@ export interface ParsedImport {
   skipped: SkippedEntry[]
   files: Map<string, Uint8Array>
   filesOverBudget: Set<string>
+  assistant: ImportedAssistant | null
 }
 
 type WorkerMessage =
@@ -167,6 +297,7 @@ type WorkerMessage =
   | { type: 'messages'; messages: unknown[] }
   | { type: 'file'; path: string; size: number }
   | { type: 'fileLeftOut'; path: string }
+  | { type: 'assistant'; assistant: unknown }
   | { type: 'done'; kind: 'chatgpt' | 'loris' }
   | { type: 'error'; message: string }
 
@@ -182,19 +313,24 @@ const WORKER_HEAP_MB = 192
 /** What the worker puts in place of a long thread's messages, posted before it in slices. */
 const MESSAGES_POSTED = 'posted before'
 
-/** Why a thread was skipped, from the first issue zod found (`offset`: of its messages' slice). */
-function skippedFor(thread: unknown, error: z.ZodError, offset?: number): SkippedEntry {
-  const title = (thread as { title?: unknown })?.title
+/** What was wrong, from the first issue zod found (`offset`: of its messages' slice). */
+function reasonOf(error: z.ZodError, offset?: number): string {
   const issue = error.issues[0]
   const path =
     offset !== undefined
       ? ['messages', Number(issue?.path[0]) + offset, ...(issue?.path.slice(1) ?? [])]
       : issue?.path
   const where = path?.join('.') || 'shape'
+  // Our own refinements say what was wrong in words; zod's own messages are technical.
+  return issue?.code === 'custom' ? `${issue.message} (${where})` : `unexpected content (${where})`
+}
+
+/** Why a thread was skipped. */
+function skippedFor(thread: unknown, error: z.ZodError, offset?: number): SkippedEntry {
+  const title = (thread as { title?: unknown })?.title
   return {
     title: typeof title === 'string' ? title.replaceAll('\u0000', '') : '(unknown)',
-    // Our own refinements say what was wrong in words; zod's own messages are technical.
-    reason: issue?.code === 'custom' ? `${issue.message} (${where})` : `unexpected content (${where})`,
+    reason: reasonOf(error, offset),
   }
 }
 
@@ -251,6 +387,7 @@ export function readImportFile(
     transferList: [own.buffer as ArrayBuffer],
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   })
+  let assistant: ImportedAssistant | null = null
   let heldMessages: unknown[] = []
   return new Promise((resolve, reject) => {
     let settled = false
@@ -319,7 +456,7 @@ export function readImportFile(
             if ('reason' in v) skipped.push(v)
             else threads.push(v)
           }
-          await sink.batch({ threads, skipped })
+          await sink.batch({ threads, skipped, assistant })
         })
       } else if (m.type === 'messages') heldMessages.push(...m.messages)
       else if (m.type === 'file')
@@ -330,6 +467,7 @@ export function readImportFile(
           return sink.file(m.path, held.subarray(0, m.size))
         })
       else if (m.type === 'fileLeftOut') sink.fileOverBudget(m.path)
+      else if (m.type === 'assistant') assistant = validatedAssistant(m.assistant, limits)
       else if (m.type === 'done') finish(() => resolve({ kind: m.kind }))
       else finish(() => reject(new AppError('unprocessable:import', m.message)))
     })
@@ -368,6 +506,7 @@ export async function parseImportFile(
     skipped: [],
     files: new Map(),
     filesOverBudget: new Set(),
+    assistant: null,
   }
   const { kind } = await readImportFile(
     bytes,
@@ -377,6 +516,7 @@ export async function parseImportFile(
       batch: async (batch) => {
         parsed.threads.push(...batch.threads)
         parsed.skipped.push(...batch.skipped)
+        parsed.assistant = batch.assistant
       },
     },
     { limits },

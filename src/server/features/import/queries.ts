@@ -166,6 +166,8 @@ export async function storeImportedThread(
   userId: string,
   t: ImportedThread,
   files: ImportFiles,
+  /** The project a new thread joins (restore-projects.ts); Default never joins one. */
+  projectId: string | null = null,
 ): Promise<StoreResult> {
   const claimed = await db.transaction(async (tx): Promise<Claimed | null> => {
     const [existing] = await tx
@@ -199,6 +201,7 @@ export async function storeImportedThread(
         title: t.isDefault ? `${t.title} (imported)` : t.title,
         chatModel: t.chatModel,
         isFavorite: t.isFavorite,
+        projectId,
         createdAt: new Date(t.createdAt),
         lastMessageAt: new Date(t.lastMessageAt),
         importSource: pending,
@@ -311,6 +314,9 @@ async function storeMessages(
         outputTokens: m.outputTokens,
         latencyMs: m.latencyMs,
         co2Impact: m.co2Impact ?? null,
+        // As a reply stores them: null when it looked nothing up.
+        sources: m.sources.length > 0 ? m.sources : null,
+        toolSteps: m.toolSteps.length > 0 ? m.toolSteps : null,
         uploadId: file?.uploadId ?? null,
         mediaType: file?.mediaType ?? null,
         mediaUrl: file ? `/api/uploads/${file.uploadId}` : null,

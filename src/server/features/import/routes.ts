@@ -9,6 +9,7 @@ import type { ObjectStorage } from '#server/lib/storage.ts'
 import { importSlots, oneImportPerPerson } from './import-slots.ts'
 import { readImportFile } from './parse.ts'
 import { removeUnfinishedImports } from './queries.ts'
+import type { AddProjectFile } from './restore-projects.ts'
 import { importWriter } from './store-import.ts'
 
 const UPLOAD_PACE = {
@@ -24,7 +25,10 @@ async function uploadedFile(c: Context<AppEnv>): Promise<Uint8Array> {
   return file
 }
 
-export function importRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
+export function importRoutes(
+  deps: AppDeps,
+  opts: { storage: ObjectStorage; addProjectFile?: AddProjectFile },
+) {
   const { db } = deps.database
   return new Hono<AppEnv>().post('/import', requireUser(deps), async (c) => {
     const user = c.get('user')
@@ -37,6 +41,7 @@ export function importRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
         await removeUnfinishedImports(db, user.id)
         const writer = importWriter(db, user.id, opts.storage, log, {
           embedded: deps.database.kind === 'pglite',
+          addProjectFile: opts.addProjectFile,
         })
         try {
           const { kind } = await readImportFile(bytes, writer, { transfer: true })

@@ -8,6 +8,7 @@ import { analyzeAfterLoad } from '#server/db/pglite-upkeep.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
 import type { ImportBatch, ParsedImport } from './parse.ts'
 import { type ImportFiles, storeImportedThread } from './queries.ts'
+import { type AddProjectFile, projectRestorer, type RestoredAssistant } from './restore-projects.ts'
 import { writtenFiles } from './written-files.ts'
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
@@ -25,6 +26,23 @@ function sqlState(err: unknown): string | undefined {
   return undefined
 }
 
+/** What came back beside the threads, and what of it was left out, in plain words. */
+function restoredNotes(r: RestoredAssistant | null, projectsCreated: number): string[] {
+  const notes: string[] = []
+  if (projectsCreated || r?.filesAdded)
+    notes.push(
+      `${plural(projectsCreated, 'project')} restored, ${plural(r?.filesAdded ?? 0, 'project file')} added`,
+    )
+  if (r?.instructions === 'restored') notes.push('Your custom instructions were restored')
+  if (r?.instructions === 'kept')
+    notes.push('Your custom instructions here were kept: the ones in the export were not imported')
+  if (r?.filesLeftOut)
+    notes.push(
+      `${plural(r.filesLeftOut, 'project file')} left out: not in the export, or refused by the project (a project keeps at most 50 documents)`,
+    )
+  return notes
+}
+
 /**
  * Stores what the worker reads, a file or a batch at a time, and writes the report a person
  * reads: the threads imported, the first maxListedSkipped left out with why and how many in all,
@@ -38,8 +56,15 @@ export function importWriter(
   userId: string,
   storage: ObjectStorage,
   log: Logger,
-  /** The embedded database: held by each statement, so analysed on a small sample. */
-  { embedded = false }: { embedded?: boolean } = {},
+  {
+    embedded = false,
+    addProjectFile,
+  }: {
+    /** The embedded database: held by each statement, so analysed on a small sample. */
+    embedded?: boolean
+    /** How a restored project gets its files (app.ts: the knowledge feature's path). */
+    addProjectFile?: AddProjectFile
+  } = {},
 ) {
   const skipped: ImportReport['skipped'] = []
   let skippedCount = 0
@@ -60,6 +85,9 @@ export function importWriter(
     overBudget: new Set(),
     keep: (key) => storage.keep(key),
   }
+  const projects = projectRestorer(db, userId, addProjectFile)
+  let restored: RestoredAssistant | null = null
+  let assistantNotes: string[] = []
   return {
     async file(path: string, bytes: Uint8Array): Promise<void> {
       files.stored.set(path, { key: await written.put(bytes), size: bytes.length })
@@ -70,11 +98,23 @@ export function importWriter(
     },
 
     async batch(batch: ImportBatch): Promise<void> {
+      // The instructions and projects before the first thread, which may belong to one of them.
+      // A project's file is read back from storage, where it was written as it arrived.
+      if (batch.assistant && !restored) {
+        restored = await projects.restore(batch.assistant, {
+          read: async (path) => {
+            const file = files.stored.get(path)
+            return file ? storage.get(file.key) : null
+          },
+        })
+        assistantNotes = batch.assistant.notes
+      }
       for (const entry of batch.skipped) skip(entry)
       for (const thread of batch.threads) {
         let stored: Awaited<ReturnType<typeof storeImportedThread>>
         try {
-          stored = await storeImportedThread(db, userId, thread, files)
+          const projectId = await projects.projectFor(thread)
+          stored = await storeImportedThread(db, userId, thread, files, projectId)
         } catch (err) {
           // Removed (its uploads rows with it): its files go with the others no thread uses.
           const code = sqlState(err)
@@ -130,7 +170,16 @@ export function importWriter(
         notes.push(
           `${plural(filesOverBudget, 'attached file')} left out: one import brings back at most ${IMPORT_LIMITS.maxFilesBytes / MB} MB of files. The messages are imported without them`,
         )
-      return { source: kind, threadsImported, messagesImported, skipped, skippedCount, notes }
+      notes.push(...assistantNotes, ...restoredNotes(restored, projects.projectsCreated))
+      return {
+        source: kind,
+        threadsImported,
+        messagesImported,
+        projectsImported: projects.projectsCreated,
+        skipped,
+        skippedCount,
+        notes,
+      }
     },
   }
 }
@@ -147,7 +196,7 @@ export async function storeImport(
   try {
     for (const [path, bytes] of parsed.files) await writer.file(path, bytes)
     for (const path of parsed.filesOverBudget) writer.fileOverBudget(path)
-    await writer.batch({ threads: parsed.threads, skipped: parsed.skipped })
+    await writer.batch({ threads: parsed.threads, skipped: parsed.skipped, assistant: parsed.assistant })
   } catch (err) {
     await writer.abandon()
     throw err

@@ -7,6 +7,7 @@ import type { Thread } from '#contract/threads.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, replyText } from '../../../../tests/helpers/chat.ts'
+import { addProjectFile, documentWithFact } from '../../../../tests/helpers/knowledge.ts'
 
 const env = setUpAiTestApp()
 
@@ -21,21 +22,6 @@ async function send(cookie: string, json: Record<string, unknown>) {
   const res = await env.t.request('/api/messages', { method: 'POST', cookie, json })
   expect(res.status).toBe(200)
   return readEvents(res)
-}
-
-/** A long document whose one paragraph answers the question the tests ask. */
-function longDocument(): string {
-  const filler = (i: number) =>
-    `Section ${i}. The committee reviewed routine logistics, catering budgets and parking arrangements for the annual meeting, noting nothing unusual about chairs, tables or coffee supplies in hall ${i}.`
-  const parts: string[] = []
-  for (let i = 0; i < 1100; i++) {
-    parts.push(filler(i))
-    if (i === 700)
-      parts.push(
-        'The lighthouse keeper Marguerite Ovalle recorded that the quokka colony numbered 412 animals.',
-      )
-  }
-  return parts.join('\n\n')
 }
 
 describe('custom instructions', () => {
@@ -192,17 +178,9 @@ describe('projects', () => {
     const project = await (
       await env.t.request('/api/projects', { method: 'POST', cookie, json: { name: 'Island' } })
     ).json()
-    const doc = longDocument()
+    const doc = documentWithFact(1100, 700)
     expect(doc.length).toBeGreaterThan(200_000)
-    const form = new FormData()
-    form.append('file', new File([doc], 'island-notes.txt', { type: 'text/plain' }))
-    const upload = await env.t.request(`/api/projects/${project.id}/files`, {
-      method: 'POST',
-      cookie,
-      body: form,
-    })
-    expect(upload.status).toBe(201)
-    const file = await upload.json()
+    const file = await addProjectFile(env.t, cookie, project.id, 'island-notes.txt', doc)
     expect(file).toMatchObject({ name: 'island-notes.txt', chars: doc.length })
     expect(file.passages).toBeGreaterThan(100)
     const files = await (await env.t.request(`/api/projects/${project.id}/files`, { cookie })).json()

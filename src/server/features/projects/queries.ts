@@ -86,9 +86,10 @@ export async function moveThread(db: Db, userId: string, threadId: string, proje
 }
 
 /**
- * What a send's prompt carries besides its thread, in one statement: the person's instructions and
+ * What a send's prompt carries besides its thread, in one statement: the person's instructions,
  * the send's project (the one it names for a new thread, 404 when not the person's, else its
- * thread's).
+ * thread's) and whether the thread has documents attached to its messages (then their passages
+ * are retrieved too).
  */
 export async function sendSetup(
   db: Db,
@@ -97,19 +98,23 @@ export async function sendSetup(
 ): Promise<{
   instructions: Instructions | null
   project: Pick<ProjectRow, 'id' | 'name' | 'instructions'> | null
+  threadDocuments: boolean
 }> {
   const result = (await db.execute(sql`
     select ui.about_me, ui.how_to_respond, ui.enabled,
       (select json_build_object('id', p.id, 'name', p.name, 'instructions', p.instructions)
         from projects p where p.user_id = ${userId}::uuid and p.id = coalesce(${at.projectId}::uuid,
           (select t.project_id from threads t where t.id = ${at.threadId}::uuid and t.user_id = ${userId}::uuid))
-      ) as project
+      ) as project,
+      exists (select 1 from messages m where m.thread_id = ${at.threadId}::uuid and m.user_id = ${userId}::uuid
+        and m.media_type = 'document' and m.upload_id is not null) as thread_documents
     from (select 1) one left join user_instructions ui on ui.user_id = ${userId}::uuid`)) as unknown as {
     rows: {
       about_me: string | null
       how_to_respond: string | null
       enabled: boolean | null
       project: unknown
+      thread_documents: boolean | null
     }[]
   }
   const row = result.rows[0]
@@ -124,6 +129,7 @@ export async function sendSetup(
         ? { aboutMe: row.about_me ?? '', howToRespond: row.how_to_respond ?? '', enabled: row.enabled }
         : null,
     project: project ?? null,
+    threadDocuments: Boolean(row?.thread_documents),
   }
 }
 

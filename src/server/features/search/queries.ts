@@ -1,6 +1,7 @@
-// Full-text search over a user's messages: their text and replies (messages.search_vector) and
-// the text read from files sent with them (uploads.search_vector). Plain SQL that PGlite and
-// PostgreSQL run alike; every piece of user input is a parameter (decision 013).
+// Full-text search over a user's messages: their text, replies and the titles of the replies'
+// sources (messages.search_vector) and the text read from files sent with them
+// (uploads.search_vector). Plain SQL that PGlite and PostgreSQL run alike; every piece of user
+// input is a parameter (decision 013).
 import { type SQL, sql } from 'drizzle-orm'
 import { MATCH_END, MATCH_START } from '#contract/search.ts'
 import type { Db } from '#server/db/client.ts'
@@ -39,6 +40,10 @@ function tsquery(terms: SearchTerms): SQL | null {
 
 // The delimiters cannot come from the stored text: they are removed before ts_headline runs.
 const stripMarks = (text: SQL) => sql`replace(replace(${text}, ${MATCH_START}, ''), ${MATCH_END}, '')`
+
+/** The titles of a reply's sources (indexed with its text, schema/chat.ts), for its headline. */
+const sourceTitles = sql`coalesce((select string_agg(t #>> '{}', ' · ')
+  from jsonb_array_elements(jsonb_path_query_array(coalesce(m.sources, '[]'::jsonb), '$[*].title')) t), '')`
 
 /** One page (limit + 1 rows, so the caller knows whether there is a next), best rank first. */
 export async function searchMessages(
@@ -96,7 +101,7 @@ export async function searchMessages(
       to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
       ts_headline(
         'simple',
-        ${stripMarks(sql`case p.source when 'attachment' then coalesce(u.extracted_text, '') else m.content || E'\n' || m.response end`)},
+        ${stripMarks(sql`case p.source when 'attachment' then coalesce(u.extracted_text, '') else m.content || E'\n' || m.response || E'\n' || ${sourceTitles} end`)},
         q.query,
         ${HEADLINE_OPTIONS}
       ) as headline

@@ -75,6 +75,31 @@ describe('GET /api/search', () => {
     expect(marked(results[0]!)).toEqual(['photovoltaic'])
   })
 
+  it('finds a reply by the title of a source it drew on, the title highlighted', async () => {
+    const { cookie, add } = await seed()
+    const m = await add('Any news about lorises?', 'Twins were born [1].', {
+      sources: [
+        {
+          url: 'https://zoo.example/news',
+          title: 'Zoo announces pygmy loris twins',
+          snippet: 'Born in May.',
+        },
+        { url: 'https://other.example', title: 'Unrelated page' },
+      ],
+    })
+    await add('Streaming', 'Not settled yet', {
+      status: 'streaming',
+      sources: [{ url: 'https://zoo.example/2', title: 'Pygmy marmoset' }],
+    })
+    const { results } = await search(cookie, 'pygmy')
+    expect(results.map((r) => r.messageId)).toEqual([m.id])
+    expect(results[0]).toMatchObject({ source: 'message' })
+    expect(marked(results[0]!)).toEqual(['pygmy'])
+    expect(results[0]!.snippet.map((p) => p.text).join('')).toContain('Zoo announces pygmy loris twins')
+    // A source's address and snippet are not its title: not searched.
+    expect((await search(cookie, 'zoo.example')).results).toEqual([])
+  })
+
   it("never shows another user's messages", async () => {
     const other = await seed()
     await other.add('My secret zanzibar plan', 'Keep it quiet.')

@@ -1,11 +1,12 @@
 // The only code touching the shares table.
 import { randomBytes, randomUUID } from 'node:crypto'
-import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import { isChatModel } from '#contract/chat-models.ts'
 import type { Db } from '#server/db/client.ts'
+import { inThread, type ThreadRow } from '#server/db/owned-thread.ts'
 import { messages, shares, threads, uploads } from '#server/db/schema/index.ts'
 import { activeBranch } from '#server/features/chat/branch.ts'
-import { co2Of, sourcesOf } from '#server/features/chat/message-json.ts'
+import { co2Of, sourcesOf } from '#server/lib/stored-message.ts'
 import {
   modelNamesOf,
   SERVER_ONLY_KEYS,
@@ -15,26 +16,14 @@ import {
 } from './snapshot.ts'
 
 export type ShareRow = typeof shares.$inferSelect
-type ThreadRow = typeof threads.$inferSelect
 
 export const newShareToken = () => randomBytes(32).toString('base64url')
-
-export async function findOwnedThread(db: Db, userId: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(threads)
-    .where(and(eq(threads.id, id), eq(threads.userId, userId)))
-  return row
-}
 
 /**
  * The thread's exchanges as they stand now, oldest first (Default also holds thread-less ones):
  * the branch it shows, without the other versions (decision 012).
  */
 export async function snapshotOf(db: Db, userId: string, thread: ThreadRow): Promise<StoredExchange[]> {
-  const inThread = thread.isDefault
-    ? or(eq(messages.threadId, thread.id), isNull(messages.threadId))
-    : eq(messages.threadId, thread.id)
   const rows = await db
     .select({
       id: messages.id,
@@ -56,7 +45,7 @@ export async function snapshotOf(db: Db, userId: string, thread: ThreadRow): Pro
       sources: messages.sources,
     })
     .from(messages)
-    .where(and(eq(messages.userId, userId), inThread))
+    .where(and(eq(messages.userId, userId), inThread(thread)))
     .orderBy(asc(messages.createdAt), asc(messages.id))
   return activeBranch(rows).map(({ row: m }) => {
     const { parentId: _parent, selectedAt: _selected, ...rest } = m

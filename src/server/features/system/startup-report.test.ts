@@ -15,7 +15,21 @@ describe('the start-up table', () => {
     )
     expect(table).toMatch(/Payments\s+not configured\s+STRIPE_SECRET_KEY/)
     expect(table).toMatch(/Database\s+embedded PGlite in \/srv\/loris/)
-    expect(table).toMatch(/Project knowledge\s+full-text retrieval \(PostgreSQL ranking\)/)
+    expect(table).toMatch(
+      /Project knowledge\s+full-text \+ vectors\s+embedding model fetched on first use to \/srv\/loris\/models\/bge-small-en-v1\.5-q8_0\.gguf/,
+    )
+  })
+
+  it('says when retrieval ranks by full text only: no embedding model, or no pgvector on the server', () => {
+    expect(startupTable(env({ EMBED_ENGINE: 'off' }))).toMatch(
+      /Project knowledge\s+full-text only\s+EMBED_ENGINE=on for vector similarity/,
+    )
+    expect(
+      startupTable(env({ DATABASE_URL: 'postgres://db/loris' }), [], { databaseVectors: false }),
+    ).toMatch(/Project knowledge\s+full-text only\s+the pgvector extension on the PostgreSQL server/)
+    expect(startupTable(env({ EMBED_MODEL_FILE: '/m/bge.gguf' }))).toMatch(
+      /Project knowledge\s+full-text \+ vectors\s+embedding model \/m\/bge\.gguf/,
+    )
   })
 
   it('names the eco sources: endpoint, half an endpoint, a file, off', () => {
@@ -55,6 +69,42 @@ describe('the start-up table', () => {
     expect(startupTable(env({}))).toMatch(/Traces\s+off\s+OTEL_EXPORTER_OTLP_ENDPOINT/)
     expect(startupTable(env({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318' }))).toMatch(
       /Traces\s+OTLP to http:\/\/otel:4318/,
+    )
+  })
+
+  it('names the web search provider, or says it is off', () => {
+    expect(startupTable(env({}))).toMatch(
+      /Web search\s+off\s+SEARXNG_URL \(recommended\), BRAVE_SEARCH_API_KEY or TAVILY_API_KEY/,
+    )
+    expect(startupTable(env({ SEARXNG_URL: 'http://searx:8080' }))).toMatch(
+      /Web search\s+SearXNG at http:\/\/searx:8080\/?\s*$/m,
+    )
+    expect(startupTable(env({ BRAVE_SEARCH_API_KEY: 'k' }))).toMatch(/Web search\s+Brave Search\s*$/m)
+    expect(startupTable(env({ TAVILY_API_KEY: 'k' }))).toMatch(/Web search\s+Tavily\s*$/m)
+  })
+
+  it('counts the MCP servers and the tools they answered with, naming one that did not', () => {
+    expect(startupTable(env({}))).toMatch(/MCP tools\s+off\s+MCP_SERVERS/)
+    const servers = JSON.stringify([
+      { name: 'zoo', url: 'http://zoo/mcp', needsApproval: ['release_animal'] },
+      { name: 'files', url: 'http://files/mcp' },
+    ])
+    expect(
+      startupTable(env({ MCP_SERVERS: servers }), [
+        { name: 'zoo', tools: 2, needApproval: 1 },
+        { name: 'files', tools: null, needApproval: 0 },
+      ]),
+    ).toMatch(
+      /MCP tools\s+2 servers, 2 tools, 1 asking approval\s+not answering now: files \(tried again on each reply\)/,
+    )
+    expect(
+      startupTable(env({ MCP_SERVERS: servers }), [
+        { name: 'zoo', tools: null, needApproval: 0 },
+        { name: 'files', tools: null, needApproval: 0 },
+      ]),
+    ).toMatch(/MCP tools\s+2 servers\s+not answering now: zoo, files/)
+    expect(startupTable(env({ MCP_SERVERS: '[{"name":"zoo"}]' }))).toMatch(
+      /MCP tools\s+invalid\s+MCP_SERVERS: 0\.url/,
     )
   })
 })

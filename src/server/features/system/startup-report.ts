@@ -1,8 +1,11 @@
 // One table at start-up: what this deployment has configured and what each missing piece needs.
 // For the operator: environment variable names belong here, never on end users' screens.
 import type { Env } from '#server/env.ts'
+import { embedderSettings } from '#server/features/eco-engine/embedder.ts'
 import { ecoEngineSettings, ecoSource } from '#server/features/eco-engine/settings.ts'
 import { loadCatalogue } from '#server/features/models/catalogue.ts'
+import { parseMcpServers } from '#server/features/tools/mcp.ts'
+import { createWebSearch } from '#server/features/tools/web-search.ts'
 import { chooseEngine } from '#server/features/voice/engines.ts'
 
 interface Row {
@@ -11,7 +14,21 @@ interface Row {
   needs: string
 }
 
-export function startupRows(env: Env): Row[] {
+/** What each MCP server answered when asked for its tools at start (tools/mcp.ts describeMcpServers). */
+export type McpSummary = Array<{ name: string; tools: number | null; needApproval: number }>
+
+/** What the start-up table says of project knowledge: whether the database offers pgvector. */
+export interface KnowledgeSupport {
+  databaseVectors: boolean
+}
+
+const SEARCH_NAMES: Record<string, string> = { searxng: 'SearXNG', brave: 'Brave Search', tavily: 'Tavily' }
+
+export function startupRows(
+  env: Env,
+  mcp: McpSummary = [],
+  knowledge: KnowledgeSupport = { databaseVectors: true },
+): Row[] {
   const rows: Row[] = []
   const row = (feature: string, ok: boolean, okText: string, needs: string) =>
     rows.push({ feature, state: ok ? okText : 'not configured', needs: ok ? '' : needs })
@@ -53,6 +70,15 @@ export function startupRows(env: Env): Row[] {
       })
   }
   rows.push(catalogueRow(env))
+  const search = createWebSearch(env)
+  rows.push({
+    feature: 'Web search',
+    state: search
+      ? `${SEARCH_NAMES[search.provider] ?? search.provider}${env.SEARXNG_URL && search.provider === 'searxng' ? ` at ${env.SEARXNG_URL}` : ''}`
+      : 'off',
+    needs: search ? '' : 'SEARXNG_URL (recommended), BRAVE_SEARCH_API_KEY or TAVILY_API_KEY',
+  })
+  rows.push(mcpRow(env, mcp))
   row(
     'Payments',
     Boolean(env.STRIPE_SECRET_KEY),
@@ -76,13 +102,7 @@ export function startupRows(env: Env): Row[] {
     state: env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${env.DATA_DIR}`,
     needs: '',
   })
-  // Decision 068: passages are ranked by PostgreSQL full-text search on either database; no
-  // embedding model runs, so pgvector is not used even where the server has it.
-  rows.push({
-    feature: 'Project knowledge',
-    state: 'full-text retrieval (PostgreSQL ranking)',
-    needs: 'vector similarity is not used (no embedding model)',
-  })
+  rows.push(knowledgeRow(env, knowledge))
   rows.push(
     env.S3_BUCKET
       ? {
@@ -114,6 +134,51 @@ export function startupRows(env: Env): Row[] {
   return rows
 }
 
+/**
+ * Decision 068: passages are ranked by PostgreSQL full-text search always, fused with pgvector
+ * similarity where the database has the extension and the embedding model is on.
+ */
+function knowledgeRow(env: Env, knowledge: KnowledgeSupport): Row {
+  const feature = 'Project knowledge'
+  const embed = embedderSettings(env)
+  if (!embed) return { feature, state: 'full-text only', needs: 'EMBED_ENGINE=on for vector similarity' }
+  if (!knowledge.databaseVectors)
+    return { feature, state: 'full-text only', needs: 'the pgvector extension on the PostgreSQL server' }
+  return {
+    feature,
+    state: 'full-text + vectors',
+    needs: embed.modelUrl
+      ? `embedding model fetched on first use to ${embed.modelFile}, or set EMBED_MODEL_FILE`
+      : `embedding model ${embed.modelFile}`,
+  }
+}
+
+/** The MCP servers' tools: how many servers, and what each answered at start. */
+function mcpRow(env: Env, summary: McpSummary): Row {
+  let count: number
+  try {
+    count = parseMcpServers(env.MCP_SERVERS).length
+  } catch (err) {
+    return { feature: 'MCP tools', state: 'invalid', needs: (err as Error).message }
+  }
+  if (count === 0) return { feature: 'MCP tools', state: 'off', needs: 'MCP_SERVERS' }
+  const servers = `${count} server${count === 1 ? '' : 's'}`
+  const tools = summary.reduce((n, s) => n + (s.tools ?? 0), 0)
+  const approval = summary.reduce((n, s) => n + s.needApproval, 0)
+  const silent = summary.filter((s) => s.tools === null).map((s) => s.name)
+  const parts = [
+    servers,
+    // Counted over the servers that answered; none answering, there is nothing to count.
+    ...(summary.length > silent.length ? [`${tools} tool${tools === 1 ? '' : 's'}`] : []),
+    ...(approval ? [`${approval} asking approval`] : []),
+  ]
+  return {
+    feature: 'MCP tools',
+    state: parts.join(', '),
+    needs: silent.length ? `not answering now: ${silent.join(', ')} (tried again on each reply)` : '',
+  }
+}
+
 /** Models beside the modes (models/catalogue.ts): what the keys, endpoints and models file give. */
 function catalogueRow(env: Env): Row {
   const needs = 'ANTHROPIC_API_KEY, MISTRAL_API_KEY, OPENAI_COMPATIBLE_ENDPOINTS, LORIS_MODELS_FILE'
@@ -131,8 +196,11 @@ function catalogueRow(env: Env): Row {
 }
 
 /** The rows as a plain-text table. */
-export function startupTable(env: Env): string {
-  const rows = [{ feature: 'Feature', state: 'State', needs: 'To set it up' }, ...startupRows(env)]
+export function startupTable(env: Env, mcp: McpSummary = [], knowledge?: KnowledgeSupport): string {
+  const rows = [
+    { feature: 'Feature', state: 'State', needs: 'To set it up' },
+    ...startupRows(env, mcp, knowledge),
+  ]
   const w1 = Math.max(...rows.map((r) => r.feature.length))
   const w2 = Math.max(...rows.map((r) => r.state.length))
   const line = (r: Row) => `  ${r.feature.padEnd(w1)}  ${r.state.padEnd(w2)}  ${r.needs}`.trimEnd()
