@@ -10,9 +10,10 @@ export const IMPORT_LIMITS = {
   /** A file inside a Loris export: the largest upload there is. */
   maxFileBytesInZip: 25 * MB,
   /**
-   * All the files one import brings back: the server holds them until the threads are stored.
-   * An export's files are mostly pictures and PDFs, which a zip does not shrink, so a real export
-   * (at most maxFileBytes) carries about this much; the files past it are left out, said in a note.
+   * All the files one import brings back (written to storage one at a time as they are read), so
+   * one import cannot fill the storage with what no person uploaded. An export's files are mostly
+   * pictures and PDFs, which a zip does not shrink, so a real export (at most maxFileBytes) carries
+   * about this much; the files past it are left out, said in a note.
    */
   maxFilesBytes: 100 * MB,
   maxThreads: 10_000,

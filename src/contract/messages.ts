@@ -98,15 +98,14 @@ export const messageSchema = z.object({
 export type Message = z.infer<typeof messageSchema>
 
 /**
- * GET /api/messages?threadId= → oldest first; without threadId, the Default thread's.
- * With `limit` (and then `cursor`), one page: the newest `limit` first, each next page the ones
- * before it (loaded as the person scrolls up); within a page, oldest first as in the full list.
+ * GET /api/messages?threadId= → one page of the shown branch; without threadId, the Default
+ * thread's. The newest `limit` exchanges (MESSAGES_PAGE_SIZE when not given) first, each next
+ * page (`cursor`) the ones before it, loaded as the person scrolls up; within a page, oldest first.
  */
 export const messagesQuery = pageQuery.extend({
   threadId: z.uuid({ error: 'Unknown thread' }).optional(),
 })
 export type MessagesQuery = z.infer<typeof messagesQuery>
-export const messageListSchema = z.array(messageSchema)
 export const messagePageSchema = pageSchema(messageSchema)
 export type MessagePage = z.infer<typeof messagePageSchema>
 export { MESSAGES_PAGE_SIZE } from './page-sizes.ts'

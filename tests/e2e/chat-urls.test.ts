@@ -177,6 +177,6 @@ describe('a phone with more threads than one page', () => {
 
 async function latestMessageId(page: import('playwright-core').Page, base: string, threadId: string | null) {
   const res = await page.request.get(`${base}/api/messages?threadId=${threadId}`)
-  const list = (await res.json()) as { id: string }[]
-  return list.at(-1)?.id
+  const newest = (await res.json()) as { items: { id: string }[] }
+  return newest.items.at(-1)?.id
 }

@@ -45,7 +45,7 @@ async function waitForMessage(
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const res = await fetch(`${url}/api/messages?threadId=${threadId}`, { headers: { cookie } })
-    const found = ((await res.json()) as Message[]).find((m) => m.id === id)
+    const found = ((await res.json()) as { items: Message[] }).items.find((m) => m.id === id)
     if (found && check(found)) return found
     if (Date.now() > deadline) throw new Error(`message ${id} did not reach the expected state in time`)
     await new Promise((r) => setTimeout(r, 250))

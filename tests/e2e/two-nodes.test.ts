@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { messageListSchema, messagePageSchema } from '#contract/messages.ts'
+import { messagePageSchema } from '#contract/messages.ts'
 import { startPostgres } from '../../scripts/postgres-server.mjs'
 import { eventReader, replyText, waitFor } from '../helpers/chat.ts'
 import { ChatPage } from '../pages/chat-page.ts'
@@ -153,9 +153,9 @@ describe('two nodes on one PostgreSQL', () => {
     expect(bEnd?.status).toBe('interrupted')
 
     const stored = await waitFor(async () => {
-      const list = messageListSchema.parse(
+      const list = messagePageSchema.parse(
         await (await onA(`/api/messages?threadId=${threadId}`, { cookie })).json(),
-      )
+      ).items
       const m = list.find((x) => x.id === id)
       return m && m.status !== 'streaming' ? m : undefined
     })

@@ -118,9 +118,10 @@ describe('the default settings', () => {
     )
     const stored = await page.evaluate(async () => {
       const threadId = new URL(location.href).pathname.split('/').pop()
-      return (await (await fetch(`/api/messages?threadId=${threadId}`)).json()) as {
-        sources: unknown
-      }[]
+      const page = (await (await fetch(`/api/messages?threadId=${threadId}`)).json()) as {
+        items: { sources: unknown }[]
+      }
+      return page.items
     })
     expect(stored.at(-1)?.sources).toEqual(RESULTS)
     expect(unexpectedErrors()).toEqual([])

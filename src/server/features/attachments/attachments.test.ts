@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ATTACHMENT_NOTICE_HEADER, decodeNoticeHeader } from '#contract/attachments.ts'
-import { messageListSchema } from '#contract/messages.ts'
+import { messagePageSchema } from '#contract/messages.ts'
 import { uploads } from '#server/db/schema/index.ts'
 import { createDiskStorage } from '#server/lib/storage.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
@@ -64,9 +64,9 @@ async function sendFile(cookie: string, field: string, name: string, fields: Rec
   const events = await readEvents(res)
   expect(events.at(-1)).toMatchObject({ done: true })
   const threadId = events[0]?.threadId as string
-  const list = messageListSchema.parse(
+  const list = messagePageSchema.parse(
     await (await app.t.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
-  )
+  ).items
   const message = list.find((m) => m.id === events[0]?.id)
   if (!message) throw new Error('the message was not stored')
   return { res, reply: replyText(events), message, threadId }
@@ -139,9 +139,9 @@ describe('sending a file with a message', () => {
       edit.set(k, v)
     edit.set('editOf', message.id)
     await readEvents(await post(cookie, edit))
-    const list = messageListSchema.parse(
+    const list = messagePageSchema.parse(
       await (await app.t.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
-    )
+    ).items
     expect(list.at(-1)).toMatchObject({
       content: 'Read it',
       mediaName: 'document.pdf',
@@ -339,7 +339,9 @@ describe('who may see a file, and when it goes', () => {
     expect(copy.status).toBe(201)
     // The copy shows the same file, named and typed as it was sent.
     const { id: copyThread } = await copy.json()
-    const copied = await (await app.t.request(`/api/messages?threadId=${copyThread}`, { cookie })).json()
+    const copied = messagePageSchema.parse(
+      await (await app.t.request(`/api/messages?threadId=${copyThread}`, { cookie })).json(),
+    ).items
     expect(copied[0]).toMatchObject({ mediaName: 'photo.jpg', mediaMime: 'image/jpeg' })
     await app.t.request(`/api/threads/${first.threadId}`, { method: 'DELETE', cookie })
     const file = await app.t.request(first.message.mediaUrl as string, { cookie })

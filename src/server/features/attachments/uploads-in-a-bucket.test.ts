@@ -35,7 +35,7 @@ describe('uploads in an S3 bucket', () => {
     expect(existsSync(join(app.t.deps.env.DATA_DIR, 'uploads'))).toBe(false)
 
     const page = await (await app.t.request(`/api/messages?threadId=${threadId}`, { cookie })).json()
-    const mediaUrl = page.find((m: { mediaUrl: string | null }) => m.mediaUrl)?.mediaUrl as string
+    const mediaUrl = page.items.find((m: { mediaUrl: string | null }) => m.mediaUrl)?.mediaUrl as string
     const own = await app.t.request(mediaUrl, { cookie })
     expect(own.status).toBe(200)
     expect(new Uint8Array(await own.arrayBuffer())).toEqual(png)

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { messageListSchema } from '#contract/messages.ts'
+import { messagePageSchema } from '#contract/messages.ts'
 import { createApp } from '#server/app.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
@@ -185,12 +185,14 @@ describe('replies outlive their request', () => {
     const events = eventReader(await send(cookie, { content: SLOW }))
     const { id } = await events.until(firstText)
     const midway = await waitFor(async () => {
-      const list = messageListSchema.parse(await (await app.t.request('/api/messages', { cookie })).json())
+      const list = messagePageSchema.parse(
+        await (await app.t.request('/api/messages', { cookie })).json(),
+      ).items
       // Not in Default: this send created its own thread, so look the message up by id.
       const threadId = (await db().select().from(messages).where(eq(messages.id, id!)))[0]?.threadId
-      const inThread = messageListSchema.parse(
+      const inThread = messagePageSchema.parse(
         await (await app.t.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
-      )
+      ).items
       const m = [...list, ...inThread].find((x) => x.id === id)
       return m && m.status === 'streaming' && m.response ? m : undefined
     })
@@ -293,13 +295,18 @@ describe('GET and DELETE /api/messages', () => {
       await readEvents(await send(cookie, { content, threadId: await defaultId(userId) }))
     await readEvents(await send(cookie, { content: 'own thread' }))
     await readEvents(await send(stranger.cookie, { content: 'not yours' }))
-    const listed = messageListSchema.parse(await (await app.t.request('/api/messages', { cookie })).json())
+    const listed = messagePageSchema.parse(
+      await (await app.t.request('/api/messages', { cookie })).json(),
+    ).items
     expect(listed.map((m) => m.content)).toEqual(['one', 'two'])
 
     const res = await app.t.request('/api/messages', { method: 'DELETE', cookie })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ ok: true })
-    expect(await (await app.t.request('/api/messages', { cookie })).json()).toEqual([])
+    expect(await (await app.t.request('/api/messages', { cookie })).json()).toEqual({
+      items: [],
+      nextCursor: null,
+    })
     const left = await db().select().from(threads).where(eq(threads.userId, userId))
     expect(left.map((th) => th.title)).toEqual(['Default'])
     expect(await db().select().from(messages).where(eq(messages.userId, userId))).toEqual([])

@@ -3,7 +3,7 @@
 import { type SQL, sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { type Message, messageListSchema, messagePageSchema } from '#contract/messages.ts'
+import { MESSAGES_PAGE_SIZE, type Message, messagePageSchema } from '#contract/messages.ts'
 import { type Thread, threadListSchema, threadPageSchema } from '#contract/threads.ts'
 import { namedStatements } from '#server/db/named-statement.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
@@ -210,9 +210,8 @@ describe('GET /api/messages pages', () => {
   it('walks a thread newest page first back to its start; each page oldest first', async () => {
     const { cookie, userId } = await signedIn()
     const [thread] = await t.deps.database.db.insert(threads).values({ userId, title: 'Long' }).returning()
-    await addMessages(userId, thread!.id, 47)
+    const added = await addMessages(userId, thread!.id, 47)
     const base = `/api/messages?threadId=${thread!.id}`
-    const full = messageListSchema.parse(await json(base, cookie))
     const { rows, pages } = await walk<Message>(
       `${base}&limit=20`,
       cookie,
@@ -220,11 +219,14 @@ describe('GET /api/messages pages', () => {
       true,
     )
     expect(pages.map((p) => p.length)).toEqual([20, 20, 7])
-    expect(pages[0]?.at(-1)?.id).toBe(full.at(-1)?.id)
-    expect(rows).toEqual(full)
+    expect(rows.map((m) => m.id)).toEqual(added)
+    // Without a limit, the newest page of the default size, with the cursor to the ones before.
+    const first = messagePageSchema.parse(await json(base, cookie))
+    expect(first.items).toEqual(rows.slice(-MESSAGES_PAGE_SIZE))
+    expect(first.nextCursor).not.toBeNull()
   })
 
-  it('writes every kind of field as the full list does (times to the millisecond, impacts, files, text)', async () => {
+  it('writes every kind of field whatever the page size (times to the millisecond, impacts, files, text)', async () => {
     const { cookie, userId } = await signedIn()
     const [thread] = await t.deps.database.db
       .insert(threads)
@@ -281,7 +283,7 @@ describe('GET /api/messages pages', () => {
     })
     await reshowThread(t.deps.database.db, thread!.id)
     const base = `/api/messages?threadId=${thread!.id}`
-    const full = messageListSchema.parse(await json(base, cookie))
+    const full = messagePageSchema.parse(await json(base, cookie)).items
     const page = messagePageSchema.parse(await json(`${base}&limit=10`, cookie))
     expect(page.items).toEqual(full)
     expect(page.items[0]).toMatchObject({
@@ -299,16 +301,16 @@ describe('GET /api/messages pages', () => {
     const [def] = threadListSchema.parse(await json('/api/threads', cookie))
     // Migration 0009 moves a thread-less history into Default, following its last exchange.
     const inThread = await addMessages(userId, def!.id, 20, 0)
-    await addMessages(userId, def!.id, 13, 20, inThread.at(-1))
-    const full = messageListSchema.parse(await json('/api/messages', cookie))
-    expect(full).toHaveLength(33)
+    const moved = await addMessages(userId, def!.id, 13, 20, inThread.at(-1))
     const { rows } = await walk<Message>(
       '/api/messages?limit=6',
       cookie,
       (b) => messagePageSchema.parse(b),
       true,
     )
-    expect(rows.map((r) => r.id)).toEqual(full.map((r) => r.id))
+    expect(rows.map((r) => r.id)).toEqual([...inThread, ...moved])
+    const newest = messagePageSchema.parse(await json('/api/messages', cookie)).items
+    expect(newest.map((r) => r.id)).toEqual(rows.slice(-MESSAGES_PAGE_SIZE).map((r) => r.id))
   })
 
   it('pages the shown branch only, each exchange naming the versions of its turn', async () => {
@@ -321,7 +323,7 @@ describe('GET /api/messages pages', () => {
     // An edit of the sixth turn, selected, with two exchanges after it: the old sixth turn and the
     // six after it are on a branch not shown.
     const edit = await addMessages(userId, thread!.id, 3, 100, chain[4])
-    const full = messageListSchema.parse(await json(`/api/messages?threadId=${thread!.id}`, cookie))
+    const full = messagePageSchema.parse(await json(`/api/messages?threadId=${thread!.id}`, cookie)).items
     expect(full.map((m) => m.id)).toEqual([...chain.slice(0, 5), ...edit])
     const { rows, pages } = await walk<Message>(
       `/api/messages?threadId=${thread!.id}&limit=3`,

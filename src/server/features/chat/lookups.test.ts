@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { configSchema } from '#contract/config.ts'
-import { messageListSchema } from '#contract/messages.ts'
+import { messagePageSchema } from '#contract/messages.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, replyText, settled } from '../../../../tests/helpers/chat.ts'
 import { type McpStandIn, startMcpStandIn } from '../../../../tests/stand-ins/mcp.ts'
@@ -67,9 +67,9 @@ async function send(body: Record<string, unknown>, t = app.t) {
   const events = await readEvents(res)
   const id = events[0]?.id as string
   const threadId = events[0]?.threadId as string
-  const list = messageListSchema.parse(
+  const list = messagePageSchema.parse(
     await (await t.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
-  )
+  ).items
   return { events, id, threadId, cookie, message: list.find((m) => m.id === id) }
 }
 

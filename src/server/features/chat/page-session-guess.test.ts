@@ -143,7 +143,7 @@ describe('a list page on a session read before', () => {
   })
 
   it.each(['threads', 'messages'] as const)(
-    'answers the whole %s list (no page asked) on the session as it is now',
+    'answers %s asked with no page size on the session as it is now',
     async (list) => {
       const { cookie, userId, threadId } = await readBefore()
       const path = list === 'threads' ? '/api/threads' : `/api/messages?threadId=${threadId}`

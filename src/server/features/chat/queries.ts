@@ -1,14 +1,14 @@
 // The chat feature's reads and writes: messages, the threads a send creates, the user's usage.
 // finalize.ts holds the one write that ends a reply.
 import { randomUUID } from 'node:crypto'
-import { and, asc, desc, eq, or, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm'
 import { QueryBuilder } from 'drizzle-orm/pg-core'
 import type { MessageKnowledge } from '#contract/messages.ts'
 import type { ReplyFamily } from '#contract/models.ts'
 import type { Database, Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
 import { executeNamed, placeholders, shapedStatement } from '#server/db/named-statement.ts'
-import { findOwnedThread, inThread, type ThreadRow } from '#server/db/owned-thread.ts'
+import { findOwnedThread } from '#server/db/owned-thread.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
@@ -64,18 +64,6 @@ export async function findByClientId(db: Db, userId: string, clientMessageId: st
     .from(messages)
     .where(and(eq(messages.userId, userId), eq(messages.clientMessageId, clientMessageId)))
   return row
-}
-
-/** A thread's messages oldest first; the Default thread also shows any thread-less message. */
-export async function listMessages(db: Db, userId: string, thread: ThreadRow) {
-  // The sweep does this every few seconds; doing it here too means a list never shows a reply
-  // as still being written by a node that is gone.
-  await finishLapsed(db, { userId })
-  return db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.userId, userId), inThread(thread)))
-    .orderBy(asc(messages.createdAt), asc(messages.id))
 }
 
 /**

@@ -10,31 +10,26 @@ import {
 } from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
 import { approvalAnswerSchema } from '#contract/tools.ts'
-import { findOwnedThread } from '#server/db/owned-thread.ts'
 import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import { modelsFor } from '#server/features/models/list.ts'
 import { createModelRegistry } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
-import { readOnSession, readsCheckSession, readUser, requireUser } from '#server/lib/session.ts'
+import { readOnSession, readsCheckSession, requireUser } from '#server/lib/session.ts'
 import { validate } from '#server/lib/validate.ts'
 import { answerApproval } from './approval.ts'
-import { activeBranch } from './branch.ts'
 import type { GenerationRegistry } from './generation.ts'
 import type { ReplyLookup } from './lookup.ts'
-import { messageFromJsonText, toMessageJson } from './message-json.ts'
+import { messageFromJsonText } from './message-json.ts'
 import type { PromptContextSource } from './prompt-context.ts'
 import {
   clearHistory,
-  findDefaultThread,
   findOwnedMessage,
-  listMessages,
   listMessagesPage,
   type MessagesPage,
   markStopped,
   selectVersion,
-  type ThreadRow,
 } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
 import { type AttachmentReader, readSendInput } from './send-input.ts'
@@ -73,27 +68,12 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
     context: opts.context,
   }
   const auth = requireUser(deps)
-  /** The thread as shown: the selected version of each turn, each naming its siblings. */
-  const shownBranch = async (userId: string, thread: ThreadRow) => {
-    const rows = await listMessages(db, userId, thread)
-    return activeBranch(rows).map((e) => toMessageJson(e.row, e.versionIds))
-  }
-
   return new Hono<AppEnv>()
     .get('/messages', readsCheckSession(deps), validate('query', messagesQuery), async (c) => {
       const { threadId, cursor, limit } = c.req.valid('query')
-      const missing = () => new AppError('not_found:thread', 'This thread does not exist')
-      // Without limit or cursor, the whole shown branch (for clients that read whole lists).
-      if (cursor === undefined && limit === undefined) {
-        const user = await readUser(c, deps)
-        const thread = threadId
-          ? await findOwnedThread(db, user.id, threadId)
-          : await findDefaultThread(db, user.id)
-        if (!thread) throw missing()
-        return c.json(await shownBranch(user.id, thread), 200)
-      }
-      // A page finds its thread itself (one statement, which also checks a guessed session); it
-      // answers null for another user's.
+      // Always a page (without limit, the newest MESSAGES_PAGE_SIZE): no request reads a whole
+      // thread, however long. A page finds its thread itself (one statement, which also checks a
+      // guessed session); it answers null for another user's.
       const page = await readOnSession(c, deps, (guessed) =>
         listMessagesPage(
           db,
@@ -105,7 +85,7 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
           { cursor, limit: limit ?? MESSAGES_PAGE_SIZE },
         ),
       )
-      if (!page) throw missing()
+      if (!page) throw new AppError('not_found:thread', 'This thread does not exist')
       return c.json(pageJson(page), 200)
     })
     .get('/models', auth, (c) => {

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { configSchema } from '#contract/config.ts'
-import { messageListSchema } from '#contract/messages.ts'
+import { messagePageSchema } from '#contract/messages.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { messageRow, readEvents, replyText } from '../../../../tests/helpers/chat.ts'
@@ -90,7 +90,9 @@ describe('POST /api/messages', () => {
     const [thread] = await db().select().from(threads).where(eq(threads.id, defaultId))
     expect(thread!.lastMessageAt.getTime()).toBeGreaterThanOrEqual(row!.createdAt.getTime())
 
-    const listed = messageListSchema.parse(await (await app.t.request('/api/messages', { cookie })).json())
+    const listed = messagePageSchema.parse(
+      await (await app.t.request('/api/messages', { cookie })).json(),
+    ).items
     // The CO2 midpoints of the reply (grams; asserted in detail in impact/message-co2.test.ts).
     // With the estimate's bounds for the reply footer's tooltip.
     const bounds = { min: expect.any(Number), max: expect.any(Number) }

@@ -4,12 +4,13 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { and, eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { type Message, messageListSchema, messagePageSchema } from '#contract/messages.ts'
+import { type Message, messagePageSchema } from '#contract/messages.ts'
 import { createApp } from '#server/app.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, replyText } from '../../../../tests/helpers/chat.ts'
 import { TEST_ORIGIN } from '../../../../tests/helpers/test-app.ts'
+import { reshowThread } from './shown-branch.ts'
 
 const app = setUpAiTestApp((ai) => ({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: ai.openaiBaseUrl }))
 
@@ -34,7 +35,7 @@ async function send(cookie: string, json: Record<string, unknown>) {
 async function list(cookie: string, threadId: string): Promise<Message[]> {
   const res = await app.t.request(`/api/messages?threadId=${threadId}`, { cookie })
   expect(res.status).toBe(200)
-  return messageListSchema.parse(await res.json())
+  return messagePageSchema.parse(await res.json()).items
 }
 
 /** A version switch: its answer is the newest page of the branch now shown. */
@@ -272,6 +273,8 @@ describe('the migration of existing conversations', () => {
     expect(byContent.get('b')?.parentId).toBe(rows[0]?.id)
     expect(byContent.get('c')?.parentId).toBe(rows[1]?.id)
     expect(byContent.get('c')?.selectedAt.getTime()).toBe(base + 2000)
+    // The shown flags (migration 0012, which marks the branch as reshowThread does), then the page.
+    await reshowThread(db(), defaultId)
     expect((await list(cookie, defaultId)).map((m) => m.content)).toEqual(['a', 'b', 'c'])
   })
 })

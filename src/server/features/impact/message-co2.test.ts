@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { co2HistoryResponse, co2ImpactSchema } from '#contract/impact.ts'
-import { messageListSchema } from '#contract/messages.ts'
+import { messagePageSchema } from '#contract/messages.ts'
 import { threads, users } from '#server/db/schema/index.ts'
 import { messageRow, readEvents } from '../../../../tests/helpers/chat.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
@@ -106,9 +106,9 @@ describe('CO2 of a streamed reply', () => {
     expect(user.co2SavedMax).toBeCloseTo(stored.saved.max + stored2.saved.max, 12)
     expect(await (await gemini.request('/api/metrics/co2', { cookie })).json()).toBe(user.co2Saved)
 
-    const list = messageListSchema.parse(
+    const list = messagePageSchema.parse(
       await (await gemini.request(`/api/messages?threadId=${threadId}`, { cookie })).json(),
-    )
+    ).items
     const bounds = (g: { min: number; max: number }) => ({ min: g.min, max: g.max })
     expect(list[0]?.co2Impact).toEqual({
       saved: stored.saved.mid,

@@ -4,7 +4,7 @@ import { strToU8, unzipSync, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportedAssistantSchema, exportedThreadSchema } from '#contract/export.ts'
 import { IMPORT_LIMITS, importReportSchema } from '#contract/import.ts'
-import { messageListSchema } from '#contract/messages.ts'
+import { messagePageSchema } from '#contract/messages.ts'
 import { threadListSchema } from '#contract/threads.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
@@ -128,9 +128,9 @@ describe('a Loris export carries and restores everything a thread has', () => {
     const list = threadListSchema.parse(await getJson(fresh.cookie, '/api/threads'))
     const habitat = list.find((th) => th.title === 'Habitat')
     expect(habitat?.projectId).toBe(projects[0].id)
-    const [message] = messageListSchema.parse(
+    const [message] = messagePageSchema.parse(
       await getJson(fresh.cookie, `/api/messages?threadId=${habitat?.id}`),
-    )
+    ).items
     expect(message).toMatchObject({ sources: SOURCES, toolSteps: STEPS })
 
     const twice = await importFile(fresh.cookie, exported, 'loris-data.zip')
@@ -248,7 +248,7 @@ describe('hostile sources, tool steps and projects', () => {
     // (naming the exported message) left out.
     const list = threadListSchema.parse(await getJson(cookie, '/api/threads'))
     const waiting = list.find((th) => th.title === 'Waiting step')
-    const [m] = messageListSchema.parse(await getJson(cookie, `/api/messages?threadId=${waiting?.id}`))
+    const [m] = messagePageSchema.parse(await getJson(cookie, `/api/messages?threadId=${waiting?.id}`)).items
     expect(m?.toolSteps).toEqual([{ id: 'w', name: 'mcp', args: null, status: 'refused' }])
   })
 

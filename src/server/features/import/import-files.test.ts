@@ -1,6 +1,7 @@
-// The files an import unpacks are written before its thread's transaction commits: a thread that
-// then fails gives its files up again. Under the storage's grace (decision 042) they are fresh and
-// wait for the hourly sweep; these tests run with no grace, as if the sweep's hour had passed.
+// The files an import unpacks are written as they arrive, before any thread that names them is
+// stored: what no stored thread uses is given up again when the import ends. Under the storage's
+// grace (decision 042) they are fresh and wait for the hourly sweep; these tests run with no
+// grace, as if the sweep's hour had passed.
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync } from 'node:fs'
 import path from 'node:path'
@@ -95,11 +96,12 @@ describe('files of an import whose thread fails', () => {
   it('under the grace, leaves the fresh files for the hourly sweep', async () => {
     const { user } = await t.signUp()
     const dir = storageDir()
-    const { parsed, b, lost } = await parsedImport()
+    const { parsed, a, b, lost } = await parsedImport()
     const threads = [broken(lost, { content: 'a\u0000b' })]
     const storage = createDiskStorage(dir)
     await storeImport(t.deps.database.db, user.id as string, { ...parsed, threads }, storage, t.deps.log)
-    // Another upload of the same bytes may be between its put and its row: not taken now.
-    expect(filesIn(dir)).toEqual([contentKey(b)])
+    // Both were written as they arrived, and neither is used. Another upload of the same bytes may
+    // be between its put and its row: not taken now.
+    expect(filesIn(dir)).toEqual([contentKey(a), contentKey(b)].sort())
   })
 })

@@ -2,8 +2,12 @@
 // What one person's import may cost everyone else (decision 046): a file of endless tiny entries,
 // a value nested thousands deep, an upload trickled a byte at a time and a long thread must each
 // answer with a report or a clear refusal, without holding the server, its memory or its database.
+import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import path from 'node:path'
 import { and, eq, like } from 'drizzle-orm'
-import { strToU8 } from 'fflate'
+import { strToU8, zipSync } from 'fflate'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IMPORT_LIMITS, importReportSchema } from '#contract/import.ts'
@@ -16,7 +20,7 @@ import { createDiskStorage } from '#server/lib/storage.ts'
 import { worstDbStall } from '../../../../tests/helpers/db-stall.ts'
 import { worstStall } from '../../../../tests/helpers/stall.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { jsonBytes, lorisMessage, lorisThreadExport } from './loris-export-kit.ts'
+import { jsonBytes, lorisMessage, lorisPicture, lorisThreadExport } from './loris-export-kit.ts'
 import { type ImportBatch, parseImportFile, readImportFile } from './parse.ts'
 import { storeImport } from './store-import.ts'
 
@@ -80,6 +84,35 @@ function conversation(id: string, text: string, extra: Record<string, unknown> =
   }
 }
 
+const turns = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve))
+}
+
+/**
+ * Writes (to argv[1]) a Loris export zip of argv[2] threads, each naming a file of argv[3] bytes:
+ * random, or (argv[4] 'repeated') one random kilobyte over and over.
+ */
+const EXPORT_WITH_FILES = `
+import { randomBytes } from 'node:crypto'
+import { writeFileSync } from 'node:fs'
+import { strToU8, zipSync } from 'fflate'
+const [out, count, size, content] = process.argv.slice(1)
+const at = new Date().toISOString()
+const entries = {}
+for (let i = 0; i < Number(count); i++) {
+  const path = 'files/f' + i + '.png'
+  entries[path] = content === 'repeated' ? Buffer.alloc(Number(size), randomBytes(1024)) : randomBytes(Number(size))
+  const attachment = { fileName: 'p.png', mimeType: 'image/png', kind: 'image', size: Number(size), path }
+  const message = { content: 'q', response: 'a', status: 'complete', errorMessage: null, chatModel: 'gemini',
+    provider: null, modelId: null, inputTokens: null, outputTokens: null, latencyMs: null, co2Impact: null,
+    attachment, createdAt: at, completedAt: at }
+  const thread = { id: crypto.randomUUID(), title: 'Files ' + i, chatModel: 'gemini', isFavorite: false,
+    isDefault: false, createdAt: at, lastMessageAt: at }
+  entries['threads/' + i + '.json'] = strToU8(JSON.stringify({ format: 'loris-export', version: 2, exportedAt: at, thread, messages: [message] }))
+}
+writeFileSync(out, zipSync(entries, { level: content === 'repeated' ? 1 : 0 }))
+`
+
 /** The highest resident memory seen while `work` runs, over what it was before. */
 async function peakRssGrowth<T>(work: () => Promise<T>): Promise<{ value: T; growth: number }> {
   const before = process.memoryUsage.rss()
@@ -140,17 +173,117 @@ describe('a file of endless tiny entries', { retry: 2 }, () => {
     const sizes: number[] = []
     let storing = false
     let overlapped = false
-    await readImportFile(file, async (batch: ImportBatch) => {
-      overlapped ||= storing
-      storing = true
-      sizes.push(batch.threads.length + batch.skipped.length)
-      // Storing takes a few turns of the event loop; no next batch may arrive meanwhile.
-      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
-      storing = false
+    await readImportFile(file, {
+      file: async () => {},
+      fileOverBudget: () => {},
+      batch: async (batch: ImportBatch) => {
+        overlapped ||= storing
+        storing = true
+        sizes.push(batch.threads.length + batch.skipped.length)
+        // Storing takes a few turns of the event loop; no next batch may arrive meanwhile.
+        await turns(5)
+        storing = false
+      },
     })
     expect(overlapped).toBe(false)
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(1000)
     expect(Math.max(...sizes)).toBeLessThanOrEqual(200)
+  })
+})
+
+describe('a Loris zip that carries files', { retry: 2 }, () => {
+  it('hands the main thread one file at a time, and waits while it is written', async () => {
+    const at = new Date().toISOString()
+    const entries: Record<string, Uint8Array> = {}
+    for (let i = 0; i < 5; i++) {
+      entries[`files/f${i}.png`] = randomBytes(1024)
+      entries[`threads/${i}.json`] = jsonBytes(
+        lorisThreadExport(`F${i}`, [lorisMessage(at, { attachment: lorisPicture(`files/f${i}.png`) })], {
+          at,
+        }),
+      )
+    }
+    const seen: string[] = []
+    let writing = false
+    let overlapped = false
+    await readImportFile(zipSync(entries), {
+      file: async (path) => {
+        overlapped ||= writing
+        writing = true
+        seen.push(path)
+        await turns(5)
+        writing = false
+      },
+      fileOverBudget: () => {},
+      batch: async (batch) => {
+        overlapped ||= writing
+        seen.push(...batch.threads.map((thread) => thread.title))
+      },
+    })
+    expect(overlapped).toBe(false)
+    // Every file first, so each thread is stored with its files.
+    expect(seen).toEqual([
+      ...Object.keys(entries).filter((name) => name.startsWith('files/')),
+      'F0',
+      'F1',
+      'F2',
+      'F3',
+      'F4',
+    ])
+  })
+
+  /**
+   * Reads a Loris export of `count` threads, each naming a file of `fileBytes` (random, or one
+   * random kilobyte repeated, which a zip shrinks to almost nothing), and writes its files to a
+   * storage, in a process of its own (import-memory.ts): the growth of its resident memory over
+   * idle at its peak and once the import ended, the upload included.
+   */
+  function importWithFiles(count: number, fileBytes: number, { repeated = false } = {}) {
+    const dir = mkdtempSync(path.join(t.deps.env.DATA_DIR, 'memory-'))
+    const zip = path.join(dir, 'export.zip')
+    const content = repeated ? 'repeated' : 'random'
+    execFileSync(process.execPath, [
+      '--input-type=module',
+      '-e',
+      EXPORT_WITH_FILES,
+      zip,
+      `${count}`,
+      `${fileBytes}`,
+      content,
+    ])
+    const measured = execFileSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        path.join(import.meta.dirname, 'import-memory.ts'),
+        zip,
+        path.join(dir, 'uploads'),
+      ],
+      { encoding: 'utf8' },
+    )
+    rmSync(dir, { recursive: true })
+    const result = JSON.parse(measured) as { files: number; peak: number; after: number }
+    expect(result.files).toBe(count)
+    return result
+  }
+
+  /** As large as a file in an export may be. */
+  const FILE_BYTES = IMPORT_LIMITS.maxFileBytesInZip - MB
+  const MOST_FILES = Math.floor(IMPORT_LIMITS.maxFilesBytes / FILE_BYTES)
+
+  it('holds one file at a time: its peak memory does not grow with the files it carries', () => {
+    const one = importWithFiles(1, FILE_BYTES, { repeated: true })
+    const all = importWithFiles(MOST_FILES, FILE_BYTES, { repeated: true })
+    expect(all.peak - one.peak).toBeLessThan(2 * FILE_BYTES)
+  })
+
+  it('stays within its bound with the largest upload of files, and gives the memory back', () => {
+    // As much as an upload may be, all of it files a zip cannot shrink (pictures, PDFs).
+    const { peak, after } = importWithFiles(MOST_FILES, FILE_BYTES)
+    expect(peak).toBeLessThan(256 * MB)
+    expect(after).toBeLessThan(32 * MB)
   })
 })
 

@@ -1,6 +1,7 @@
 // Imports running at once in this process. One import holds its upload (up to 100 MB, read before
-// it waits here), the files it brings back (up to IMPORT_LIMITS.maxFilesBytes), one batch of
-// threads and the worker's heap; a few together would take the server's memory. Like the
+// it waits here), one file it brings back at a time (up to IMPORT_LIMITS.maxFileBytesInZip, in the
+// worker and again as it is written), one batch of threads and the worker's heap; a few together
+// would take the server's memory. Like the
 // attachments' parse pool, a short queue waits and the next is refused at once with 503.
 import { AppError } from '#server/lib/app-error.ts'
 import { ConcurrencyLimit } from '#server/lib/concurrency-limit.ts'

@@ -4,7 +4,7 @@ import { strToU8, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXPORT_VERSION, exportedThreadSchema } from '#contract/export.ts'
 import { IMPORT_LIMITS, importReportSchema } from '#contract/import.ts'
-import { messageListSchema, messagePageSchema } from '#contract/messages.ts'
+import { messagePageSchema } from '#contract/messages.ts'
 import { threadListSchema } from '#contract/threads.ts'
 import { messages, threads, uploads, users } from '#server/db/schema/index.ts'
 import { reshowThread } from '#server/features/chat/shown-branch.ts'
@@ -85,9 +85,9 @@ async function threadsWithMessages(cookie: string) {
     list.map(async (th) => ({
       title: th.title,
       isDefault: th.isDefault,
-      messages: messageListSchema
+      messages: messagePageSchema
         .parse(await (await t.request(`/api/messages?threadId=${th.id}`, { cookie })).json())
-        .map((m) => ({
+        .items.map((m) => ({
           content: m.content,
           response: m.response,
           chatModel: m.chatModel,
@@ -139,9 +139,9 @@ describe('POST /api/import (ChatGPT)', () => {
     // One chain (decision 012): the second follows the first, so the thread shows both.
     expect(sorted[0]?.parentId).toBeNull()
     expect(sorted[1]?.parentId).toBe(sorted[0]?.id)
-    const shown = messageListSchema.parse(
+    const shown = messagePageSchema.parse(
       await (await t.request(`/api/messages?threadId=${thread!.id}`, { cookie })).json(),
-    )
+    ).items
     expect(shown.map((m) => m.content)).toEqual(['What is a slow loris?', 'Are they venomous?'])
 
     // The same data again, this time inside ChatGPT's zip: nothing new.
@@ -331,6 +331,9 @@ describe('round trip through a Loris export', () => {
         createdAt: new Date('2025-04-02T09:05:00Z'),
       },
     ])
+    // Rows written around the app: their threads' shown branches marked as a send would.
+    await reshowThread(db, def!.id)
+    await reshowThread(db, other!.id)
     const before = await threadsWithMessages(cookie)
     const exported = new Uint8Array(await (await t.request('/api/export', { cookie })).arrayBuffer())
     // One thread's JSON export is importable too.
@@ -351,13 +354,13 @@ describe('round trip through a Loris export', () => {
     )
     expect(list.find((th) => th.title === 'Garden')?.isFavorite).toBe(true)
     // The picture came back, served to its new owner.
-    const garden = messageListSchema.parse(
+    const garden = messagePageSchema.parse(
       await (
         await t.request(`/api/messages?threadId=${list.find((th) => th.title === 'Garden')!.id}`, {
           cookie: again.cookie,
         })
       ).json(),
-    )
+    ).items
     const picture = await t.request(garden[0]!.mediaUrl!, { cookie: again.cookie })
     expect(picture.status).toBe(200)
     expect(new Uint8Array(await picture.arrayBuffer())).toEqual(PNG)
@@ -419,9 +422,9 @@ describe('what an import counts (decision 040)', () => {
     expect(stored.map((m) => m.origin).sort()).toEqual([...Array(9).fill('import'), 'copy'].sort())
     // Still one chain, shown whole.
     const [thread] = await db.select().from(threads).where(eq(threads.title, 'Many trees'))
-    const shown = messageListSchema.parse(
+    const shown = messagePageSchema.parse(
       await (await t.request(`/api/messages?threadId=${thread!.id}`, { cookie })).json(),
-    )
+    ).items
     expect(shown).toHaveLength(origins.length)
   })
 })
@@ -491,9 +494,9 @@ describe('versions through a Loris export (decision 012)', () => {
       await (await t.request('/api/threads', { cookie: other.cookie })).json(),
     )
     const imported = list.find((th) => th.title === 'Versions')!
-    const shown = messageListSchema.parse(
+    const shown = messagePageSchema.parse(
       await (await t.request(`/api/messages?threadId=${imported.id}`, { cookie: other.cookie })).json(),
-    )
+    ).items
     expect(shown.map((m) => [m.content, m.versionIds?.length])).toEqual([
       ['first', 1],
       ['second', 2],
@@ -520,9 +523,9 @@ describe('versions through a Loris export (decision 012)', () => {
     const old = threadListSchema
       .parse(await (await t.request('/api/threads', { cookie: other.cookie })).json())
       .find((th) => th.title === 'Old format')!
-    const chain = messageListSchema.parse(
+    const chain = messagePageSchema.parse(
       await (await t.request(`/api/messages?threadId=${old.id}`, { cookie: other.cookie })).json(),
-    )
+    ).items
     expect(chain.map((m) => m.content)).toEqual(['first', 'second', 'second edited', 'after edit'])
   })
 })

@@ -13,11 +13,18 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { JSONParser, TokenType } from '@streamparser/json'
 import { Unzip, UnzipInflate } from 'fflate'
 
-const { bytes, byteOffset, byteLength, limits, control } = workerData
+const { bytes, byteOffset, byteLength, limits, control, fileArea } = workerData
 const data = new Uint8Array(bytes, byteOffset ?? 0, byteLength ?? bytes.byteLength)
+/** Where a file named by the threads is unpacked, shared with the main thread: one at a time. */
+const fileBytes = new Uint8Array(fileArea)
 /** [0]: batches the main thread has taken in (it adds one and notifies); [1]: 1 when it stops. */
 const acks = new Int32Array(control)
 const CHUNK = 64 * 1024
+/**
+ * What a zip is fed at a time: fflate inflates a piece whole, and deflate packs up to about a
+ * thousand times, so a piece unpacks to at most about 8 MB however the zip was made.
+ */
+const ZIP_CHUNK = 8 * 1024
 /** A batch is posted when it holds this many entries or about this many bytes of text. */
 const BATCH_ENTRIES = 200
 const BATCH_BYTES = 1024 * 1024
@@ -48,17 +55,23 @@ let batch = { threads: [], skipped: [] }
 let batchBytes = 0
 let posted = 0
 
-/** Posts the batch and waits until the main thread has taken it in (or stops this worker). */
-function flush() {
-  if (batch.threads.length === 0 && batch.skipped.length === 0) return
-  post({ type: 'batch', ...batch })
-  batch = { threads: [], skipped: [] }
-  batchBytes = 0
+/** Posts a message and waits until the main thread has taken it in (or stops this worker). */
+function postAndWait(message, transfer) {
+  post(message, transfer)
   posted++
   for (let seen = Atomics.load(acks, 0); seen < posted; seen = Atomics.load(acks, 0)) {
     if (Atomics.load(acks, 1) === 1) throw new Refused('stopped')
     Atomics.wait(acks, 0, seen, 1000)
   }
+}
+
+/** Posts the batch and waits until the main thread has stored it. */
+function flush() {
+  if (batch.threads.length === 0 && batch.skipped.length === 0) return
+  const message = { type: 'batch', ...batch }
+  batch = { threads: [], skipped: [] }
+  batchBytes = 0
+  postAndWait(message)
 }
 
 function add(kind, item, size) {
@@ -456,9 +469,9 @@ function finish(parser) {
   if (!parser.isEnded) parser.end()
 }
 
-function feed(bytesIn, write) {
-  for (let at = 0; at < bytesIn.length; at += CHUNK)
-    write(bytesIn.subarray(at, at + CHUNK), at + CHUNK >= bytesIn.length)
+function feed(bytesIn, write, chunk = CHUNK) {
+  for (let at = 0; at < bytesIn.length; at += chunk)
+    write(bytesIn.subarray(at, at + chunk), at + chunk >= bytesIn.length)
 }
 
 function parseJson(bytesIn) {
@@ -481,15 +494,15 @@ function parseJson(bytesIn) {
 }
 
 /**
- * A file of a Loris export that a message names, sent whole to the main thread (each is at most
- * the upload limit). The main thread holds every file until the threads are stored, and the
- * worker's heap cap does not count these buffers: so the files together get a budget
- * (maxFilesBytes). A file past it is left out, not the import refused: the conversations are what
- * a person imports for, an export cannot be made smaller by hand, and the report says how many
- * files are missing. Posted as 'fileLeftOut' so the report can say why.
+ * A file of a Loris export that a message names (each is at most the upload limit), unpacked into
+ * the area shared with the main thread, which writes it to storage before this worker reads on:
+ * one file at a time is held, in the same memory for every file. The files together get a budget
+ * (maxFilesBytes), so one import cannot fill the storage with what no person uploaded. A file past
+ * it is left out, not the import refused: the conversations are what a person imports for, an
+ * export cannot be made smaller by hand, and the report says how many files are missing. Posted
+ * as 'fileLeftOut' so the report can say why.
  */
 function readFile(file) {
-  const chunks = []
   let size = 0
   let leftOut = false
   file.ondata = (err, chunk, final) => {
@@ -504,25 +517,17 @@ function readFile(file) {
     if (size > limits.maxFileBytesInZip) {
       skipFile(file.name, 'the file is larger than an upload may be')
       leftOut = true
-      chunks.length = 0
       return
     }
     if (filesBytes + size > limits.maxFilesBytes) {
       post({ type: 'fileLeftOut', path: file.name })
       leftOut = true
-      chunks.length = 0
       return
     }
-    chunks.push(chunk)
+    fileBytes.set(chunk, size - chunk.length)
     if (final) {
-      const bytes = new Uint8Array(size)
-      let at = 0
-      for (const c of chunks) {
-        bytes.set(c, at)
-        at += c.length
-      }
       filesBytes += size
-      post({ type: 'file', path: file.name, bytes }, [bytes.buffer])
+      postAndWait({ type: 'file', path: file.name, size })
     }
   }
   file.start()
@@ -560,7 +565,7 @@ function readZipThreads(bytesIn) {
     }
     file.start()
   }
-  feed(bytesIn, (chunk, final) => unzip.push(chunk, final))
+  feed(bytesIn, (chunk, final) => unzip.push(chunk, final), ZIP_CHUNK)
   if (!kind) throw new Refused('The zip holds no conversations.json and no Loris threads')
   return kind
 }
@@ -578,7 +583,7 @@ function readZipFiles(bytesIn) {
     if (!/^files\/[^/]+$/.test(file.name) || !referenced.delete(file.name)) return
     readFile(file)
   }
-  feed(bytesIn, (chunk, final) => files.push(chunk, final))
+  feed(bytesIn, (chunk, final) => files.push(chunk, final), ZIP_CHUNK)
 }
 
 function readAll(bytesIn, emit) {

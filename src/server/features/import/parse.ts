@@ -257,20 +257,30 @@ export function validatedAssistant(
   return { instructions, projects, notes }
 }
 
-/** Files of a Loris data export that its messages name, by their path in the zip (files/...). */
-export interface ImportedFiles {
-  bytes: Map<string, Uint8Array>
-  /** Named files left out because the files before them used up limits.maxFilesBytes. */
-  overBudget: Set<string>
-}
-
-/** What the worker read, a batch at a time; the files named by its threads come first. */
+/** What the worker read, a batch at a time. */
 export interface ImportBatch {
   threads: ImportedThread[]
   skipped: SkippedEntry[]
-  files: ImportedFiles
   /** A Loris data export's instructions and projects, read before its first thread. */
   assistant: ImportedAssistant | null
+}
+
+/** The files of a Loris data export an import stored, read back by their path in the zip. */
+export interface ImportedFiles {
+  read(path: string): Promise<Uint8Array | null>
+}
+
+/**
+ * Where what the worker reads goes, one piece at a time: the worker waits until `file` or `batch`
+ * has settled before it reads on. The files named by a Loris export's threads come first, each
+ * by its path in the zip (files/...).
+ */
+export interface ImportSink {
+  /** `bytes` are the file's only until the promise settles: the next file is read into them. */
+  file(path: string, bytes: Uint8Array): Promise<void>
+  /** A named file left out because the files before it used up limits.maxFilesBytes. */
+  fileOverBudget(path: string): void
+  batch(batch: ImportBatch): Promise<void>
 }
 
 export interface ParsedImport {
@@ -285,7 +295,7 @@ export interface ParsedImport {
 type WorkerMessage =
   | { type: 'batch'; threads: unknown[]; skipped: SkippedEntry[] }
   | { type: 'messages'; messages: unknown[] }
-  | { type: 'file'; path: string; bytes: Uint8Array }
+  | { type: 'file'; path: string; size: number }
   | { type: 'fileLeftOut'; path: string }
   | { type: 'assistant'; assistant: unknown }
   | { type: 'done'; kind: 'chatgpt' | 'loris' }
@@ -347,19 +357,24 @@ async function validated(thread: unknown): Promise<ImportedThread | SkippedEntry
 }
 
 /**
- * Reads an import file in parse-worker.mjs and hands what it read to `onBatch`, one batch at a
- * time: the worker waits until `onBatch` has settled before it reads on, so the main thread
- * holds one batch, and the time limit counts only the worker's own time. `transfer` gives the
- * worker `bytes` itself (the caller no longer uses them) instead of a copy.
+ * Reads an import file in parse-worker.mjs and hands what it read to `sink`, one file or batch at
+ * a time: the worker waits until the sink has taken each in before it reads on, so the main
+ * thread holds one file or one batch, and the time limit counts only the worker's own time.
+ * `transfer` gives the worker `bytes` itself (the caller no longer uses them) instead of a copy.
  */
 export function readImportFile(
   bytes: Uint8Array,
-  onBatch: (batch: ImportBatch) => Promise<void>,
+  sink: ImportSink,
   { limits = IMPORT_LIMITS, transfer = false }: { limits?: ImportLimits; transfer?: boolean } = {},
 ): Promise<{ kind: 'chatgpt' | 'loris' }> {
   const own = transfer ? bytes : bytes.slice()
   const control = new SharedArrayBuffer(8)
   const acks = new Int32Array(control)
+  // One file at a time is unpacked here by the worker and copied out to be written, each into the
+  // same memory (its pages taken only as far as the largest file reaches): however many files an
+  // export carries, the import holds two file's worth (decision 046).
+  const fileArea = new SharedArrayBuffer(limits.maxFileBytesInZip)
+  let held: Uint8Array | undefined
   const worker = new Worker(findWorker(), {
     workerData: {
       bytes: own.buffer,
@@ -367,11 +382,11 @@ export function readImportFile(
       byteLength: own.byteLength,
       limits,
       control,
+      fileArea,
     },
     transferList: [own.buffer as ArrayBuffer],
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   })
-  const files: ImportedFiles = { bytes: new Map(), overBudget: new Set() }
   let assistant: ImportedAssistant | null = null
   let heldMessages: unknown[] = []
   return new Promise((resolve, reject) => {
@@ -386,8 +401,9 @@ export function readImportFile(
       // A worker waiting for its batch to be taken in stops waiting.
       Atomics.store(acks, 1, 1)
       Atomics.notify(acks, 0)
-      void worker.terminate()
-      fn()
+      // Settled once the worker has stopped: the memory it held (the file itself) is given back
+      // by the time the import answers.
+      worker.terminate().then(fn, fn)
     }
     const run = () => {
       startedAt = performance.now()
@@ -409,14 +425,26 @@ export function readImportFile(
       remaining -= performance.now() - startedAt
     }
     run()
+    /** Takes in what the worker posted and waits for (its time paused meanwhile), then lets it on. */
+    const takeIn = (take: () => Promise<void>) => {
+      pause()
+      take().then(
+        () => {
+          if (settled) return
+          Atomics.add(acks, 0, 1)
+          Atomics.notify(acks, 0)
+          run()
+        },
+        (err) => finish(() => reject(err)),
+      )
+    }
     worker.on('message', (m: WorkerMessage) => {
       if (settled) return
       if (m.type === 'batch') {
-        pause()
         // A long thread's messages came before it, in slices (parse-worker.mjs emitThread).
         const posted = heldMessages
         heldMessages = []
-        const take = async () => {
+        takeIn(async () => {
           const threads: ImportedThread[] = []
           const skipped = [...m.skipped]
           for (const read of m.threads) {
@@ -428,20 +456,17 @@ export function readImportFile(
             if ('reason' in v) skipped.push(v)
             else threads.push(v)
           }
-          await onBatch({ threads, skipped, files, assistant })
-        }
-        take().then(
-          () => {
-            if (settled) return
-            Atomics.add(acks, 0, 1)
-            Atomics.notify(acks, 0)
-            run()
-          },
-          (err) => finish(() => reject(err)),
-        )
+          await sink.batch({ threads, skipped, assistant })
+        })
       } else if (m.type === 'messages') heldMessages.push(...m.messages)
-      else if (m.type === 'file') files.bytes.set(m.path, m.bytes)
-      else if (m.type === 'fileLeftOut') files.overBudget.add(m.path)
+      else if (m.type === 'file')
+        takeIn(() => {
+          // A copy the process owns: a library that writes it out may refuse shared memory.
+          held ??= new Uint8Array(limits.maxFileBytesInZip)
+          held.set(new Uint8Array(fileArea, 0, m.size))
+          return sink.file(m.path, held.subarray(0, m.size))
+        })
+      else if (m.type === 'fileLeftOut') sink.fileOverBudget(m.path)
       else if (m.type === 'assistant') assistant = validatedAssistant(m.assistant, limits)
       else if (m.type === 'done') finish(() => resolve({ kind: m.kind }))
       else finish(() => reject(new AppError('unprocessable:import', m.message)))
@@ -470,24 +495,31 @@ export function readImportFile(
   })
 }
 
-/** The whole file read at once (tests, and what fits in memory anyway): every batch collected. */
+/** The whole file read at once (tests): every file and batch collected. */
 export async function parseImportFile(
   bytes: Uint8Array,
   limits: ImportLimits = IMPORT_LIMITS,
 ): Promise<ParsedImport> {
-  const threads: ImportedThread[] = []
-  const skipped: SkippedEntry[] = []
-  let files: ImportedFiles = { bytes: new Map(), overBudget: new Set() }
-  let assistant: ImportedAssistant | null = null
+  const parsed: ParsedImport = {
+    kind: 'chatgpt',
+    threads: [],
+    skipped: [],
+    files: new Map(),
+    filesOverBudget: new Set(),
+    assistant: null,
+  }
   const { kind } = await readImportFile(
     bytes,
-    async (batch) => {
-      threads.push(...batch.threads)
-      skipped.push(...batch.skipped)
-      files = batch.files
-      assistant = batch.assistant
+    {
+      file: async (path, fileBytes) => void parsed.files.set(path, fileBytes.slice()),
+      fileOverBudget: (path) => void parsed.filesOverBudget.add(path),
+      batch: async (batch) => {
+        parsed.threads.push(...batch.threads)
+        parsed.skipped.push(...batch.skipped)
+        parsed.assistant = batch.assistant
+      },
     },
     { limits },
   )
-  return { kind, threads, skipped, files: files.bytes, filesOverBudget: files.overBudget, assistant }
+  return { ...parsed, kind }
 }

@@ -19,12 +19,13 @@ const FILE_TYPES: Record<'image' | 'document', Set<string>> = {
   ]),
 }
 
+/** The files an import has written to storage so far, by their path in the export (files/...). */
 export interface ImportFiles {
-  bytes: Map<string, Uint8Array>
+  stored: Map<string, { key: string; size: number }>
   /** Files the export carried but the import left out, past the files' budget (parse-worker.mjs). */
   overBudget: Set<string>
-  /** Writes a file to storage and returns its key (written-files.ts, which removes it on failure). */
-  put(bytes: Uint8Array): Promise<string>
+  /** Marks a stored object as just used (storage.keep): false when it is gone. */
+  keep(key: string): Promise<boolean>
 }
 
 export type StoreResult =
@@ -261,25 +262,31 @@ async function storeMessages(
     for (let i = at; i < end; i++) {
       const a = (t.messages[i] as ImportedThread['messages'][number]).attachment
       if (!a) continue
-      const bytes = a.path ? files.bytes.get(a.path) : undefined
-      if (!bytes && a.path && files.overBudget.has(a.path)) {
+      const file = a.path ? files.stored.get(a.path) : undefined
+      if (!file && a.path && files.overBudget.has(a.path)) {
         overBudget++
         continue
       }
-      if (!bytes || a.kind === 'audio' || !FILE_TYPES[a.kind].has(a.mimeType)) {
+      // Written when it arrived; marked as just used, so the storage's grace (which spares an
+      // object until its row is inserted) counts from here, however long the import has run.
+      if (
+        !file ||
+        a.kind === 'audio' ||
+        !FILE_TYPES[a.kind].has(a.mimeType) ||
+        !(await files.keep(file.key))
+      ) {
         leftOut++
         continue
       }
       const id = randomUUID()
-      const storageKey = await files.put(bytes)
       uploadRows.push({
         id,
         userId,
-        storageKey,
+        storageKey: file.key,
         mimeType: a.mimeType,
         kind: a.kind,
         fileName: a.fileName,
-        size: bytes.length,
+        size: file.size,
       })
       media.set(i, { uploadId: id, mediaType: a.kind, name: a.fileName, mimeType: a.mimeType })
     }

@@ -93,7 +93,7 @@ export function projectRestorer(db: Db, userId: string, addFile: AddProjectFile 
         for (const f of p.files) {
           // Already in the project (a second import of the same export): nothing to add.
           if (have.has(f.name)) continue
-          const bytes = f.path && !used.has(f.path) ? files.bytes.get(f.path) : undefined
+          const bytes = f.path && !used.has(f.path) ? await files.read(f.path) : null
           if (!bytes || !addFile || filesAdded >= MAX_RESTORED_PROJECT_FILES) {
             filesLeftOut++
             continue

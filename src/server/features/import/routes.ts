@@ -43,8 +43,13 @@ export function importRoutes(
           embedded: deps.database.kind === 'pglite',
           addProjectFile: opts.addProjectFile,
         })
-        const { kind } = await readImportFile(bytes, writer.add, { transfer: true })
-        return writer.finish(kind)
+        try {
+          const { kind } = await readImportFile(bytes, writer, { transfer: true })
+          return await writer.finish(kind)
+        } catch (err) {
+          await writer.abandon()
+          throw err
+        }
       })
     })
     log.info(

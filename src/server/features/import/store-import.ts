@@ -7,7 +7,7 @@ import type { Db } from '#server/db/client.ts'
 import { analyzeAfterLoad } from '#server/db/pglite-upkeep.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
 import type { ImportBatch, ParsedImport } from './parse.ts'
-import { storeImportedThread } from './queries.ts'
+import { type ImportFiles, storeImportedThread } from './queries.ts'
 import { type AddProjectFile, projectRestorer, type RestoredAssistant } from './restore-projects.ts'
 import { writtenFiles } from './written-files.ts'
 
@@ -44,8 +44,12 @@ function restoredNotes(r: RestoredAssistant | null, projectsCreated: number): st
 }
 
 /**
- * Stores what the worker reads, a batch at a time, and writes the report a person reads: the
- * threads imported, the first maxListedSkipped left out with why and how many in all, notes.
+ * Stores what the worker reads, a file or a batch at a time, and writes the report a person
+ * reads: the threads imported, the first maxListedSkipped left out with why and how many in all,
+ * notes. Each file is written to storage as it arrives (content addressed: one object however
+ * many messages name it), so the server holds one at a time; the threads' uploads rows then name
+ * it. What no thread came to use is given up when the import ends, whether it finished
+ * (`finish`) or failed (`abandon`), under the storage's grace (written-files.ts).
  */
 export function importWriter(
   db: Db,
@@ -75,32 +79,44 @@ export function importWriter(
   let unreadable = 0
   let filesLeftOut = 0
   let filesOverBudget = 0
+  const written = writtenFiles(storage, log)
+  const files: ImportFiles = {
+    stored: new Map(),
+    overBudget: new Set(),
+    keep: (key) => storage.keep(key),
+  }
   const projects = projectRestorer(db, userId, addProjectFile)
   let restored: RestoredAssistant | null = null
   let assistantNotes: string[] = []
   return {
-    async add(batch: ImportBatch): Promise<void> {
+    async file(path: string, bytes: Uint8Array): Promise<void> {
+      files.stored.set(path, { key: await written.put(bytes), size: bytes.length })
+    },
+
+    fileOverBudget(path: string): void {
+      files.overBudget.add(path)
+    },
+
+    async batch(batch: ImportBatch): Promise<void> {
       // The instructions and projects before the first thread, which may belong to one of them.
+      // A project's file is read back from storage, where it was written as it arrived.
       if (batch.assistant && !restored) {
-        restored = await projects.restore(batch.assistant, batch.files)
+        restored = await projects.restore(batch.assistant, {
+          read: async (path) => {
+            const file = files.stored.get(path)
+            return file ? storage.get(file.key) : null
+          },
+        })
         assistantNotes = batch.assistant.notes
       }
       for (const entry of batch.skipped) skip(entry)
       for (const thread of batch.threads) {
         let stored: Awaited<ReturnType<typeof storeImportedThread>>
-        const written = writtenFiles(storage, log)
         try {
           const projectId = await projects.projectFor(thread)
-          stored = await storeImportedThread(
-            db,
-            userId,
-            thread,
-            { bytes: batch.files.bytes, overBudget: batch.files.overBudget, put: written.put },
-            projectId,
-          )
+          stored = await storeImportedThread(db, userId, thread, files, projectId)
         } catch (err) {
-          // Removed: the files it wrote go too, whether the thread is skipped or the import fails.
-          await written.discard(db, { userId, source: thread.source })
+          // Removed (its uploads rows with it): its files go with the others no thread uses.
           const code = sqlState(err)
           if (!code || !REFUSED_VALUE.test(code)) throw err
           log.warn({ err, userId, source: thread.source, code }, 'imported thread refused by the database')
@@ -120,7 +136,13 @@ export function importWriter(
       }
     },
 
+    /** After a failed import: the files it wrote that no uploads row uses are given up. */
+    async abandon(): Promise<void> {
+      await written.discard(db, { userId })
+    },
+
     async finish(kind: ImportReport['source']): Promise<ImportReport> {
+      await written.discard(db, { userId })
       // A bulk load: the lists the person opens next are planned on statistics that know it.
       await analyzeAfterLoad(
         db,
@@ -162,7 +184,7 @@ export function importWriter(
   }
 }
 
-/** Stores a file read whole (parseImportFile): one batch of everything. */
+/** Stores a file read whole (parseImportFile): its files, then one batch of everything. */
 export async function storeImport(
   db: Db,
   userId: string,
@@ -171,11 +193,13 @@ export async function storeImport(
   log: Logger,
 ): Promise<ImportReport> {
   const writer = importWriter(db, userId, storage, log)
-  await writer.add({
-    threads: parsed.threads,
-    skipped: parsed.skipped,
-    files: { bytes: parsed.files, overBudget: parsed.filesOverBudget },
-    assistant: parsed.assistant,
-  })
+  try {
+    for (const [path, bytes] of parsed.files) await writer.file(path, bytes)
+    for (const path of parsed.filesOverBudget) writer.fileOverBudget(path)
+    await writer.batch({ threads: parsed.threads, skipped: parsed.skipped, assistant: parsed.assistant })
+  } catch (err) {
+    await writer.abandon()
+    throw err
+  }
   return writer.finish(parsed.kind)
 }

@@ -194,7 +194,7 @@ describe('projects', () => {
     expect(sent).toContain('quokka colony numbered 412 animals')
     expect(sent.length).toBeLessThan(doc.length / 10)
     const threadId = events.find((e) => e.threadId)?.threadId as string
-    const stored: Message[] = await (
+    const { items: stored }: { items: Message[] } = await (
       await env.t.request(`/api/messages?threadId=${threadId}`, { cookie })
     ).json()
     expect(stored[0]?.knowledge?.filesChars).toBe(doc.length)

@@ -3,7 +3,7 @@ import { rm, stat, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { messageListSchema } from '#contract/messages.ts'
+import { messagePageSchema } from '#contract/messages.ts'
 import { createShareResponse, sharedConversationSchema, shareLinkListSchema } from '#contract/sharing.ts'
 import { threadSchema } from '#contract/threads.ts'
 import { messages, threads, uploads } from '#server/db/schema/index.ts'
@@ -161,9 +161,9 @@ describe('sharing a thread', () => {
     expect(res.status).toBe(201)
     const copy = threadSchema.parse(await res.json())
     expect(copy).toMatchObject({ title: 'Slow lorises', chatModel: 'loris', isDefault: false })
-    const msgs = messageListSchema.parse(
+    const msgs = messagePageSchema.parse(
       await (await t.request(`/api/messages?threadId=${copy.id}`, { cookie: visitor.cookie })).json(),
-    )
+    ).items
     expect(msgs.map((m) => [m.content, m.response, m.createdAt])).toEqual([
       ['First question', 'First answer', '2025-02-01T10:00:00.000Z'],
       ['Second question', 'Second answer', '2025-02-01T10:05:00.000Z'],
@@ -203,9 +203,9 @@ describe('sharing a thread', () => {
       const res = await t.request(`/api/shares/${token}/continue`, { method: 'POST', cookie: visitorCookie })
       expect(res.status).toBe(201)
       const copy = threadSchema.parse(await res.json())
-      return messageListSchema.parse(
+      return messagePageSchema.parse(
         await (await t.request(`/api/messages?threadId=${copy.id}`, { cookie: visitorCookie })).json(),
-      )
+      ).items
     }
     const visitor = await t.signUp()
     const [copied] = await continueAs(visitor.cookie)
@@ -244,9 +244,9 @@ describe('sharing a thread', () => {
     const visitor = await t.signUp()
     const res = await t.request(`/api/shares/${token}/continue`, { method: 'POST', cookie: visitor.cookie })
     const copy = threadSchema.parse(await res.json())
-    const msgs = messageListSchema.parse(
+    const msgs = messagePageSchema.parse(
       await (await t.request(`/api/messages?threadId=${copy.id}`, { cookie: visitor.cookie })).json(),
-    )
+    ).items
     expect(msgs.map((m) => m.response)).toEqual(['Answer', 'New reply'])
     expect(msgs[1]?.parentId).toBe(msgs[0]?.id)
     const rows = await t.deps.database.db.select().from(messages)

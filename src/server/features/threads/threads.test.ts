@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { messageListSchema } from '#contract/messages.ts'
+import { messagePageSchema } from '#contract/messages.ts'
 import { threadListSchema, threadPageSchema, threadSchema } from '#contract/threads.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
+import { reshowThread } from '#server/features/chat/shown-branch.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 
 let t: TestApp
@@ -216,6 +217,8 @@ describe('POST /api/threads/create-from-message', () => {
       source.id,
       'Tell me about slow lorises and their habitat in Borneo please',
     )
+    // Written around the app: its thread's shown branch marked as a send would.
+    await reshowThread(t.deps.database.db, source.id)
     const res = await t.request('/api/threads/create-from-message', {
       method: 'POST',
       cookie,
@@ -226,9 +229,9 @@ describe('POST /api/threads/create-from-message', () => {
     expect(thread).toMatchObject({ chatModel: 'chatgpt', isDefault: false, isFavorite: false })
     // 61 characters: cut at the last word within 60.
     expect(thread.title).toBe('Tell me about slow lorises and their habitat in Borneo…')
-    const copied = messageListSchema.parse(
+    const copied = messagePageSchema.parse(
       await (await t.request(`/api/messages?threadId=${thread.id}`, { cookie })).json(),
-    )
+    ).items
     expect(copied).toHaveLength(1)
     expect(copied[0]).toMatchObject({
       content: message.content,
@@ -237,7 +240,9 @@ describe('POST /api/threads/create-from-message', () => {
     })
     expect(copied[0]?.id).not.toBe(message.id)
     // The source exchange stays where it was.
-    const original = await (await t.request(`/api/messages?threadId=${source.id}`, { cookie })).json()
+    const original = messagePageSchema.parse(
+      await (await t.request(`/api/messages?threadId=${source.id}`, { cookie })).json(),
+    ).items
     expect(original.map((m: { id: string }) => m.id)).toEqual([message.id])
   })
 
