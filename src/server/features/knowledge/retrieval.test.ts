@@ -143,7 +143,7 @@ for (const wanted of [true, false]) {
       expect(systemOfLast()).toContain('412 animals')
       expect(systemOfLast()).toContain('(notes.txt)')
       expect(sent.length).toBeLessThan(text.length / 5)
-      const stored: Message[] = await (
+      const { items: stored }: { items: Message[] } = await (
         await env.t.request(`/api/messages?threadId=${threadId}`, { cookie })
       ).json()
       expect(stored.at(-1)?.knowledge?.filesChars).toBe(text.length)
