@@ -8,7 +8,7 @@ import type { Db, Tx } from '#server/db/client.ts'
 import { users } from '#server/db/schema/index.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { countInWindow } from '#server/lib/rate-limit.ts'
-import type { Plan } from './usage.ts'
+import type { Plan } from '#server/lib/usage.ts'
 
 /** Replies one user may have generating at the same time, unless an operator set another. */
 export const MAX_GENERATING_PER_USER = PLAN_LIMITS.free.repliesAtOnce
@@ -31,7 +31,7 @@ const BUSY_RETRY_SECONDS = 5
 
 /** What a send asks of the user's usage, and how to refuse it. */
 export interface UsageClaim {
-  /** Input characters the send will be charged (usage.ts inputCharsOf). */
+  /** Input characters the send will be charged (lib/usage.ts inputCharsOf). */
   chars: number
   /** The plan the user is on now, and its limit as the product sets it (planLimit reads the operator's). */
   plan: Plan

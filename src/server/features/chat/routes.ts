@@ -13,14 +13,15 @@ import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import { modelsFor } from '#server/features/models/list.ts'
 import { createModelRegistry } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
+import { activeBranch } from '#server/lib/branch.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
+import { messageFromJsonText, toMessageJson } from '#server/lib/message-json.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
 import { readOnSession, readsCheckSession, readUser, requireUser } from '#server/lib/session.ts'
+import { resetIsDue, tierOf } from '#server/lib/usage.ts'
 import { validate } from '#server/lib/validate.ts'
-import { activeBranch } from './branch.ts'
 import type { GenerationRegistry } from './generation.ts'
 import type { ReplyLookup } from './lookup.ts'
-import { messageFromJsonText, toMessageJson } from './message-json.ts'
 import type { PromptContextSource } from './prompt-context.ts'
 import {
   clearHistory,
@@ -36,7 +37,6 @@ import {
 } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
 import { type AttachmentReader, readSendInput } from './send-input.ts'
-import { resetIsDue, tierOf } from './usage.ts'
 
 /** Version switches a person may make in a minute (POST /api/messages/:id/select). */
 export const SELECTS_PER_MINUTE = 60

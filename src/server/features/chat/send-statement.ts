@@ -12,10 +12,10 @@ import type { ChatModel } from '#contract/config.ts'
 import type { ReplyFamily } from '#contract/models.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { executeNamed, placeholder as p, shapedStatement } from '#server/db/named-statement.ts'
+import type { Plan } from '#server/lib/usage.ts'
 import { planLimit } from './admission.ts'
 import type { HistoryExchange } from './history.ts'
 import { NODE_ID } from './lease.ts'
-import type { Plan } from './usage.ts'
 
 /** Exchanges of history a send reads at most (history.ts then fits them to a token budget). */
 export const HISTORY_ROWS = 200

@@ -14,6 +14,7 @@ import { callsTools } from '#server/features/models/capabilities.ts'
 import type { ModelRegistry, ResolvedModel } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, tierOf } from '#server/lib/usage.ts'
 import {
   budgetRefusal,
   MAX_GENERATING_PER_USER,
@@ -49,7 +50,6 @@ import { type Placement, type SendOutcome, type SendRow, startSend } from './sen
 import { sseResponse } from './sse.ts'
 import { followGeneration, followStored, headOf, replayStored } from './stream.ts'
 import { sendTemporary } from './temporary.ts'
-import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, tierOf } from './usage.ts'
 
 export interface ChatServices extends GenerationDeps {
   models: ModelRegistry

@@ -2,10 +2,10 @@
 // stored reply, or follow one being written by another node through the database.
 import { type ChatEvent, chatErrorCodes } from '#contract/chat-events.ts'
 import type { Db } from '#server/db/client.ts'
+import { sourcesOf } from '#server/lib/message-json.ts'
 import { countSentMessages } from './finalize.ts'
 import type { Generation, GenerationEnd } from './generation.ts'
 import { finishLapsed, LEASE_MS } from './lease.ts'
-import { sourcesOf } from './message-json.ts'
 import { findOwnedMessage, type MessageRow } from './queries.ts'
 import { type SseSink, sseResponse } from './sse.ts'
 import { TextFrames } from './text-frames.ts'

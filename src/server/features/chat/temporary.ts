@@ -9,6 +9,7 @@ import { chatErrorCodes } from '#contract/chat-events.ts'
 import type { Db } from '#server/db/client.ts'
 import { users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { inputCharsOf } from '#server/lib/usage.ts'
 import { limitRefusal, spendSendBudget } from './admission.ts'
 import { classify } from './failures.ts'
 import { chargedChars, type FinishedReply, replyImpact } from './finalize.ts'
@@ -18,7 +19,6 @@ import { contextChars, contextSystemText } from './prompt-context.ts'
 import { admit, type ChatServices, contextOf } from './send.ts'
 import type { SendInput } from './send-input.ts'
 import { followGeneration } from './stream.ts'
-import { inputCharsOf } from './usage.ts'
 
 export async function sendTemporary(
   s: ChatServices,

@@ -6,9 +6,9 @@ import {
   type ExportedMessage,
   type ExportedThread,
 } from '#contract/export.ts'
-import { activeBranch, childrenByParent } from '#server/features/chat/branch.ts'
-import { sourcesOf, toolStepsOf } from '#server/features/chat/message-json.ts'
+import { activeBranch, childrenByParent } from '#server/lib/branch.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { sourcesOf, toolStepsOf } from '#server/lib/message-json.ts'
 import type { ExportMessageRow, ExportThreadRow } from './queries.ts'
 
 const MODEL_NAMES = {

@@ -4,8 +4,8 @@ import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import { isChatModel } from '#contract/chat-models.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages, shares, threads, uploads } from '#server/db/schema/index.ts'
-import { activeBranch } from '#server/features/chat/branch.ts'
-import { co2Of, sourcesOf } from '#server/features/chat/message-json.ts'
+import { activeBranch } from '#server/lib/branch.ts'
+import { co2Of, sourcesOf } from '#server/lib/message-json.ts'
 import {
   modelNamesOf,
   SERVER_ONLY_KEYS,

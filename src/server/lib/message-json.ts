@@ -7,7 +7,9 @@ import {
 } from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
 import { type Source, sourceSchema, type ToolStep, toolStepSchema } from '#contract/tools.ts'
-import type { MessageRow } from './queries.ts'
+import type { messages } from '#server/db/schema/index.ts'
+
+type MessageRow = typeof messages.$inferSelect
 
 /**
  * The stored impact (grams with bounds) as a message shows it: the midpoints, the bounds, and the
