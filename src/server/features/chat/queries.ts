@@ -15,8 +15,7 @@ import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/c
 import { MESSAGE_JSON_FIELDS, type MessageJsonText } from '#server/lib/message-json.ts'
 import { type GuessedSession, guessValues, sessionLive, Unconfirmed } from '#server/lib/session.ts'
 import { reserve, type UsageClaim } from './admission.ts'
-import { chargeUnfinishedReplies } from './charge-unfinished.ts'
-import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
+import { chargeUnfinishedReplies, finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
 import type { PromptContext } from './prompt-context.ts'
 import { switchVersion } from './shown-branch.ts'
 

@@ -26,7 +26,6 @@ import type { PromptContextSource } from './prompt-context.ts'
 import {
   clearHistory,
   findDefaultThread,
-  findOwnedMessage,
   findOwnedThread,
   listMessages,
   listMessagesPage,
@@ -127,22 +126,12 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
         ...(['gemini', 'loris', 'chatgpt'] as const).filter((m) => m !== mode),
       ]
       const served = order.find((m) => services.models.availability(m).available)
-      if (!served) {
-        const none: NextModel = {
-          available: false,
-          chatModel: mode,
-          modelId: null,
-          modelName: null,
-          limitExceeded: tier.exceeded,
-        }
-        return c.json(none, 200)
-      }
-      const resolved = services.models.resolve(served, tier.gemini)
+      const resolved = served ? services.models.resolve(served, tier.gemini) : null
       const next: NextModel = {
-        available: true,
-        chatModel: served,
-        modelId: resolved.modelId,
-        modelName: replyModelName(served, resolved.modelId),
+        available: served !== undefined,
+        chatModel: served ?? mode,
+        modelId: resolved?.modelId ?? null,
+        modelName: served && resolved ? replyModelName(served, resolved.modelId) : null,
         limitExceeded: tier.exceeded,
       }
       return c.json(next, 200)
@@ -190,12 +179,10 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
     .post('/messages/:id/stop', auth, validate('param', messageIdParam), async (c) => {
       const user = c.get('user')
       const { id } = c.req.valid('param')
-      if (!(await findOwnedMessage(db, user.id, id)))
-        throw new AppError('not_found:message', 'This message does not exist')
       // The DB flag reaches the node running it (checked at each save); a local one stops at once.
       const row = await markStopped(db, user.id, id)
-      services.generations.stop(id)
       if (!row) throw new AppError('not_found:message', 'This message does not exist')
+      services.generations.stop(id)
       return c.json({ id: row.id, status: row.status }, 200)
     })
 }
