@@ -15,7 +15,7 @@ export default defineConfig({
       groups: [
         { name: 'toasts', sources: ['components/ui/toaster.tsx'] },
         { name: 'app', sources: ['app/page-shell.tsx'] },
-        { name: 'chat', sources: ['features/chat/chat-page.tsx'], shared: 'app' },
+        { name: 'chat', sources: ['app/routes/chat/chat-page.tsx'], shared: 'app' },
       ],
     }),
   ],

@@ -61,6 +61,8 @@ function apiRoutes(deps: AppDeps) {
     budget.forUser(user.id, file, () => attachments.intake(user, file, content, signal))
   // What replies may look up: web search, links read in the parse pool, MCP tools (decision 065).
   const lookup = createReplyLookup(deps.env, { log: deps.log, readPage: attachments.readPage })
+  // Its MCP sessions end with the process, once the replies still generating are stored.
+  deps.background?.closeAtStop(() => lookup.close())
   // This node's replies.
   const generations = new GenerationRegistry(deps.background)
   // After a person deletes threads or clears their history: the files no message uses any more go.

@@ -12,10 +12,12 @@ import { startEmbeddedUpkeep } from './db/pglite-upkeep.ts'
 import { parseEnv, publicOrigin } from './env.ts'
 import { uploadsStorage } from './features/attachments/attachments.ts'
 import { startUnnamedObjectSweeper } from './features/attachments/unnamed-objects.ts'
+import { expireApprovals } from './features/chat/approval.ts'
 import { startLeaseSweeper } from './features/chat/lease.ts'
 import { withDirectSse } from './features/chat/sse.ts'
 import { closeEcoEngine } from './features/eco-engine/instance.ts'
 import { startupTable } from './features/system/startup-report.ts'
+import { describeMcpServers, parseMcpServers } from './features/tools/mcp.ts'
 import { pruneAccountTokens } from './lib/account-tokens.ts'
 import { BackgroundWork } from './lib/background-work.ts'
 import type { AppDeps } from './lib/context.ts'
@@ -30,8 +32,18 @@ import { pruneExpiredSessions } from './lib/session.ts'
 import { loadSecret } from './secret.ts'
 
 const SHUTDOWN_GRACE_MS = 15_000
+const MCP_LIST_MS = 3_000
 const HOUR_MS = 3_600_000
 const KEEP_ALIVE_MS = 65_000
+
+/** What the MCP servers answer now; an invalid MCP_SERVERS is reported by the table itself. */
+async function mcpSummary(env: ReturnType<typeof parseEnv>) {
+  try {
+    return await describeMcpServers(parseMcpServers(env.MCP_SERVERS), MCP_LIST_MS)
+  } catch {
+    return []
+  }
+}
 
 async function main() {
   const env = parseEnv()
@@ -39,7 +51,9 @@ async function main() {
   // Created (or tightened) before anything is written into it: the database, secret and uploads.
   ensurePrivateDirSync(env.DATA_DIR)
   // For the operator: what is configured and what each missing piece needs, in one table.
-  if (env.LOG_LEVEL !== 'silent' && cluster.isPrimary) process.stdout.write(`${startupTable(env)}\n`)
+  // The MCP servers are asked for their tools first (a few seconds at most), to count them.
+  if (env.LOG_LEVEL !== 'silent' && cluster.isPrimary)
+    process.stdout.write(`${startupTable(env, await mcpSummary(env))}\n`)
   if (cluster.isPrimary) {
     // A bucket that does not answer stops the start here, with what to check, not at the first upload.
     if (env.S3_BUCKET) await checkBucket(s3Client(env), env)
@@ -110,6 +124,7 @@ async function main() {
         pruneExpiredSessions(deps),
         pruneRateLimits(database.db),
         pruneAccountTokens(database.db),
+        expireApprovals(database.db, new Date()),
       ]),
     HOUR_MS,
     { onError: (err) => log.warn({ err }, 'maintenance failed') },
@@ -137,6 +152,8 @@ async function main() {
         if (!(await background.idle(SHUTDOWN_GRACE_MS)))
           log.warn('some replies did not finish before shutdown')
       }
+      // Sessions the replies kept open (MCP servers) end now, each server told.
+      await background.close().catch((err) => log.warn({ err }, 'closing MCP sessions failed'))
       await Promise.all([sweeping, upkept, maintained, unnamedSwept, noticesSent])
       // Links being mailed (verification, reset) go out before the database closes.
       await Promise.race([mailerFor(deps).settled(), new Promise((r) => setTimeout(r, 5000))])

@@ -56,9 +56,7 @@ describe('the JavaScript /chat loads first', () => {
     expect(admin(landing.js)).toEqual([])
     // The console's own chunk is named so by its source map: the check above cannot pass blind.
     const manifest = readManifest(clientDir)
-    const chunk = Object.entries(manifest ?? {}).find(([src]) =>
-      src.endsWith('features/admin/admin-page.tsx'),
-    )
+    const chunk = Object.entries(manifest ?? {}).find(([src]) => src.endsWith('app/routes/admin-page.tsx'))
     if (!chunk) throw new Error('the build has no chunk for the console')
     const map = JSON.parse(readFileSync(path.join(clientDir, `${chunk[1].file}.map`), 'utf8')) as {
       sources: string[]

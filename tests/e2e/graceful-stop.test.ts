@@ -5,14 +5,17 @@
 import { rmSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
+import { type McpStandIn, startMcpStandIn } from '../stand-ins/mcp.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
 import { chatEvents, signUp } from './support/chat-api.ts'
 import { aiProviderEnv } from './support/chat-harness.ts'
 
 let ai: AiStandIn
+let mcp: McpStandIn
 let server: AppServer | undefined
 beforeAll(async () => {
   ai = await startAiStandIn()
+  mcp = await startMcpStandIn()
 })
 // After every attempt (a retry starts its own server): one that was not stopped is killed.
 afterEach(async () => {
@@ -23,6 +26,7 @@ afterEach(async () => {
 })
 afterAll(async () => {
   await ai?.close()
+  await mcp?.close()
 })
 
 describe('stopping a server that keeps connections alive', () => {
@@ -74,5 +78,32 @@ describe('stopping a server that keeps connections alive', () => {
     expect(await exited).toBe(0)
     await server.stop()
     server = undefined
+  })
+
+  it('ends its MCP sessions: the MCP server is told of each (an HTTP DELETE)', async () => {
+    server = await startAppServer({
+      ...aiProviderEnv(ai),
+      MCP_SERVERS: JSON.stringify([{ name: 'zoo', url: mcp.url }]),
+    })
+    const { url } = server
+    const cookie = await signUp(url, 'mcp-stop')
+    const res = await fetch(`${url}/api/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url, cookie },
+      body: JSON.stringify({
+        content: '[[tool:zoo__lookup_species {"name":"loris"}]] Tell me about lorises',
+        clientMessageId: 'mcp-stop-1',
+        useOpenAI: true,
+      }),
+    })
+    const events = chatEvents(res)
+    expect((await events.until((e) => e.some((x) => x.done || x.error))).at(-1)).toMatchObject({ done: true })
+    expect(mcp.calls).toContainEqual({ tool: 'lookup_species', args: { name: 'loris' } })
+    // The reply's session is still open while the server runs.
+    const open = () => mcp.sessions.opened.filter((id) => !mcp.sessions.ended.includes(id))
+    expect(open().length).toBeGreaterThan(0)
+    await server.stop()
+    server = undefined
+    expect(open()).toEqual([])
   })
 })

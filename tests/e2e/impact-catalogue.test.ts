@@ -10,7 +10,7 @@ import {
   formatRange,
   formatRangeWith,
   formatWater,
-} from '#client/features/impact/lib/format.ts'
+} from '#client/lib/impact-format.ts'
 import type { LocalEcoFigures } from '#contract/eco-engine.ts'
 import type { Co2HistoryResponse, ImpactEstimateResponse } from '#contract/impact.ts'
 import { ConsumptionTab, ImpactCalculator, ImpactChat } from '../pages/impact-pages.ts'

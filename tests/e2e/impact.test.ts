@@ -2,7 +2,7 @@
 // pops), the CO2 badge follows the stored replies, the Consumption tab shows the numbers and the
 // daily chart; the how-it-works calculator prices an answer on each model.
 import { describe, expect, it } from 'vitest'
-import { formatGrams, formatRange } from '#client/features/impact/lib/format.ts'
+import { formatGrams, formatRange } from '#client/lib/impact-format.ts'
 import type { Co2HistoryResponse, ImpactEstimateResponse } from '#contract/impact.ts'
 import type { User } from '#contract/user.ts'
 import { ConsumptionTab, ImpactCalculator, ImpactChat } from '../pages/impact-pages.ts'

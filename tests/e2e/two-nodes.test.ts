@@ -204,9 +204,14 @@ describe('two nodes on one bucket', () => {
 
     // Node A traced the send: its request, the statements on PostgreSQL under it, the model call.
     const spans = collector?.spans ?? []
-    // (The reply stopped in the test before is traced too: this one is the complete reply.)
+    // (The reply stopped in the test before is traced too, with the error status: this one ended.)
     const model = await waitFor(async () =>
-      spans.find((s) => s.name.startsWith('chat ') && s.attributes['loris.reply.status'] === 'complete'),
+      spans.find(
+        (s) =>
+          s.name.startsWith('chat ') &&
+          s.status?.code !== 2 &&
+          s.attributes['gen_ai.usage.output_tokens'] !== undefined,
+      ),
     )
     const send = spans.find((s) => s.spanId === model.parentSpanId)
     expect(send).toMatchObject({ name: 'POST /api/messages', traceId: model.traceId })

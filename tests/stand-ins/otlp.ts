@@ -19,6 +19,9 @@ export interface CollectedSpan {
   parentSpanId?: string
   name: string
   kind: number
+  /** Nanoseconds since the epoch, as decimal strings (OTLP JSON). */
+  startTimeUnixNano: string
+  endTimeUnixNano: string
   attributes: Record<string, unknown>
   /** The resource's attributes (service.name...). */
   resource: Record<string, unknown>

@@ -12,6 +12,16 @@ export interface StoredObject {
   etag: string
 }
 
+export interface ObjectRead {
+  key: string
+  size: number
+  sent: number
+  /** The whole object was sent. */
+  completed: boolean
+  /** The connection closed (after the whole object, or with the reader gone before it). */
+  closed: boolean
+}
+
 export interface S3StandIn {
   url: string
   bucket: string
@@ -21,6 +31,8 @@ export interface S3StandIn {
   objects: Map<string, StoredObject>
   /** Requests seen, as `OPERATION key` (e.g. `PutObject uploads/ab...`). */
   requests: string[]
+  /** Every GetObject's body as it went: bytes sent so far, all of them, or the reader gone first. */
+  reads: ObjectRead[]
   /** Moves an object's Last-Modified back, as if written `ms` ago. */
   age(key: string, ms: number): void
   /** How many keys a listing page holds at most (S3's 1,000 by default). */
@@ -31,6 +43,32 @@ export interface S3StandIn {
 }
 
 const MAX_BODY = 64 * 2 ** 20
+/** A GET's body goes out in chunks of this size, each as the socket takes it. */
+const READ_CHUNK = 64 * 1024
+
+/**
+ * Sends the bytes as S3 does, as fast as the reader takes them: a reader that stops reading holds
+ * the rest back (the socket's buffers fill), and one that goes away ends the read.
+ */
+function sendInChunks(res: ServerResponse, bytes: Buffer, read: ObjectRead) {
+  res.once('close', () => {
+    read.closed = true
+  })
+  const pump = () => {
+    while (read.sent < bytes.length) {
+      if (res.destroyed) return
+      const chunk = bytes.subarray(read.sent, read.sent + READ_CHUNK)
+      read.sent += chunk.length
+      if (!res.write(chunk)) {
+        res.once('drain', pump)
+        return
+      }
+    }
+    read.completed = true
+    res.end()
+  }
+  pump()
+}
 const xml = (body: string) => `<?xml version="1.0" encoding="UTF-8"?>\n${body}`
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
@@ -77,6 +115,7 @@ export async function startS3StandIn(
   const secretAccessKey = opts.secretAccessKey ?? 'loris-test-secret-access-key'
   const objects = new Map<string, StoredObject>()
   const requests: string[] = []
+  const reads: ObjectRead[] = []
   let pageSize = 1000
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -144,7 +183,13 @@ export async function startS3StandIn(
             head,
           )
         res.writeHead(200, objectHeaders(o))
-        res.end(head ? undefined : o.bytes)
+        if (head) {
+          res.end()
+          return
+        }
+        const read = { key, size: o.bytes.length, sent: 0, completed: false, closed: false }
+        reads.push(read)
+        sendInChunks(res, o.bytes, read)
         return
       }
       case 'DELETE':
@@ -220,6 +265,7 @@ export async function startS3StandIn(
     secretAccessKey,
     objects,
     requests,
+    reads,
     age(key, ms) {
       const o = objects.get(key)
       if (!o) throw new Error(`no object ${key}`)

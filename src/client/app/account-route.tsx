@@ -1,10 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { lazy, Suspense } from 'react'
+import { userQueryOptions, useUser } from '#client/app/api/get-user.ts'
 import { Button } from '#client/components/ui/button.tsx'
 import { PageSpinner } from '#client/components/ui/spinner.tsx'
-import { userQueryOptions, useUser } from '#client/features/auth/api/get-user.ts'
 
-const loadAccountPage = () => import('#client/features/account/account-page.tsx')
+const loadAccountPage = () => import('#client/app/routes/account/account-page.tsx')
 const AccountPage = lazy(loadAccountPage)
 
 /**

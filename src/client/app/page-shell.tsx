@@ -3,8 +3,8 @@
 // #8). Anything that uses React Query or tooltips belongs inside a page, not in providers.tsx.
 import { QueryClientProvider } from '@tanstack/react-query'
 import { type ReactNode, useEffect } from 'react'
+import { forgetThePersonWhenChanged } from '#client/app/api/get-user.ts'
 import { TooltipProvider } from '#client/components/ui/tooltip.tsx'
-import { forgetThePersonWhenChanged } from '#client/features/auth/api/get-user.ts'
 import { createQueryClient } from '#client/lib/query-client.ts'
 import { mountToaster } from './providers.tsx'
 

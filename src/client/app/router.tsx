@@ -68,18 +68,18 @@ function SlicedShellPage({ page }: { page: ModuleLoader<ComponentType> }) {
 
 // Each screen is its own chunk: the landing page never downloads the chat code.
 const LandingPage = lazy(() => import('#client/features/landing/landing-page.tsx'))
-const chatPage = moduleLoader(() => loadShellPage(() => import('#client/features/chat/chat-page.tsx')))
+const chatPage = moduleLoader(() => loadShellPage(() => import('#client/app/routes/chat/chat-page.tsx')))
 const ChatPage = () => <SlicedShellPage page={chatPage} />
-const HowItWorksPage = shellPage(() => import('#client/features/how-it-works/how-it-works-page.tsx'))
+const HowItWorksPage = shellPage(() => import('#client/features/impact/how-it-works-page.tsx'))
 const AccountRoute = shellPage(() => import('./account-route.tsx'))
 const PrivacyPolicyPage = shellPage(() => import('#client/features/legal/privacy-policy-page.tsx'))
 const TermsOfServicePage = shellPage(() => import('#client/features/legal/terms-of-service-page.tsx'))
 const AuthPage = shellPage(() => import('#client/features/auth/auth-page.tsx'))
-const SharePage = shellPage(() => import('#client/features/sharing/share-page.tsx'))
+const SharePage = shellPage(() => import('#client/app/routes/share-page.tsx'))
 const VerifyEmailPage = shellPage(() => import('#client/features/auth/verify-email-page.tsx'))
 const ResetPasswordPage = shellPage(() => import('#client/features/auth/reset-password-page.tsx'))
 // The operator's console: its own chunk, never part of the chat's or the landing page's load.
-const AdminPage = shellPage(() => import('#client/features/admin/admin-page.tsx'))
+const AdminPage = shellPage(() => import('#client/app/routes/admin-page.tsx'))
 // Until the full /auth page: the target of an operator's invitation link.
 const NotFoundPage = shellPage(() =>
   import('#client/features/not-found/not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })),

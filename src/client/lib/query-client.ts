@@ -13,7 +13,7 @@ export function getQueryFn<T>({ on401 }: { on401: 'returnNull' | 'throw' }): Que
 
 // Spec section 9: never stale, no timers, no focus refetch, no retries, 5-minute GC. Queries
 // that need fresher data (user 30 s, threads 60 s) say so in their own queryOptions.
-/** The person's query (features/auth/api/get-user.ts), named here as lib cannot import features. */
+/** The person's query (app/api/get-user.ts), named here as lib imports nothing of app or features. */
 const USER_QUERY_KEY = ['/api/user']
 
 /**

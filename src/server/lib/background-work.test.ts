@@ -18,4 +18,18 @@ describe('BackgroundWork', () => {
     expect(await work.idle(10)).toBe(false)
     expect(work.size).toBe(1)
   })
+
+  it('closes what was kept open at stop, each once, past a closer that fails', async () => {
+    const work = new BackgroundWork()
+    const closed: string[] = []
+    work.closeAtStop(async () => {
+      throw new Error('gone already')
+    })
+    work.closeAtStop(async () => {
+      closed.push('mcp')
+    })
+    await work.close()
+    await work.close()
+    expect(closed).toEqual(['mcp'])
+  })
 })

@@ -18,18 +18,18 @@ import {
 const manifest: ViteManifest = {
   'index.html': { file: 'assets/index-A.js', isEntry: true, imports: ['_jsx-B.js'] },
   '_jsx-B.js': { file: 'assets/jsx-B.js' },
-  'features/chat/chat-page.tsx': {
+  'app/routes/chat/chat-page.tsx': {
     file: 'assets/chat-page-C.js',
     imports: ['index.html', '_jsx-B.js', '_query-D.js'],
   },
   '_query-D.js': { file: 'assets/query-D.js', imports: ['_jsx-B.js'] },
   'app/page-shell.tsx': { file: 'assets/page-shell-E.js', imports: ['_query-D.js', 'index.html'] },
   'app/account-route.tsx': { file: 'assets/account-route-G.js', imports: ['_query-D.js', 'index.html'] },
-  'features/account/account-page.tsx': { file: 'assets/account-page-H.js', imports: ['_jsx-B.js'] },
+  'app/routes/account/account-page.tsx': { file: 'assets/account-page-H.js', imports: ['_jsx-B.js'] },
   // Lazy: reachable only through dynamicImports, never preloaded.
   'features/chat/components/conversation.tsx': { file: 'assets/conversation-F.js' },
 }
-const sources = ['features/chat/chat-page.tsx', 'app/page-shell.tsx']
+const sources = ['app/routes/chat/chat-page.tsx', 'app/page-shell.tsx']
 const shell =
   '<html><head><script type="module" crossorigin src="/assets/index-A.js"></script>\n<link rel="modulepreload" crossorigin href="/assets/jsx-B.js"></head><body></body></html>'
 

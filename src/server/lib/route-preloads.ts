@@ -19,7 +19,7 @@ export type ViteManifest = Record<string, ManifestChunk>
  * shell (React Query, tooltips) that every lazy page loads beside its own code is built into the
  * `app` chunk the chat page imports (build/route-chunks.ts), so it is among the chat's imports.
  */
-export const CHAT_ROUTE_SOURCES = ['features/chat/chat-page.tsx']
+export const CHAT_ROUTE_SOURCES = ['app/routes/chat/chat-page.tsx']
 
 /**
  * The sources of /account's first load for a signed-in person: the route (which waits for who is
@@ -28,7 +28,7 @@ export const CHAT_ROUTE_SOURCES = ['features/chat/chat-page.tsx']
 export const ACCOUNT_ROUTE_SOURCES = [
   'app/page-shell.tsx',
   'app/account-route.tsx',
-  'features/account/account-page.tsx',
+  'app/routes/account/account-page.tsx',
 ]
 
 /** The chat's background poster per orientation, as visitor-empty-state.tsx shows it. */

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { parseEnv } from '#server/env.ts'
 import { type S3StandIn, startS3StandIn } from '../../../tests/stand-ins/s3.ts'
@@ -14,6 +15,7 @@ afterAll(() => s3.close())
 beforeEach(() => {
   s3.objects.clear()
   s3.requests.length = 0
+  s3.reads.length = 0
   s3.setPageSize(1000)
   storage = createS3Storage(s3Client(settings()), s3.bucket)
 })
@@ -32,6 +34,47 @@ describe('S3 storage', () => {
     expect(s3.requests.filter((r) => r.startsWith('PutObject'))).toHaveLength(1)
     expect(await storage.get(key)).toEqual(bytes)
     expect(await storage.has(key)).toBe(true)
+  })
+
+  it('streams an object as it is read, and a reader going away ends the GET', async () => {
+    // An upload at its largest (25 MB).
+    const size = 25 * 2 ** 20
+    const key = await storage.put(randomBytes(size))
+    const stored = await storage.open(key)
+    expect(stored?.size).toBe(size)
+    const reader = (stored as NonNullable<typeof stored>).body.getReader()
+    const first = await reader.read()
+    const read = s3.reads[0]
+    // The first bytes came before the bucket had sent the whole object: nothing waited for it all.
+    expect(first.value?.length).toBeGreaterThan(0)
+    expect(read?.sent).toBeLessThan(size)
+    const hash = createHash('sha256').update(first.value as Uint8Array)
+    let chunks = 1
+    let largest = first.value?.length ?? 0
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks++
+      largest = Math.max(largest, value.length)
+      hash.update(value)
+    }
+    expect(hash.digest('hex')).toBe(key)
+    // A chunk in memory at a time, never the object.
+    expect(chunks).toBeGreaterThan(25)
+    expect(largest).toBeLessThanOrEqual(2 ** 20)
+    expect(read?.completed).toBe(true)
+
+    // A reader that stops after its first chunk and goes away (a client gone): the GET's
+    // connection closes and the rest of the object is never sent.
+    const again = await storage.open(key)
+    const stopped = (again as NonNullable<typeof again>).body.getReader()
+    await stopped.read()
+    await stopped.cancel()
+    const cut = s3.reads[1]
+    await expect.poll(() => cut?.closed).toBe(true)
+    expect(cut?.completed).toBe(false)
+    expect(cut?.sent).toBeLessThan(size)
+    expect(await storage.open('0'.repeat(64))).toBeNull()
   })
 
   it('removes stale objects; missing ones read as null and remove quietly', async () => {

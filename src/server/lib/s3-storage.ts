@@ -111,6 +111,20 @@ export function createS3Storage(
         throw err
       }
     },
+    async open(key) {
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }))
+        // The response's socket, read as the stream is pulled; cancelling it closes the socket,
+        // which ends the GET.
+        return {
+          size: res.ContentLength ?? null,
+          body: res.Body ? res.Body.transformToWebStream() : new Blob([]).stream(),
+        }
+      } catch (err) {
+        if (notFound(err)) return null
+        throw err
+      }
+    },
     async removeIfStale(key) {
       const found = await head(key)
       if (!found || fresh(found.LastModified)) return false

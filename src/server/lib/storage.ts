@@ -6,8 +6,9 @@
 // never removed, because its uploads row is inserted after the put returns and a remover cannot
 // see a row not inserted yet.
 import { createHash, randomBytes } from 'node:crypto'
-import { link, mkdir, opendir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { link, mkdir, open, opendir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { ensurePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-dir.ts'
 
 export interface ObjectStorage {
@@ -18,6 +19,11 @@ export interface ObjectStorage {
   put(bytes: Uint8Array): Promise<string>
   /** The object's bytes, or null when there is none under that key. */
   get(key: string): Promise<Uint8Array | null>
+  /**
+   * The object's bytes as a stream read as it is pulled (a chunk in memory at a time, whatever
+   * the size), or null when there is none under that key. Cancelling the stream stops the read.
+   */
+  open(key: string): Promise<StoredStream | null>
   has(key: string): Promise<boolean>
   /** Marks an existing object as just used, as put does; false when there is none. */
   keep(key: string): Promise<boolean>
@@ -31,6 +37,12 @@ export interface ObjectStorage {
    * files a crash left behind and older than the grace are removed.
    */
   scan(): AsyncIterable<string>
+}
+
+export interface StoredStream {
+  /** Bytes in the object, when the store says (a disk file and S3 always do). */
+  size: number | null
+  body: ReadableStream<Uint8Array>
 }
 
 /**
@@ -126,6 +138,25 @@ export function createDiskStorage(dir: string, opts: { graceMs?: number } = {}):
         return new Uint8Array(await readFile(pathOf(key)))
       } catch (err) {
         if (missing(err)) return null
+        throw err
+      }
+    },
+    async open(key) {
+      let handle: Awaited<ReturnType<typeof open>>
+      try {
+        handle = await open(pathOf(key), 'r')
+      } catch (err) {
+        if (missing(err)) return null
+        throw err
+      }
+      try {
+        // Opened before its size is read: a removal meanwhile leaves this read whole.
+        const { size } = await handle.stat()
+        // The stream closes the file when it ends or is cancelled.
+        const body = Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>
+        return { size, body }
+      } catch (err) {
+        await handle.close()
         throw err
       }
     },

@@ -5,8 +5,8 @@
 import Leaf from 'lucide-react/icons/leaf'
 import { useEffect } from 'react'
 import { Link, useLocation, useSearch } from 'wouter'
+import { useUser } from '#client/app/api/get-user.ts'
 import { PageSpinner } from '#client/components/ui/spinner.tsx'
-import { useUser } from './api/get-user.ts'
 import { SignInPanel, type SignInTab } from './components/sign-in-panel.tsx'
 
 export default function AuthPage() {

@@ -2,13 +2,12 @@
 // session (this browser's too), so it then offers to sign in with the new one (decision 010).
 import { type FormEvent, useId, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
+import { setSignInDialogOpen } from '#client/app/hooks/use-sign-in-dialog.ts'
+import { TextField } from '#client/components/text-field.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent } from '#client/components/ui/card.tsx'
-import { Input } from '#client/components/ui/input.tsx'
-import { Label } from '#client/components/ui/label.tsx'
 import { errorText } from '#client/lib/api.ts'
 import { useResetPassword } from './api/email-links.ts'
-import { setSignInDialogOpen } from './hooks/use-sign-in-dialog.ts'
 
 export default function ResetPasswordPage() {
   const id = useId()
@@ -41,23 +40,18 @@ export default function ResetPasswordPage() {
             </>
           ) : (
             <form onSubmit={submit} className="grid gap-4" noValidate>
-              <div className="grid gap-2">
-                <Label htmlFor={`${id}-password`}>New password</Label>
-                <Input
-                  id={`${id}-password`}
-                  type="password"
-                  autoComplete="new-password"
-                  value={password}
-                  aria-invalid={reset.isError || undefined}
-                  aria-describedby={reset.isError ? `${id}-error` : undefined}
-                  onChange={(e) => setPassword(e.target.value)}
-                />
-                {reset.isError ? (
-                  <p id={`${id}-error`} role="alert" className="text-sm text-destructive">
-                    {errorText(reset.error, 'We could not change your password. Please try again.')}
-                  </p>
-                ) : null}
-              </div>
+              <TextField
+                id={`${id}-password`}
+                label="New password"
+                type="password"
+                autoComplete="new-password"
+                value={password}
+                error={
+                  reset.isError &&
+                  errorText(reset.error, 'We could not change your password. Please try again.')
+                }
+                onChange={(e) => setPassword(e.target.value)}
+              />
               <Button type="submit" disabled={reset.isPending}>
                 {reset.isPending ? 'Saving...' : 'Set new password'}
               </Button>

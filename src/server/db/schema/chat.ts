@@ -133,6 +133,9 @@ export const messages = pgTable(
       jsonb('tool_steps').$type<
         { id: string; name: string; args: unknown; result?: string; status: string }[]
       >(),
+    // A reply that ended asking the person to approve a tool call: what it needs to go on once
+    // they answer (models/approval.ts PendingApproval); null otherwise. Decision 070.
+    pendingApproval: jsonb('pending_approval'),
     uploadId: uuid('upload_id').references(() => uploads.id, { onDelete: 'set null' }),
     mediaUrl: text('media_url'),
     mediaType: text('media_type', { enum: ['image', 'document'] }),
@@ -177,6 +180,8 @@ export const messages = pgTable(
       .on(t.userId)
       .where(sql`${t.completedAt} is null and (${t.status} = 'streaming' or ${t.reservedChars} > 0)`),
     index('messages_search_idx').using('gin', t.searchVector),
+    // Replies waiting for an approval, few at any time: the hourly expiry reads only these.
+    index('messages_pending_approval_idx').on(t.id).where(sql`${t.pendingApproval} is not null`),
     index('messages_user_created_idx').on(t.userId, t.createdAt),
     // A turn's versions in page order (created_at, id) by one walk: with only (thread_id,
     // parent_id), statistics that see many short threads make the planner read the whole thread

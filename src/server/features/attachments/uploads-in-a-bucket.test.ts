@@ -68,6 +68,38 @@ describe('uploads in an S3 bucket', () => {
     expect(s3.requests).toContain(`CopyObject ${keys[0]}`)
   })
 
+  it('streams a download from the bucket, and a client going away ends the GET', async () => {
+    const { cookie } = await app.t.signUp()
+    const body = new FormData()
+    body.set('content', 'Read this')
+    body.set('file', new File(['a short note'], 'note.txt', { type: 'text/plain' }))
+    const events = await readEvents(await app.t.request('/api/messages', { method: 'POST', cookie, body }))
+    expect(events.at(-1)).toMatchObject({ done: true })
+    const threadId = events[0]?.threadId as string
+    const page = await (await app.t.request(`/api/messages?threadId=${threadId}`, { cookie })).json()
+    const mediaUrl = page.find((m: { mediaUrl: string | null }) => m.mediaUrl)?.mediaUrl as string
+    // The object made as large as an upload may be (25 MB), in place.
+    const key = [...s3.objects.keys()].find((k) => s3.objects.get(k)?.bytes.toString() === 'a short note')
+    const object = s3.objects.get(key as string)
+    if (!object) throw new Error('the note is not in the bucket')
+    const size = 25 * 2 ** 20
+    object.bytes = Buffer.alloc(size, 'loris ')
+    s3.reads.length = 0
+
+    const res = await app.t.request(mediaUrl, { cookie })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-length')).toBe(String(size))
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader()
+    expect((await reader.read()).value?.length).toBeGreaterThan(0)
+    const read = s3.reads[0]
+    // Answering began before the bucket had sent the whole object.
+    expect(read?.sent).toBeLessThan(size)
+    await reader.cancel()
+    await expect.poll(() => read?.closed).toBe(true)
+    expect(read?.completed).toBe(false)
+    expect(read?.sent).toBeLessThan(size)
+  })
+
   it('deleting the thread removes an object no row names once it is older than the grace', async () => {
     const bytes = new TextEncoder().encode('a note only this thread holds')
     const { cookie } = await app.t.signUp()

@@ -11,6 +11,7 @@ import {
   measuredMessageImpact,
   messageImpact,
 } from '#server/features/impact/message-impact.ts'
+import type { PendingApproval } from '#server/features/models/approval.ts'
 import { countReply } from '#server/lib/telemetry/metrics.ts'
 
 export interface ReplyOutcome {
@@ -42,15 +43,35 @@ export interface FinishedReply {
   /** What the reply looked up (decision 065); stored as null when it looked nothing up. */
   sources?: Source[]
   toolSteps?: ToolStep[]
+  /** What a reply that ends asking for approval keeps to go on (models/approval.ts); else null. */
+  pendingApproval?: PendingApproval | null
+  /**
+   * The part written before the reply waited for approval, settled then: its tokens and time are
+   * in this reply's, and only what came after is charged and saved again.
+   */
+  earlier?: EarlierPart
   /** Why the eco mode's routing chose the model, and the grams one token saved (models/routing.ts). */
   route?: { reason: string; against: string | null; savedPerToken: number | null }
   now: Date
 }
 
+/** The part of a reply settled when it stopped to wait for the person's approval. */
+export interface EarlierPart {
+  response: string
+  inputTokens: number | null
+  outputTokens: number | null
+  latencyMs: number
+  /** The CO2 it saved, already added to the person's total. */
+  saved: { mid: number; min: number; max: number }
+  sources: Source[]
+  toolSteps: ToolStep[]
+}
+
 /** Usage charged for a reply: nothing when the model produced nothing (status failed). */
-export function chargedChars(r: Pick<FinishedReply, 'outcome' | 'inputChars'>) {
+export function chargedChars(r: Pick<FinishedReply, 'outcome' | 'inputChars' | 'earlier'>) {
   if (r.outcome.status === 'failed') return { input: 0, output: 0 }
-  return { input: r.inputChars, output: r.outcome.response.length }
+  const before = r.earlier?.response.length ?? 0
+  return { input: r.inputChars, output: Math.max(0, r.outcome.response.length - before) }
 }
 
 /**
@@ -97,6 +118,7 @@ function buildFinish() {
         co2_impact = ${p('co2')}::jsonb,
         sources = ${p('sources')}::jsonb,
         tool_steps = ${p('toolSteps')}::jsonb,
+        pending_approval = ${p('pendingApproval')}::jsonb,
         completed_at = ${p('now')}::timestamptz,
         reserved_chars = 0
       from held where m.id = held.id
@@ -172,7 +194,10 @@ export async function finalizeReply(
       savedGrams: (r.route.savedPerToken ?? 0) * tokens,
     }
   }
-  const saved = co2Impact?.saved ?? { mid: 0, min: 0, max: 0 }
+  // A reply that went on after an approval: its first part's saving was added when it stopped.
+  const whole = co2Impact?.saved ?? { mid: 0, min: 0, max: 0 }
+  const before = r.earlier?.saved ?? { mid: 0, min: 0, max: 0 }
+  const saved = { mid: whole.mid - before.mid, min: whole.min - before.min, max: whole.max - before.max }
   const result = await executeNamed<{
     origin: string | null
     status: string | null
@@ -194,6 +219,7 @@ export async function finalizeReply(
       co2: co2Impact ? JSON.stringify(co2Impact) : null,
       sources: r.sources?.length ? JSON.stringify(r.sources) : null,
       toolSteps: r.toolSteps?.length ? JSON.stringify(r.toolSteps) : null,
+      pendingApproval: r.pendingApproval ? JSON.stringify(r.pendingApproval) : null,
       now: r.now.toISOString(),
       chargedInput: charged.input,
       chargedOutput: charged.output,

@@ -3,16 +3,18 @@
 // replies of this process in one statement (progress-saver.ts), which is also when a Stop pressed
 // on another node (a DB flag) is noticed; each save, or a lease renewal at least every
 // FLAG_CHECK_MS, keeps this node's lease on the reply (lease.ts).
+import type { ModelMessage } from 'ai'
 import type { Logger } from 'pino'
 import { type ChatErrorCode, type ChatWait, chatErrorCodes } from '#contract/chat-events.ts'
 import type { Source, ToolStep } from '#contract/tools.ts'
 import type { Db } from '#server/db/client.ts'
 import type { MeasuredEnergy } from '#server/features/impact/message-impact.ts'
+import { approvalExpiry, type PendingApproval } from '#server/features/models/approval.ts'
 import type { ResolvedModel } from '#server/features/models/registry.ts'
 import { streamReply } from '#server/features/models/stream-reply.ts'
 import type { BackgroundWork } from '#server/lib/background-work.ts'
 import { classify, type Ending, loggableError } from './failures.ts'
-import { type FinishedReply, finalizeReply, type ReplyOutcome } from './finalize.ts'
+import { type EarlierPart, type FinishedReply, finalizeReply, type ReplyOutcome } from './finalize.ts'
 import type { Prompt } from './history.ts'
 import type { PreparedLookup } from './lookup.ts'
 import { ProgressSaver } from './progress-saver.ts'
@@ -38,6 +40,14 @@ export interface ModelCall {
   prompt: Prompt
   /** Prepares the reply's lookups (tools offered, or context found first): chat/lookup.ts. */
   lookup?: (signal: AbortSignal) => Promise<PreparedLookup>
+  /** The send's search toggle, kept with a reply that waits for approval (the same tools again). */
+  webSearch?: boolean
+  /**
+   * The part of the reply written before it waited for the person's approval: its text, steps,
+   * sources and usage, and its own messages after the prompt, the person's answer last
+   * (models/approval.ts). The reply goes on from there.
+   */
+  earlier?: EarlierPart & { messages: ModelMessage[] }
 }
 
 /** The stored send a reply belongs to. */
@@ -64,6 +74,8 @@ export class Generation {
   /** What the reply looked up so far: its sources (numbered from 1) and tool calls. */
   sources: Source[] = []
   toolSteps: ToolStep[] = []
+  /** The calls waiting for the person's approval when the model's call ended (AI SDK ids). */
+  approvals: PendingApproval['requests'] = []
   end: GenerationEnd | null = null
   stopRequested = false
   readonly controller = new AbortController()
@@ -132,6 +144,8 @@ export interface ModelResult {
   usage: { inputTokens?: number; outputTokens?: number }
   measured: MeasuredEnergy | null
   started: number
+  /** The call's own messages, when it ended asking for approval. */
+  responseMessages?: ModelMessage[]
 }
 
 /** Streams the model's reply into `gen` until it ends, is stopped or times out. Never throws. */
@@ -140,15 +154,22 @@ export async function streamModel(gen: Generation, job: ModelCall): Promise<Mode
   let ending: Ending = { kind: 'finished' }
   let usage: ModelResult['usage'] = {}
   let measured: MeasuredEnergy | null = null
+  let responseMessages: ModelMessage[] | undefined
   try {
     const lookup = await prepareLookup(gen, job)
-    const parts = streamReply(job.resolved, withContext(job.prompt, lookup?.context ?? null), {
-      signal: gen.controller.signal,
-      tools: lookup?.tools,
-      onWait: (wait) => gen.setWait(wait),
-      // The reply's text goes straight to the generation, without a part per chunk (lean path).
-      onText: (text) => gen.push(text),
-    })
+    const prompt = withContext(job.prompt, lookup?.context ?? null)
+    const messages = job.earlier ? [...prompt.messages, ...job.earlier.messages] : prompt.messages
+    const parts = streamReply(
+      job.resolved,
+      { ...prompt, messages },
+      {
+        signal: gen.controller.signal,
+        tools: lookup?.tools,
+        onWait: (wait) => gen.setWait(wait),
+        // The reply's text goes straight to the generation, without a part per chunk (lean path).
+        onText: (text) => gen.push(text),
+      },
+    )
     for await (const part of parts) {
       if (part.type === 'text') gen.push(part.text)
       else if (part.type === 'tool-call')
@@ -169,6 +190,17 @@ export async function streamModel(gen: Generation, job: ModelCall): Promise<Mode
           status: part.type === 'tool-result' ? 'done' : 'failed',
         })
         if (lookup) gen.setSources(lookup.sources())
+      } else if (part.type === 'approval-request') {
+        gen.approvals.push({ approvalId: part.approvalId, toolCallId: part.call.toolCallId })
+        gen.setToolStep({
+          id: part.call.toolCallId,
+          name: part.call.toolName,
+          args: part.call.input,
+          status: 'awaiting-approval',
+        })
+      } else if (part.type === 'tool-denied') {
+        const step = gen.toolSteps.find((s) => s.id === part.toolCallId)
+        if (step && step.status !== 'refused') gen.setToolStep({ ...step, status: 'refused' })
       } else if (part.type === 'source') {
         const s = part.source
         if (lookup && 'url' in s && typeof s.url === 'string') {
@@ -178,6 +210,7 @@ export async function streamModel(gen: Generation, job: ModelCall): Promise<Mode
       } else if (part.type === 'finish') {
         usage = part.usage
         measured = part.measured
+        responseMessages = part.responseMessages
       } else if (part.type === 'error') ending = { kind: 'error', error: part.error }
       else if (part.type === 'abort') ending = { kind: gen.stopRequested ? 'stopped' : 'timeout' }
     }
@@ -189,7 +222,7 @@ export async function streamModel(gen: Generation, job: ModelCall): Promise<Mode
         ? { kind: 'timeout' }
         : { kind: 'error', error }
   }
-  return { ending, usage, measured, started }
+  return { ending, usage, measured, started, responseMessages }
 }
 
 /** How much of a tool's result a step keeps to show. */
@@ -208,7 +241,10 @@ function errorText(error: unknown): string {
 async function prepareLookup(gen: Generation, job: ModelCall): Promise<PreparedLookup | null> {
   if (!job.lookup) return null
   const lookup = await job.lookup(gen.controller.signal).catch(() => null)
-  if (lookup) gen.setSources(lookup.sources())
+  if (!lookup) return null
+  // A reply going on after an approval keeps its sources' numbers: the text cites them.
+  for (const source of job.earlier?.sources ?? []) lookup.addSource(source)
+  gen.setSources(lookup.sources())
   return lookup
 }
 
@@ -237,12 +273,16 @@ export async function runGeneration(
       if (!gen.end) gen.stop()
     },
   })
-  const { ending, usage, measured, started } = await model
+  const { ending, usage, measured, started, responseMessages } = await model
   // No save of this reply runs after this: finalizeReply writes its last state.
   await saver.remove(job.attemptId)
   if (ending.kind === 'error') log.warn({ error: loggableError(ending.error) }, 'model call failed')
 
-  const { outcome, code } = classify(job.resolved.chatModel, ending, gen.text)
+  const pending = waitingFor(gen, job, ending, responseMessages, deps.now())
+  const { outcome, code } = pending
+    ? { outcome: { status: 'complete' as const, response: gen.text, errorMessage: null }, code: null }
+    : classify(job.resolved.chatModel, ending, gen.text)
+  const earlier = job.earlier
   const reply: FinishedReply = {
     messageId: job.messageId,
     attemptId: job.attemptId,
@@ -252,15 +292,17 @@ export async function runGeneration(
     provider: job.resolved.provider,
     modelId: job.resolved.modelId,
     outcome,
-    inputTokens: usage.inputTokens ?? null,
-    outputTokens: usage.outputTokens ?? null,
-    latencyMs: Math.round(performance.now() - started),
+    inputTokens: sum(earlier?.inputTokens, usage.inputTokens),
+    outputTokens: sum(earlier?.outputTokens, usage.outputTokens),
+    latencyMs: Math.round(performance.now() - started) + (earlier?.latencyMs ?? 0),
     firstTokenMs: gen.firstTextAt === null ? null : Math.round(gen.firstTextAt - started),
     inputChars: job.inputChars,
     impact: job.resolved.impact,
     measuredEnergy: measured,
     sources: gen.sources,
     toolSteps: gen.toolSteps,
+    pendingApproval: pending,
+    earlier,
     route: job.resolved.route,
     now: deps.now(),
   }
@@ -289,6 +331,33 @@ export function failUnended(gen: Generation): void {
     })
 }
 
+const sum = (a: number | null | undefined, b: number | undefined) =>
+  a == null && b === undefined ? null : (a ?? 0) + (b ?? 0)
+
+/**
+ * What a reply that ended asking for approval keeps to go on (null when it did not): the steps
+ * waiting say which message answers them and until when.
+ */
+function waitingFor(
+  gen: Generation,
+  job: GenerationJob,
+  ending: Ending,
+  responseMessages: ModelMessage[] | undefined,
+  now: Date,
+): PendingApproval | null {
+  if (ending.kind !== 'finished' || gen.approvals.length === 0 || !responseMessages) return null
+  const expiresAt = approvalExpiry(now).toISOString()
+  for (const step of gen.toolSteps)
+    if (step.status === 'awaiting-approval')
+      gen.setToolStep({ ...step, approval: { messageId: job.messageId, expiresAt } })
+  return {
+    expiresAt,
+    requests: gen.approvals,
+    messages: [...(job.earlier?.messages ?? []), ...responseMessages],
+    webSearch: job.webSearch ?? false,
+  }
+}
+
 /** The generations running on this node, by message id. */
 export class GenerationRegistry {
   private readonly running = new Map<string, { gen: Generation; done: Promise<void> }>()
@@ -303,6 +372,12 @@ export class GenerationRegistry {
 
   start(deps: GenerationDeps, job: GenerationJob): Generation {
     const gen = new Generation()
+    // A reply going on after an approval starts from what it had written.
+    if (job.earlier) {
+      gen.text = job.earlier.response
+      gen.sources = job.earlier.sources
+      gen.toolSteps = [...job.earlier.toolSteps]
+    }
     return this.run(deps, gen, job, streamModel(gen, job))
   }
 

@@ -138,7 +138,11 @@ describe('replies that look things up', () => {
     expect(message?.sources).toEqual([])
     // MCP tools are offered, web_search is not.
     const body = app.ai.requests.at(-1)?.body as { tools?: { function: { name: string } }[] }
-    expect(body.tools?.map((t) => t.function.name).sort()).toEqual(['read_link', 'zoo__lookup_species'])
+    expect(body.tools?.map((t) => t.function.name).sort()).toEqual([
+      'read_link',
+      'zoo__lookup_species',
+      'zoo__release_animal',
+    ])
   })
 
   it("calls an MCP server's tool for ChatGPT and shows its step", async () => {

@@ -282,6 +282,17 @@ const restartable = or(
   and(eq(messages.status, 'interrupted'), eq(messages.errorMessage, LOST_NODE_MESSAGE)),
 )
 
+/** The columns a new attempt at a reply starts with: streaming on this node, its usage reserved. */
+export const newAttempt = (attemptId: string, reservedChars: number) => ({
+  status: 'streaming' as const,
+  errorMessage: null,
+  completedAt: null,
+  reservedChars,
+  nodeId: NODE_ID,
+  heartbeatAt: sql`now()`,
+  attemptId,
+})
+
 export type Restart =
   | { kind: 'restarted'; row: MessageRow & { attemptId: string } }
   /** Another retry restarted it first. */
@@ -314,18 +325,7 @@ export async function restartAttempt(
     if (!(await reserve(tx, row.userId, claim))) return { kind: 'refused' }
     const [restarted] = await tx
       .update(messages)
-      .set({
-        ...model,
-        status: 'streaming',
-        response: '',
-        errorMessage: null,
-        createdAt: now,
-        completedAt: null,
-        reservedChars: claim.chars,
-        nodeId: NODE_ID,
-        heartbeatAt: sql`now()`,
-        attemptId,
-      })
+      .set({ ...model, ...newAttempt(attemptId, claim.chars), response: '', createdAt: now })
       .where(eq(messages.id, row.id))
       .returning()
     return restarted ? { kind: 'restarted', row: { ...restarted, attemptId } } : { kind: 'taken' }

@@ -9,6 +9,7 @@ import {
   nextModelQuery,
 } from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
+import { approvalAnswerSchema } from '#contract/tools.ts'
 import { ecoEngineFor } from '#server/features/eco-engine/instance.ts'
 import { modelsFor } from '#server/features/models/list.ts'
 import { createModelRegistry } from '#server/features/models/registry.ts'
@@ -20,6 +21,7 @@ import { enforceRateLimit } from '#server/lib/rate-limit.ts'
 import { readOnSession, readsCheckSession, readUser, requireUser } from '#server/lib/session.ts'
 import { resetIsDue, tierOf } from '#server/lib/usage.ts'
 import { validate } from '#server/lib/validate.ts'
+import { answerApproval } from './approval.ts'
 import type { GenerationRegistry } from './generation.ts'
 import type { ReplyLookup } from './lookup.ts'
 import type { PromptContextSource } from './prompt-context.ts'
@@ -176,6 +178,17 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
       await opts.afterClear?.(c.get('user').id)
       return c.json({ ok: true as const }, 200)
     })
+    .post(
+      '/messages/:id/approval',
+      auth,
+      validate('param', messageIdParam),
+      validate('json', approvalAnswerSchema),
+      async (c) => {
+        const { approved } = c.req.valid('json')
+        const message = await answerApproval(services, c.get('user'), c.req.valid('param').id, approved)
+        return c.json(message, 200)
+      },
+    )
     .post('/messages/:id/stop', auth, validate('param', messageIdParam), async (c) => {
       const user = c.get('user')
       const { id } = c.req.valid('param')

@@ -152,6 +152,13 @@ export async function admit(
   target?: MessageRow,
   ctx: PromptContext = NO_CONTEXT,
 ): Promise<Admission> {
+  const chars = inputCharsOf({ content, extractedText: input.attachment?.extractedText }) + contextChars(ctx)
+  const { tier, claim } = await usageClaim(s, user, chars)
+  return { resolved: modelFor(s.models, input, content, tier, target), claim }
+}
+
+/** The user's tier as their row stands (a due reset written first) and what `chars` would claim. */
+export async function usageClaim(s: ChatServices, user: UserRow, chars: number) {
   const now = s.now()
   const current = await resetUsageIfDue(s.db, user, now, resetIsDue(user.lastAiUsageReset, now))
   const tier = tierOf(current, now)
@@ -161,11 +168,8 @@ export async function admit(
     new AppError('rate_limited:usage', limitMessage(tier.plan, current.lastAiUsageReset), {
       headers: { 'Retry-After': String(secondsUntilReset(current.lastAiUsageReset, now)) },
     })
-  const chars = inputCharsOf({ content, extractedText: input.attachment?.extractedText }) + contextChars(ctx)
-  return {
-    resolved: modelFor(s.models, input, content, tier, target),
-    claim: { chars, plan: tier.plan, limit: tier.limit, refusal },
-  }
+  const claim: UsageClaim = { chars, plan: tier.plan, limit: tier.limit, refusal }
+  return { tier, claim }
 }
 
 /**
@@ -283,21 +287,21 @@ function generateAndStream(
       resolved.historyBudgetTokens,
       contextSystemText(ctx),
     ),
-    lookup: lookupFor(s.lookup, resolved, input, row.content),
+    lookup: lookupFor(s.lookup, resolved, input.webSearch, row.content),
+    webSearch: input.webSearch,
   })
   return followGeneration(gen, headOf(row, input.threadId), signal)
 }
 
 /** The reply's lookups, run as it starts (generation.ts): links always, search when asked. */
-function lookupFor(
+export function lookupFor(
   lookup: ReplyLookup | undefined,
   resolved: ResolvedModel,
-  input: SendInput,
+  webSearch: boolean,
   message: string,
 ): GenerationJob['lookup'] {
   if (!lookup) return undefined
-  return (signal) =>
-    lookup.prepare({ callsTools: callsTools(resolved), webSearch: input.webSearch, message, signal })
+  return (signal) => lookup.prepare({ callsTools: callsTools(resolved), webSearch, message, signal })
 }
 
 /** The earlier send a retry names, if any. */

@@ -2,6 +2,7 @@
 // on a loopback port, with the tiny stories260K model; the web node's eco mode pointed at it
 // (ECO_BASE_URL) stores each reply's CO2 from the energy the service metered.
 import { spawn } from 'node:child_process'
+import { setMaxListeners } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { serve } from '@hono/node-server'
@@ -16,7 +17,7 @@ import { freePort } from '../../../../tests/helpers/free-port.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { EcoEngine } from './engine.ts'
 import { energyFromMetadata } from './reported-energy.ts'
-import { ecoServeApp } from './serve.ts'
+import { ecoServeApp, MAX_WAITING } from './serve.ts'
 import { ecoEngineSettings } from './settings.ts'
 
 const TEST_MODEL = path.resolve(import.meta.dirname, '../../../../tests/fixtures/models/stories260K.gguf')
@@ -130,6 +131,59 @@ describe('the eco model as a service', { timeout: 60_000 }, () => {
     expect(chunks[0].choices[0].delta.role).toBe('assistant')
     expect(chunks.at(-2).choices[0].finish_reason).toBe('stop')
     expect(chunks.at(-1).usage.loris_energy.joules).toBeGreaterThan(0)
+  })
+
+  it('refuses a request while 16 replies wait in line, with 503 and Retry-After', async () => {
+    const app = ecoServeApp({ engine, apiKey: KEY })
+    const completion = () =>
+      app.request('/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+        body: JSON.stringify({ messages: [{ role: 'user', content: 'Once upon a time' }], max_tokens: 4 }),
+      })
+    const stop = new AbortController()
+    // Every reply below listens to it.
+    setMaxListeners(2 * MAX_WAITING, stop.signal)
+    const replies: Promise<unknown>[] = []
+    const ask = (onQueued: (position: number) => void) =>
+      replies.push(
+        engine
+          .generate({
+            system: '',
+            turns: [{ role: 'user', text: 'Once upon a time' }],
+            maxTokens: 64,
+            signal: stop.signal,
+            onText: () => {},
+            onQueued,
+          })
+          .catch(() => null),
+      )
+    // ECO_PARALLEL=1: the first reply takes the one sequence; as it starts, 16 more are asked and
+    // wait, and the request arrives as the 16th joins the line. Each step runs on promises alone,
+    // before the running reply's next token (native work, answered on a later turn of the event
+    // loop) could free the sequence.
+    const refused = new Promise<Response>((resolve) =>
+      ask((position) => {
+        if (position !== 0 || replies.length > 1) return
+        for (let i = 0; i < MAX_WAITING; i++)
+          ask((waiting) => {
+            if (waiting === MAX_WAITING && engine.queued === MAX_WAITING) resolve(completion())
+          })
+      }),
+    )
+    const res = await refused
+    expect(engine.queued).toBe(MAX_WAITING)
+    stop.abort()
+    await Promise.all(replies)
+    expect(res.status).toBe(503)
+    expect(res.headers.get('retry-after')).toBe('5')
+    expect((await res.json()).error).toMatchObject({
+      code: 'busy',
+      message: 'The eco model is busy; try again shortly.',
+    })
+    // With the line empty again, the same request is answered.
+    expect(engine.queued).toBe(0)
+    expect((await completion()).status).toBe(200)
   })
 
   it('refuses a wrong key, a conversation not ending with the person, and a prompt too long', async () => {

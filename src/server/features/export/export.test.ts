@@ -215,6 +215,44 @@ describe('zipStream', () => {
     expect([...files['photo.png']!]).toEqual([137, 80, 78, 71])
   })
 
+  it('writes stored files from their streams, a chunk per read, deflated or stored as they are', async () => {
+    const text = strToU8('The slow loris is a nocturnal primate of South-East Asia. '.repeat(40_000))
+    const image = new Uint8Array(600_000).map((_, i) => (i * 7) % 256)
+    let pulled = 0
+    const chunked = (bytes: Uint8Array) => {
+      let at = 0
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (at >= bytes.length) return controller.close()
+          pulled++
+          controller.enqueue(bytes.subarray(at, at + 64 * 1024))
+          at += 64 * 1024
+        },
+      })
+    }
+    async function* entries() {
+      yield { name: 'files/photo.png', stream: chunked(image), deflate: false }
+      yield { name: 'files/notes.txt', stream: chunked(text), deflate: true }
+      yield { name: 'manifest.json', data: strToU8('{"a":1}'), deflate: true }
+    }
+    const reader = zipStream(entries()).getReader()
+    const first = await reader.read()
+    // The first bytes went out with the first file's first chunk read (and one more, the source
+    // stream's own read ahead), not the file.
+    expect(pulled).toBeLessThanOrEqual(2)
+    const chunks = [first.value as Uint8Array]
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks.push(value)
+    }
+    const files = unzipSync(Buffer.concat(chunks))
+    expect(Object.keys(files)).toEqual(['files/photo.png', 'files/notes.txt', 'manifest.json'])
+    expect(Buffer.compare(files['files/notes.txt']!, text)).toBe(0)
+    expect(Buffer.compare(files['files/photo.png']!, image)).toBe(0)
+    expect(Buffer.concat(chunks).length).toBeLessThan(image.length + text.length / 10)
+  })
+
   it('sends the first bytes before later entries are even read', async () => {
     let produced = 0
     async function* entries() {

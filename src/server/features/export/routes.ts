@@ -54,9 +54,14 @@ export function exportRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
       for (const m of rows) {
         if (!m.upload || written.has(m.upload.id)) continue
         written.add(m.upload.id)
-        const bytes = await opts.storage.get(m.upload.storageKey)
-        if (bytes)
-          yield { name: filePath(m.upload), data: bytes, deflate: !COMPRESSED.test(m.upload.mimeType) }
+        // Read from storage as the zip is pulled: one chunk of the file in memory at a time.
+        const stored = await opts.storage.open(m.upload.storageKey)
+        if (stored)
+          yield {
+            name: filePath(m.upload),
+            stream: stored.body,
+            deflate: !COMPRESSED.test(m.upload.mimeType),
+          }
       }
     }
     yield { name: 'manifest.json', data: json(manifest), deflate: true }

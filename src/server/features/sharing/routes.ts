@@ -7,6 +7,7 @@ import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
 import { requireUser } from '#server/lib/session.ts'
 import type { ObjectStorage } from '#server/lib/storage.ts'
+import { storedFileResponse } from '#server/lib/stored-file.ts'
 import { validate } from '#server/lib/validate.ts'
 import {
   copyShareToThread,
@@ -23,13 +24,7 @@ import {
 } from './queries.ts'
 import { sharedConversationJson, snapshotJson } from './snapshot.ts'
 
-const INLINE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])
 const GONE = 'This shared link does not exist or was revoked'
-
-function disposition(type: 'inline' | 'attachment', fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
-  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
-}
 
 export function sharingRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
   const { db } = deps.database
@@ -102,19 +97,15 @@ export function sharingRoutes(deps: AppDeps, opts: { storage: ObjectStorage }) {
           const share = await findShareOfFile(db, token, id)
           if (!share) throw gone()
           const row = share.holdsFile ? await findSharedUpload(db, share.ownerId, id) : undefined
-          const bytes = row ? await opts.storage.get(row.storageKey) : null
-          if (!row || !bytes) throw new AppError('not_found:upload', 'This file does not exist')
-          return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
-            'Content-Type': row.mimeType,
-            'Content-Length': String(bytes.length),
-            'Content-Disposition': disposition(
-              INLINE.has(row.mimeType) ? 'inline' : 'attachment',
-              row.fileName,
-            ),
-            // Revoking must take effect at once: nothing may keep a copy.
-            'Cache-Control': 'no-store',
-            'X-Robots-Tag': 'noindex',
-          })
+          const file =
+            row &&
+            (await storedFileResponse(opts.storage, row, {
+              // Revoking must take effect at once: nothing may keep a copy.
+              'Cache-Control': 'no-store',
+              'X-Robots-Tag': 'noindex',
+            }))
+          if (!file) throw new AppError('not_found:upload', 'This file does not exist')
+          return file
         },
       )
       .post('/shares/:token/continue', auth, validate('param', shareTokenParam), async (c) => {

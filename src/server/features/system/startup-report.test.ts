@@ -57,4 +57,40 @@ describe('the start-up table', () => {
       /Traces\s+OTLP to http:\/\/otel:4318/,
     )
   })
+
+  it('names the web search provider, or says it is off', () => {
+    expect(startupTable(env({}))).toMatch(
+      /Web search\s+off\s+SEARXNG_URL \(recommended\), BRAVE_SEARCH_API_KEY or TAVILY_API_KEY/,
+    )
+    expect(startupTable(env({ SEARXNG_URL: 'http://searx:8080' }))).toMatch(
+      /Web search\s+SearXNG at http:\/\/searx:8080\/?\s*$/m,
+    )
+    expect(startupTable(env({ BRAVE_SEARCH_API_KEY: 'k' }))).toMatch(/Web search\s+Brave Search\s*$/m)
+    expect(startupTable(env({ TAVILY_API_KEY: 'k' }))).toMatch(/Web search\s+Tavily\s*$/m)
+  })
+
+  it('counts the MCP servers and the tools they answered with, naming one that did not', () => {
+    expect(startupTable(env({}))).toMatch(/MCP tools\s+off\s+MCP_SERVERS/)
+    const servers = JSON.stringify([
+      { name: 'zoo', url: 'http://zoo/mcp', needsApproval: ['release_animal'] },
+      { name: 'files', url: 'http://files/mcp' },
+    ])
+    expect(
+      startupTable(env({ MCP_SERVERS: servers }), [
+        { name: 'zoo', tools: 2, needApproval: 1 },
+        { name: 'files', tools: null, needApproval: 0 },
+      ]),
+    ).toMatch(
+      /MCP tools\s+2 servers, 2 tools, 1 asking approval\s+not answering now: files \(tried again on each reply\)/,
+    )
+    expect(
+      startupTable(env({ MCP_SERVERS: servers }), [
+        { name: 'zoo', tools: null, needApproval: 0 },
+        { name: 'files', tools: null, needApproval: 0 },
+      ]),
+    ).toMatch(/MCP tools\s+2 servers\s+not answering now: zoo, files/)
+    expect(startupTable(env({ MCP_SERVERS: '[{"name":"zoo"}]' }))).toMatch(
+      /MCP tools\s+invalid\s+MCP_SERVERS: 0\.url/,
+    )
+  })
 })

@@ -3,6 +3,8 @@
 import type { Env } from '#server/env.ts'
 import { ecoEngineSettings, ecoSource } from '#server/features/eco-engine/settings.ts'
 import { loadCatalogue } from '#server/features/models/catalogue.ts'
+import { parseMcpServers } from '#server/features/tools/mcp.ts'
+import { createWebSearch } from '#server/features/tools/web-search.ts'
 import { chooseEngine } from '#server/features/voice/engines.ts'
 
 interface Row {
@@ -11,7 +13,12 @@ interface Row {
   needs: string
 }
 
-export function startupRows(env: Env): Row[] {
+/** What each MCP server answered when asked for its tools at start (tools/mcp.ts describeMcpServers). */
+export type McpSummary = Array<{ name: string; tools: number | null; needApproval: number }>
+
+const SEARCH_NAMES: Record<string, string> = { searxng: 'SearXNG', brave: 'Brave Search', tavily: 'Tavily' }
+
+export function startupRows(env: Env, mcp: McpSummary = []): Row[] {
   const rows: Row[] = []
   const row = (feature: string, ok: boolean, okText: string, needs: string) =>
     rows.push({ feature, state: ok ? okText : 'not configured', needs: ok ? '' : needs })
@@ -53,6 +60,15 @@ export function startupRows(env: Env): Row[] {
       })
   }
   rows.push(catalogueRow(env))
+  const search = createWebSearch(env)
+  rows.push({
+    feature: 'Web search',
+    state: search
+      ? `${SEARCH_NAMES[search.provider] ?? search.provider}${env.SEARXNG_URL && search.provider === 'searxng' ? ` at ${env.SEARXNG_URL}` : ''}`
+      : 'off',
+    needs: search ? '' : 'SEARXNG_URL (recommended), BRAVE_SEARCH_API_KEY or TAVILY_API_KEY',
+  })
+  rows.push(mcpRow(env, mcp))
   row(
     'Payments',
     Boolean(env.STRIPE_SECRET_KEY),
@@ -114,6 +130,32 @@ export function startupRows(env: Env): Row[] {
   return rows
 }
 
+/** The MCP servers' tools: how many servers, and what each answered at start. */
+function mcpRow(env: Env, summary: McpSummary): Row {
+  let count: number
+  try {
+    count = parseMcpServers(env.MCP_SERVERS).length
+  } catch (err) {
+    return { feature: 'MCP tools', state: 'invalid', needs: (err as Error).message }
+  }
+  if (count === 0) return { feature: 'MCP tools', state: 'off', needs: 'MCP_SERVERS' }
+  const servers = `${count} server${count === 1 ? '' : 's'}`
+  const tools = summary.reduce((n, s) => n + (s.tools ?? 0), 0)
+  const approval = summary.reduce((n, s) => n + s.needApproval, 0)
+  const silent = summary.filter((s) => s.tools === null).map((s) => s.name)
+  const parts = [
+    servers,
+    // Counted over the servers that answered; none answering, there is nothing to count.
+    ...(summary.length > silent.length ? [`${tools} tool${tools === 1 ? '' : 's'}`] : []),
+    ...(approval ? [`${approval} asking approval`] : []),
+  ]
+  return {
+    feature: 'MCP tools',
+    state: parts.join(', '),
+    needs: silent.length ? `not answering now: ${silent.join(', ')} (tried again on each reply)` : '',
+  }
+}
+
 /** Models beside the modes (models/catalogue.ts): what the keys, endpoints and models file give. */
 function catalogueRow(env: Env): Row {
   const needs = 'ANTHROPIC_API_KEY, MISTRAL_API_KEY, OPENAI_COMPATIBLE_ENDPOINTS, LORIS_MODELS_FILE'
@@ -131,8 +173,8 @@ function catalogueRow(env: Env): Row {
 }
 
 /** The rows as a plain-text table. */
-export function startupTable(env: Env): string {
-  const rows = [{ feature: 'Feature', state: 'State', needs: 'To set it up' }, ...startupRows(env)]
+export function startupTable(env: Env, mcp: McpSummary = []): string {
+  const rows = [{ feature: 'Feature', state: 'State', needs: 'To set it up' }, ...startupRows(env, mcp)]
   const w1 = Math.max(...rows.map((r) => r.feature.length))
   const w2 = Math.max(...rows.map((r) => r.state.length))
   const line = (r: Row) => `  ${r.feature.padEnd(w1)}  ${r.state.padEnd(w2)}  ${r.needs}`.trimEnd()

@@ -1,13 +1,14 @@
 // Tools from the operator's MCP servers (Streamable HTTP), offered to models that call tools.
 // MCP_SERVERS is a JSON array: [{ "name": "files", "url": "https://mcp.example/mcp",
-// "headers": { "authorization": "Bearer ..." }, "approval": ["delete_file"] }]; a tool named in
-// `approval` (or every tool, with `true`) waits for the person's click before it runs.
-// Decision 065.
+// "headers": { "authorization": "Bearer ..." }, "needsApproval": ["delete_file"] }]; a tool named in
+// `needsApproval` (or every tool of the server, with `true`) waits for the person's click before it
+// runs (the AI SDK's own `needsApproval`). Decisions 065 and 070.
 import { createMCPClient, type MCPClient } from '@ai-sdk/mcp'
 import type { ToolSet } from 'ai'
 import { z } from 'zod'
 
-const serverSchema = z.object({
+// Strict: a misspelt key (say `approval`) is an error, never a tool that runs unasked.
+const serverSchema = z.strictObject({
   name: z
     .string()
     .regex(
@@ -16,7 +17,7 @@ const serverSchema = z.object({
     ),
   url: z.url(),
   headers: z.record(z.string(), z.string()).optional(),
-  approval: z.union([z.boolean(), z.array(z.string())]).default(false),
+  needsApproval: z.union([z.boolean(), z.array(z.string())]).default(false),
 })
 export type McpServerConfig = z.infer<typeof serverSchema>
 
@@ -41,12 +42,18 @@ export function parseMcpServers(value: string | undefined): McpServerConfig[] {
 }
 
 export interface McpTools {
-  /** Every server's tools, named `<server>__<tool>`; a server that cannot be reached is left out. */
+  /**
+   * Every server's tools, named `<server>__<tool>`, those the operator marked carrying
+   * `needsApproval: true`; a server that cannot be reached is left out.
+   */
   tools(onError: (server: string, err: unknown) => void): Promise<ToolSet>
-  /** Whether the person must approve this tool's call before it runs. */
-  needsApproval(toolName: string): boolean
+  /** Ends every open session (the server is told: an HTTP DELETE of the session). */
   close(): Promise<void>
 }
+
+const needsApproval = (server: McpServerConfig, tool: string) =>
+  server.needsApproval === true ||
+  (Array.isArray(server.needsApproval) && server.needsApproval.includes(tool))
 
 export function createMcpTools(servers: McpServerConfig[]): McpTools {
   const clients = new Map<string, Promise<MCPClient>>()
@@ -60,7 +67,6 @@ export function createMcpTools(servers: McpServerConfig[]): McpTools {
     }
     return found
   }
-  const approvalOf = new Map<string, boolean>()
 
   return {
     async tools(onError) {
@@ -68,15 +74,13 @@ export function createMcpTools(servers: McpServerConfig[]): McpTools {
         servers.map(async (server) => {
           try {
             const tools = await (await client(server)).tools()
-            return Object.entries(tools).map(([name, tool]) => {
-              const qualified = `${server.name}__${name}`
-              approvalOf.set(
-                qualified,
-                server.approval === true ||
-                  (Array.isArray(server.approval) && server.approval.includes(name)),
-              )
-              return [qualified, tool] as const
-            })
+            return Object.entries(tools).map(
+              ([name, tool]) =>
+                [
+                  `${server.name}__${name}`,
+                  needsApproval(server, name) ? { ...tool, needsApproval: true } : tool,
+                ] as const,
+            )
           } catch (err) {
             clients.delete(server.name)
             onError(server.name, err)
@@ -86,11 +90,41 @@ export function createMcpTools(servers: McpServerConfig[]): McpTools {
       )
       return Object.fromEntries(sets.flat())
     },
-    needsApproval: (toolName) => approvalOf.get(toolName) ?? false,
     async close() {
       const open = [...clients.values()]
       clients.clear()
       await Promise.all(open.map(async (c) => (await c.catch(() => null))?.close()))
     },
   }
+}
+
+/**
+ * What each server offers, for the start-up table: how many tools and how many of them need
+ * approval; `tools` is null when the server did not answer within `ms`.
+ */
+export async function describeMcpServers(
+  servers: McpServerConfig[],
+  ms: number,
+): Promise<Array<{ name: string; tools: number | null; needApproval: number }>> {
+  return Promise.all(
+    servers.map(async (server) => {
+      const mcp = createMcpTools([server])
+      let failed = false
+      const listed = await Promise.race([
+        mcp.tools(() => {
+          failed = true
+        }),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), ms)),
+      ])
+      // Not awaited: a server that has not answered yet would hold the start-up.
+      void mcp.close().catch(() => {})
+      const names = listed && !failed ? Object.keys(listed) : null
+      return {
+        name: server.name,
+        tools: names ? names.length : null,
+        needApproval:
+          names?.filter((n) => needsApproval(server, n.slice(server.name.length + 2))).length ?? 0,
+      }
+    }),
+  )
 }

@@ -42,27 +42,29 @@ describe('createReplyLookup', () => {
   })
   afterAll(() => mcp.close())
 
-  const lookupWith = (approval: boolean | string[]) =>
+  const lookupWith = (needsApproval: boolean | string[]) =>
     createReplyLookup(
       {
         ...noSearch,
         READ_LINK_ALLOW_PRIVATE: 'false',
-        MCP_SERVERS: JSON.stringify([{ name: 'zoo', url: mcp.url, approval }]),
+        MCP_SERVERS: JSON.stringify([{ name: 'zoo', url: mcp.url, needsApproval }]),
       },
       { log: pino({ level: 'silent' }), readPage: noPages },
     )
   const request = { callsTools: true, webSearch: true, message: 'hi', signal: new AbortController().signal }
 
-  it('offers MCP tools, but never one that waits for approval (not built): it would run unasked', async () => {
+  it('offers MCP tools, those the operator marked asking for approval before they run', async () => {
     const open = lookupWith(false)
-    const guarded = lookupWith(['lookup_species'])
+    const guarded = lookupWith(['release_animal'])
     try {
       // No search provider configured: no web_search even with the toggle on.
-      expect(Object.keys((await open.prepare(request)).tools ?? {}).sort()).toEqual([
-        'read_link',
-        'zoo__lookup_species',
-      ])
-      expect(Object.keys((await guarded.prepare(request)).tools ?? {})).toEqual(['read_link'])
+      const offered = (await open.prepare(request)).tools ?? {}
+      expect(Object.keys(offered).sort()).toEqual(['read_link', 'zoo__lookup_species', 'zoo__release_animal'])
+      expect(offered.zoo__release_animal?.needsApproval).toBeUndefined()
+      const tools = (await guarded.prepare(request)).tools ?? {}
+      expect(Object.keys(tools).sort()).toEqual(['read_link', 'zoo__lookup_species', 'zoo__release_animal'])
+      expect(tools.zoo__release_animal?.needsApproval).toBe(true)
+      expect(tools.zoo__lookup_species?.needsApproval).toBeUndefined()
     } finally {
       await open.close()
       await guarded.close()

@@ -106,9 +106,9 @@ export function createReplyLookup(
         const more = await mcp.tools((server, err) =>
           log.warn({ server, err }, 'an MCP server could not be reached'),
         )
-        // Tools that wait for the person's approval are not offered: the approval step is not
-        // built yet, and such a tool never runs unasked.
-        for (const [name, t] of Object.entries(more)) if (!mcp.needsApproval(name)) tools[name] = t
+        // A tool the operator marked carries `needsApproval`: the model's call to it ends the
+        // reply's turn with an approval request, and runs only once the person approves.
+        Object.assign(tools, more)
       }
       return { ...prepared, tools: withTimeLimit(tools, TOOL_LIMITS.stepSeconds * 1000), context: null }
     },

@@ -133,19 +133,8 @@ export interface ReplyMetrics {
   co2?: { actual: { mid: number }; saved: { mid: number } } | null
 }
 
-const replyObservers: Array<(r: ReplyMetrics) => void> = []
-/** Told of every stored reply too (tracing.ts makes the model call's span from it). */
-export function observeReplies(observer: (r: ReplyMetrics) => void): () => void {
-  replyObservers.push(observer)
-  return () => {
-    const i = replyObservers.indexOf(observer)
-    if (i >= 0) replyObservers.splice(i, 1)
-  }
-}
-
 /** A stored reply: called once per reply, where it is finalized. */
 export function countReply(r: ReplyMetrics): void {
-  for (const observe of replyObservers) observe(r)
   const model = { provider: r.provider, model: r.model }
   replies.inc({ ...model, status: r.status })
   replySeconds.observe({ ...model, status: r.status }, r.latencyMs / 1000)

@@ -2,13 +2,13 @@
 // (docs/decisions/061). main.ts imports this file only then: without the variable no OpenTelemetry
 // module is loaded and no request pays for a span. One trace per request: the request's span,
 // a span per database statement, and the model call's span with the GenAI semantic conventions'
-// attributes, made when the reply is stored (its start and end known then).
+// attributes, from the call to the end of the model's stream, with a span per tool call under it.
 import type { Span } from '@opentelemetry/api'
 import type { MiddlewareHandler } from 'hono'
 import { routePath } from 'hono/route'
 import type { Database } from '#server/db/client.ts'
 import type { Env } from '#server/env.ts'
-import { observeReplies, type ReplyMetrics } from './metrics.ts'
+import { type ModelCallSpan, traceModelCalls } from './spans.ts'
 
 export interface Tracing {
   /** The request's span around everything the request does (app.ts, first middleware). */
@@ -43,31 +43,85 @@ export async function startTracing(
   })
   sdk.start()
   const tracer = trace.getTracer('loris')
+  const errorType = (err: unknown) =>
+    err instanceof Error ? ((err as { code?: unknown }).code ?? err.name).toString() : '_OTHER'
   const fail = (span: Span, err: unknown) => {
     span.recordException(err instanceof Error ? err : String(err))
     span.setStatus({ code: SpanStatusCode.ERROR })
   }
 
-  const unobserve = observeReplies((r: ReplyMetrics) => {
-    const end = Date.now()
-    const span = tracer.startSpan(`chat ${r.model}`, {
+  // The model call's span: started where the call is made (stream-reply.ts), under the active
+  // span (the request's: a reply outlives its request, its spans stay in the request's trace),
+  // ended when the model's stream ends. Its tool calls' spans are its children.
+  traceModelCalls(({ provider, model }): ModelCallSpan => {
+    const span = tracer.startSpan(`chat ${model}`, {
       kind: SpanKind.CLIENT,
-      startTime: end - r.latencyMs,
       attributes: {
         'gen_ai.operation.name': 'chat',
-        'gen_ai.provider.name': r.provider,
-        'gen_ai.request.model': r.model,
-        'gen_ai.response.model': r.model,
-        'gen_ai.response.finish_reasons': [r.status === 'complete' ? 'stop' : r.status],
-        ...(r.inputTokens !== null ? { 'gen_ai.usage.input_tokens': r.inputTokens } : {}),
-        ...(r.outputTokens !== null ? { 'gen_ai.usage.output_tokens': r.outputTokens } : {}),
-        ...(r.firstTokenMs != null ? { 'loris.reply.first_token_ms': r.firstTokenMs } : {}),
-        ...(r.co2 ? { 'loris.co2.grams': r.co2.actual.mid, 'loris.co2.saved_grams': r.co2.saved.mid } : {}),
-        'loris.reply.status': r.status,
+        'gen_ai.provider.name': provider,
+        'gen_ai.request.model': model,
       },
     })
-    if (r.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR })
-    span.end(end)
+    const started = performance.now()
+    const within = trace.setSpan(context.active(), span)
+    let firstToken = false
+    let ended = false
+    return {
+      firstToken() {
+        if (firstToken) return
+        firstToken = true
+        span.setAttribute('loris.reply.first_token_ms', Math.round(performance.now() - started))
+      },
+      toolCall(tool, run) {
+        return tracer.startActiveSpan(
+          `execute_tool ${tool.name}`,
+          {
+            kind: SpanKind.INTERNAL,
+            attributes: {
+              'gen_ai.operation.name': 'execute_tool',
+              'gen_ai.tool.name': tool.name,
+              'gen_ai.tool.call.id': tool.callId,
+              ...(tool.description ? { 'gen_ai.tool.description': tool.description } : {}),
+            },
+          },
+          within,
+          async (toolSpan) => {
+            try {
+              const result = await run()
+              if ((result as { isError?: unknown } | null)?.isError === true) {
+                toolSpan.setAttribute('error.type', 'tool_error')
+                toolSpan.setStatus({ code: SpanStatusCode.ERROR, message: 'the tool reported an error' })
+              }
+              return result
+            } catch (err) {
+              toolSpan.setAttribute('error.type', errorType(err))
+              fail(toolSpan, err)
+              throw err
+            } finally {
+              toolSpan.end()
+            }
+          },
+        )
+      },
+      end({ usage, finishReason, error, aborted }) {
+        if (ended) return
+        ended = true
+        span.setAttributes({
+          'gen_ai.response.model': model,
+          ...(usage?.inputTokens != null ? { 'gen_ai.usage.input_tokens': usage.inputTokens } : {}),
+          ...(usage?.outputTokens != null ? { 'gen_ai.usage.output_tokens': usage.outputTokens } : {}),
+          ...(finishReason ? { 'gen_ai.response.finish_reasons': [finishReason] } : {}),
+        })
+        if (error !== undefined) {
+          span.setAttribute('error.type', errorType(error))
+          fail(span, error)
+        } else if (aborted) {
+          span.setAttribute('error.type', 'aborted')
+          span.setStatus({ code: SpanStatusCode.ERROR, message: 'stopped or timed out' })
+        }
+        span.end()
+      },
+    }
   })
 
   const middleware: MiddlewareHandler = async (c, next) => {
@@ -129,7 +183,7 @@ export async function startTracing(
       await provider.getDelegate?.().forceFlush?.()
     },
     async shutdown() {
-      unobserve()
+      traceModelCalls(null)
       await sdk.shutdown()
       // The process's OpenTelemetry globals go back to doing nothing.
       trace.disable()

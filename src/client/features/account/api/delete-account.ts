@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useLocation } from 'wouter'
-import { endSessionHere } from '#client/features/auth/api/get-user.ts'
+import { endSessionHere } from '#client/app/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson, errorText } from '#client/lib/api.ts'
 import type { DeleteAccountResult } from '#contract/account.ts'

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { setUser } from '#client/features/auth/api/get-user.ts'
+import { setUser } from '#client/app/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson, errorText } from '#client/lib/api.ts'
 import type { UpdateEmailBody } from '#contract/account.ts'

@@ -1,15 +1,8 @@
 import { type FormEvent, useId, useState } from 'react'
+import { EmailField } from '#client/components/text-field.tsx'
+import { TitledDialog } from '#client/components/titled-dialog.tsx'
 import { Button } from '#client/components/ui/button.tsx'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '#client/components/ui/dialog.tsx'
-import { Input } from '#client/components/ui/input.tsx'
-import { Label } from '#client/components/ui/label.tsx'
+import { DialogFooter } from '#client/components/ui/dialog.tsx'
 import { emailSchema } from '#contract/auth.ts'
 import { useUpdateEmail } from '../api/update-email.ts'
 
@@ -52,49 +45,38 @@ export function UpdateEmailDialog({
   }
 
   return (
-    <Dialog
+    <TitledDialog
       open={open}
       onOpenChange={(next) => {
         if (!next) reset()
         onOpenChange(next)
       }}
+      className="sm:max-w-md"
+      title="Update Email"
+      description={
+        <>
+          You currently sign in as <span className="font-medium text-foreground">{currentEmail}</span>.
+        </>
+      }
     >
-      <DialogContent className="sm:max-w-md">
-        <DialogHeader>
-          <DialogTitle>Update Email</DialogTitle>
-          <DialogDescription>
-            You currently sign in as <span className="font-medium text-foreground">{currentEmail}</span>.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} className="grid gap-4" noValidate>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-email`}>New Email Address</Label>
-            <Input
-              id={`${id}-email`}
-              type="email"
-              autoComplete="email"
-              value={email}
-              onChange={(e) => {
-                setEmail(e.target.value)
-                if (error) setError(null)
-              }}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${id}-error` : undefined}
-              autoFocus
-            />
-            {error && (
-              <p id={`${id}-error`} role="alert" className="text-sm text-destructive">
-                {error}
-              </p>
-            )}
-          </div>
-          <DialogFooter>
-            <Button type="submit" disabled={update.isPending}>
-              {update.isPending ? 'Updating...' : 'Update Email'}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+      <form onSubmit={submit} className="grid gap-4" noValidate>
+        <EmailField
+          id={`${id}-email`}
+          label="New Email Address"
+          value={email}
+          onChange={(e) => {
+            setEmail(e.target.value)
+            if (error) setError(null)
+          }}
+          error={error}
+          autoFocus
+        />
+        <DialogFooter>
+          <Button type="submit" disabled={update.isPending}>
+            {update.isPending ? 'Updating...' : 'Update Email'}
+          </Button>
+        </DialogFooter>
+      </form>
+    </TitledDialog>
   )
 }

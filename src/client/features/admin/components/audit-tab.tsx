@@ -1,11 +1,9 @@
 import { useId } from 'react'
-import { Button } from '#client/components/ui/button.tsx'
-import { Spinner } from '#client/components/ui/spinner.tsx'
-import { errorText } from '#client/lib/api.ts'
 import { useAudit } from '../api/get-audit.ts'
 import { dateTime } from '../lib/dates.ts'
 import { limitsChange } from '../lib/limits-change.ts'
 import { CsvLink } from './field.tsx'
+import { QueryState, ShowMore } from './query-state.tsx'
 
 const ACTIONS: Record<string, string> = {
   suspend: 'Suspended',
@@ -30,44 +28,34 @@ export function AuditTab() {
         </h2>
         <CsvLink href="/api/admin/audit?format=csv">Export CSV</CsvLink>
       </div>
-      {audit.isPending ? (
-        <Spinner label="Loading the audit log" />
-      ) : audit.isError ? (
-        <p role="alert" className="text-sm text-red-400">
-          {errorText(audit.error, 'The audit log could not be loaded')}
-        </p>
-      ) : entries.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No operator has acted yet.</p>
-      ) : (
-        <>
-          <ol className="grid gap-2" aria-label="Operator actions, newest first">
-            {entries.map((e) => (
-              <li key={e.id} className="grid gap-1 rounded-lg border bg-card p-3 text-sm">
-                <p>
-                  <span className="font-medium">{ACTIONS[e.action] ?? e.action}</span>
-                  {/* A change of limits is about the plans, which its detail names. */}
-                  {e.action === 'limits' ? null : <span className="break-all"> {e.target}</span>}
-                </p>
-                <p className="text-xs text-muted-foreground">
-                  <span className="break-all">by {e.actorEmail}</span>,{' '}
-                  <time dateTime={e.at}>{dateTime(e.at)}</time>
-                </p>
-                {e.detail ? <Detail detail={e.detail} /> : null}
-              </li>
-            ))}
-          </ol>
-          {audit.hasNextPage ? (
-            <Button
-              variant="outline"
-              className="justify-self-start"
-              disabled={audit.isFetchingNextPage}
-              onClick={() => void audit.fetchNextPage()}
-            >
-              {audit.isFetchingNextPage ? 'Loading...' : 'Show older actions'}
-            </Button>
-          ) : null}
-        </>
-      )}
+      <QueryState
+        query={audit}
+        loading="Loading the audit log"
+        failed="The audit log could not be loaded"
+        empty={entries.length === 0 && 'No operator has acted yet.'}
+      >
+        {() => (
+          <>
+            <ol className="grid gap-2" aria-label="Operator actions, newest first">
+              {entries.map((e) => (
+                <li key={e.id} className="grid gap-1 rounded-lg border bg-card p-3 text-sm">
+                  <p>
+                    <span className="font-medium">{ACTIONS[e.action] ?? e.action}</span>
+                    {/* A change of limits is about the plans, which its detail names. */}
+                    {e.action === 'limits' ? null : <span className="break-all"> {e.target}</span>}
+                  </p>
+                  <p className="text-xs text-muted-foreground">
+                    <span className="break-all">by {e.actorEmail}</span>,{' '}
+                    <time dateTime={e.at}>{dateTime(e.at)}</time>
+                  </p>
+                  {e.detail ? <Detail detail={e.detail} /> : null}
+                </li>
+              ))}
+            </ol>
+            <ShowMore query={audit} label="Show older actions" />
+          </>
+        )}
+      </QueryState>
     </section>
   )
 }

@@ -1,11 +1,11 @@
 import { type FormEvent, useId, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Input } from '#client/components/ui/input.tsx'
-import { Spinner } from '#client/components/ui/spinner.tsx'
 import { errorText } from '#client/lib/api.ts'
 import { type LimitsAnswer, useLimits, useSaveLimits } from '../api/limits.ts'
 import { checkLimits, type Draft, draftOf, type Errors, FIELDS, PLANS } from '../lib/check-limits.ts'
 import { Field } from './field.tsx'
+import { QueryState } from './query-state.tsx'
 
 /** Plan limits, kept in the database; Loris's own defaults are shown beside each. */
 export function LimitsTab() {
@@ -22,15 +22,9 @@ export function LimitsTab() {
           saves them, Loris's own defaults apply.
         </p>
       </div>
-      {limits.isPending ? (
-        <Spinner label="Loading plan limits" />
-      ) : limits.isError ? (
-        <p role="alert" className="text-sm text-red-400">
-          {errorText(limits.error, 'The plan limits could not be loaded')}
-        </p>
-      ) : (
-        <LimitsForm answer={limits.data} />
-      )}
+      <QueryState query={limits} loading="Loading plan limits" failed="The plan limits could not be loaded">
+        {(answer) => <LimitsForm answer={answer} />}
+      </QueryState>
     </section>
   )
 }

@@ -1,10 +1,9 @@
 import ShieldAlert from 'lucide-react/icons/shield-alert'
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
+import { setSignInDialogOpen } from '#client/app/hooks/use-sign-in-dialog.ts'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent } from '#client/components/ui/card.tsx'
-import { SignInDialog } from '#client/features/auth/components/sign-in-dialog.tsx'
-import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
 
 function Notice({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -46,8 +45,11 @@ export function NotAnOperator() {
   )
 }
 
-/** A visitor: sign in here, then the console (or the notice above) shows. */
-export function SignInFirst() {
+/**
+ * A visitor: sign in here (the page passes its sign-in dialog), then the console (or the notice
+ * above) shows.
+ */
+export function SignInFirst({ signIn }: { signIn: ReactNode }) {
   return (
     <Notice title="Sign in to open the console">
       <p className="text-sm text-muted-foreground">
@@ -57,7 +59,7 @@ export function SignInFirst() {
         Sign in
       </Button>
       {backLinks}
-      <SignInDialog returnTo="/admin" />
+      {signIn}
     </Notice>
   )
 }

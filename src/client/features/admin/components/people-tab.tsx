@@ -1,11 +1,10 @@
 import { type FormEvent, useId, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Input } from '#client/components/ui/input.tsx'
-import { Spinner } from '#client/components/ui/spinner.tsx'
-import { errorText } from '#client/lib/api.ts'
 import { type PeopleFilters, usePeople } from '../api/get-people.ts'
 import { Field, selectClass } from './field.tsx'
 import { PersonCard } from './person-card.tsx'
+import { QueryState, ShowMore } from './query-state.tsx'
 
 /** People: found by e-mail, plan, when they joined and whether they were active lately. */
 export function PeopleTab({ selfId }: { selfId: string }) {
@@ -59,39 +58,29 @@ export function PeopleTab({ selfId }: { selfId: string }) {
           Search
         </Button>
       </form>
-      {people.isPending ? (
-        <Spinner label="Loading people" />
-      ) : people.isError ? (
-        <p role="alert" className="text-sm text-red-400">
-          {errorText(people.error, 'The list of people could not be loaded')}
-        </p>
-      ) : list.length === 0 ? (
-        <p className="text-sm text-muted-foreground">Nobody matches this search.</p>
-      ) : (
-        <>
-          <p className="text-sm text-muted-foreground" aria-live="polite">
-            {list.length === 1 ? '1 person' : `${list.length} people`}
-            {people.hasNextPage ? ' shown so far' : ''}
-          </p>
-          <ul className="grid gap-3" aria-label="People">
-            {list.map((person) => (
-              <li key={person.id}>
-                <PersonCard person={person} self={person.id === selfId} />
-              </li>
-            ))}
-          </ul>
-          {people.hasNextPage ? (
-            <Button
-              variant="outline"
-              className="justify-self-start"
-              disabled={people.isFetchingNextPage}
-              onClick={() => void people.fetchNextPage()}
-            >
-              {people.isFetchingNextPage ? 'Loading...' : 'Show more people'}
-            </Button>
-          ) : null}
-        </>
-      )}
+      <QueryState
+        query={people}
+        loading="Loading people"
+        failed="The list of people could not be loaded"
+        empty={list.length === 0 && 'Nobody matches this search.'}
+      >
+        {() => (
+          <>
+            <p className="text-sm text-muted-foreground" aria-live="polite">
+              {list.length === 1 ? '1 person' : `${list.length} people`}
+              {people.hasNextPage ? ' shown so far' : ''}
+            </p>
+            <ul className="grid gap-3" aria-label="People">
+              {list.map((person) => (
+                <li key={person.id}>
+                  <PersonCard person={person} self={person.id === selfId} />
+                </li>
+              ))}
+            </ul>
+            <ShowMore query={people} label="Show more people" />
+          </>
+        )}
+      </QueryState>
     </section>
   )
 }

@@ -1,14 +1,5 @@
 import { useId, useState } from 'react'
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '#client/components/ui/alert-dialog.tsx'
+import { ConfirmDialog } from '#client/components/confirm-dialog.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import { Input } from '#client/components/ui/input.tsx'
 import type { AdminPerson } from '#contract/admin.ts'
@@ -18,49 +9,25 @@ import { Field } from './field.tsx'
 /** Suspend or restore, grant or remove the operator role, delete (typed confirmation). */
 export function PersonActions({ person }: { person: AdminPerson }) {
   const act = usePersonAction()
-  const busy = act.isPending
-  const byConfig = person.operator === 'config'
+  const button = (label: string, action: Parameters<typeof act.mutate>[0]['action']) => (
+    <Button
+      size="sm"
+      variant="outline"
+      disabled={act.isPending}
+      onClick={() => act.mutate({ person, action })}
+    >
+      {label}
+    </Button>
+  )
   return (
     <div className="flex flex-wrap gap-2">
-      {person.suspendedAt ? (
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={busy}
-          onClick={() => act.mutate({ person, action: { kind: 'restore' } })}
-        >
-          Restore
-        </Button>
-      ) : (
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={busy}
-          onClick={() => act.mutate({ person, action: { kind: 'suspend' } })}
-        >
-          Suspend
-        </Button>
-      )}
+      {person.suspendedAt ? button('Restore', { kind: 'restore' }) : button('Suspend', { kind: 'suspend' })}
       {/* An operator by ADMIN_EMAILS stays one until the address leaves the configuration. */}
-      {byConfig ? null : person.operator ? (
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={busy}
-          onClick={() => act.mutate({ person, action: { kind: 'role', operator: false } })}
-        >
-          Remove operator
-        </Button>
-      ) : (
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={busy}
-          onClick={() => act.mutate({ person, action: { kind: 'role', operator: true } })}
-        >
-          Make operator
-        </Button>
-      )}
+      {person.operator === 'config'
+        ? null
+        : person.operator
+          ? button('Remove operator', { kind: 'role', operator: false })
+          : button('Make operator', { kind: 'role', operator: true })}
       <DeletePersonDialog person={person} />
     </div>
   )
@@ -78,62 +45,40 @@ function DeletePersonDialog({ person }: { person: AdminPerson }) {
   const remove = usePersonAction()
   const matches = typed.trim() === person.email
   return (
-    <AlertDialog
+    <ConfirmDialog
       open={open}
       onOpenChange={(next) => {
         if (remove.isPending) return
         setOpen(next)
         setTyped('')
       }}
-    >
-      <AlertDialogTrigger asChild>
+      trigger={
         <Button size="sm" variant="destructive" className={DELETE_CLASS}>
           Delete
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <form
-          className="grid gap-4"
-          onSubmit={(e) => {
-            e.preventDefault()
-            if (!matches) return
-            remove.mutate(
-              { person, action: { kind: 'delete', confirmEmail: typed.trim() } },
-              { onSuccess: () => setOpen(false) },
-            )
-          }}
-        >
-          <AlertDialogHeader>
-            <AlertDialogTitle>Delete {person.email}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              Their account, threads, messages, files and impact history are deleted, and any Pro subscription
-              is cancelled. This cannot be undone.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <Field id={`${id}-confirm`} label={`Type ${person.email} to confirm`}>
-            <Input
-              id={`${id}-confirm`}
-              value={typed}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => setTyped(e.target.value)}
-            />
-          </Field>
-          <AlertDialogFooter>
-            <AlertDialogCancel type="button" disabled={remove.isPending}>
-              Cancel
-            </AlertDialogCancel>
-            <Button
-              type="submit"
-              variant="destructive"
-              className={DELETE_CLASS}
-              disabled={!matches || remove.isPending}
-            >
-              {remove.isPending ? 'Deleting...' : 'Delete account'}
-            </Button>
-          </AlertDialogFooter>
-        </form>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title={`Delete ${person.email}?`}
+      description="Their account, threads, messages, files and impact history are deleted, and any Pro subscription is cancelled. This cannot be undone."
+      action={remove.isPending ? 'Deleting...' : 'Delete account'}
+      actionClassName={DELETE_CLASS}
+      busy={remove.isPending}
+      disabled={!matches}
+      onConfirm={() =>
+        remove.mutate(
+          { person, action: { kind: 'delete', confirmEmail: typed.trim() } },
+          { onSuccess: () => setOpen(false) },
+        )
+      }
+    >
+      <Field id={`${id}-confirm`} label={`Type ${person.email} to confirm`}>
+        <Input
+          id={`${id}-confirm`}
+          value={typed}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(e) => setTyped(e.target.value)}
+        />
+      </Field>
+    </ConfirmDialog>
   )
 }

@@ -1,4 +1,4 @@
-import { formatGrams } from '#client/features/impact/lib/format.ts'
+import { formatGrams } from '#client/lib/impact-format.ts'
 import type { AdminPerson } from '#contract/admin.ts'
 import { dateOnly, dateTime } from '../lib/dates.ts'
 import { PersonActions } from './person-actions.tsx'

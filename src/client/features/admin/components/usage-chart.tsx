@@ -1,6 +1,14 @@
 import { useState } from 'react'
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import { formatEnergy, formatGrams, formatSmall, formatWater } from '#client/features/impact/lib/format.ts'
+import { Bar } from 'recharts'
+import { MetricBars, MetricSwitch } from '#client/components/metric-chart.tsx'
+import {
+  formatEnergy,
+  formatGrams,
+  formatImpact,
+  formatSmall,
+  formatWater,
+  impactAxis,
+} from '#client/lib/impact-format.ts'
 import type { AdminUsageResponse } from '#contract/admin.ts'
 
 type Row = AdminUsageResponse['rows'][number]
@@ -24,18 +32,11 @@ const BARS: Record<Metric, { key: keyof Row; name: string; color: string }[]> = 
 }
 
 const FORMAT: Record<Metric, (x: number) => string> = {
-  co2: formatGrams,
-  energy: formatEnergy,
-  water: formatWater,
+  ...formatImpact,
   replies: (n) => n.toLocaleString('en-US'),
 }
 
-const AXIS: Record<Metric, (x: number) => string> = {
-  co2: (g) => `${formatSmall(g)} g`,
-  energy: (wh) => `${formatSmall(wh)} Wh`,
-  water: (l) => `${formatSmall(l * 1000)} mL`,
-  replies: (n) => formatSmall(n),
-}
+const AXIS: Record<Metric, (x: number) => string> = { ...impactAxis, replies: formatSmall }
 
 const BY_LABEL = { day: 'Day (UTC)', model: 'Model', plan: 'Plan' } as const
 
@@ -53,64 +54,31 @@ export function UsageChart({ report }: { report: AdminUsageResponse }) {
       : `${bars.map((b) => b.name).join(' and ')} by ${report.by} for ${report.rows.length} ${report.by === 'day' ? 'days' : 'groups'}: ${bars.map((b) => `${FORMAT[metric](Number(report.totals[b.key as keyof typeof report.totals]))} ${b.name.toLowerCase()}`).join(', ')} in all.`
   return (
     <figure className="grid gap-3" data-testid="usage-chart">
-      <fieldset className="flex flex-wrap gap-1 justify-self-start rounded-md border p-0.5">
-        <legend className="sr-only">Chart shows</legend>
-        {METRICS.map((m) => (
-          <button
-            key={m.id}
-            type="button"
-            aria-pressed={metric === m.id}
-            onClick={() => setMetric(m.id)}
-            className="rounded px-3 py-1.5 text-xs hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring aria-pressed:bg-secondary aria-pressed:text-foreground"
-          >
-            {m.label}
-          </button>
-        ))}
-      </fieldset>
+      <MetricSwitch metrics={METRICS} value={metric} onChange={setMetric} itemClassName="py-1.5" />
       <div role="img" aria-label={summary} className="relative h-64 w-full">
         {report.rows.length === 0 ? (
           <p className="flex h-full items-center justify-center text-sm text-muted-foreground">
             No replies in this range.
           </p>
         ) : (
-          <ResponsiveContainer width="100%" height="100%">
-            <BarChart
-              data={report.rows}
-              accessibilityLayer={false}
-              margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
-            >
-              <CartesianGrid strokeDasharray="3 3" stroke="#27272a" vertical={false} />
-              <XAxis
-                dataKey="key"
-                tick={{ fill: '#a1a1aa', fontSize: 12 }}
-                stroke="#3f3f46"
-                minTickGap={16}
+          <MetricBars
+            data={report.rows}
+            xKey="key"
+            minTickGap={16}
+            yFormat={AXIS[metric]}
+            valueFormat={FORMAT[metric]}
+          >
+            {bars.map((b) => (
+              <Bar
+                key={b.key}
+                dataKey={b.key}
+                name={b.name}
+                fill={b.color}
+                radius={[3, 3, 0, 0]}
+                isAnimationActive={false}
               />
-              <YAxis
-                tickFormatter={AXIS[metric]}
-                tick={{ fill: '#a1a1aa', fontSize: 12 }}
-                stroke="#3f3f46"
-                width={64}
-              />
-              <Tooltip
-                cursor={{ fill: 'rgba(255,255,255,0.04)' }}
-                contentStyle={{ background: '#111113', border: '1px solid #27272a', borderRadius: 8 }}
-                labelStyle={{ color: '#fafafa' }}
-                formatter={(value) => FORMAT[metric](Number(value))}
-              />
-              <Legend wrapperStyle={{ color: '#a1a1aa', fontSize: 12 }} />
-              {bars.map((b) => (
-                <Bar
-                  key={b.key}
-                  dataKey={b.key}
-                  name={b.name}
-                  fill={b.color}
-                  radius={[3, 3, 0, 0]}
-                  isAnimationActive={false}
-                />
-              ))}
-            </BarChart>
-          </ResponsiveContainer>
+            ))}
+          </MetricBars>
         )}
       </div>
       <figcaption className="text-xs text-muted-foreground">

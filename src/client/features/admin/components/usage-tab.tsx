@@ -1,13 +1,12 @@
 import { type FormEvent, useId, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Input } from '#client/components/ui/input.tsx'
-import { Spinner } from '#client/components/ui/spinner.tsx'
-import { formatEnergy, formatGrams, formatWater } from '#client/features/impact/lib/format.ts'
-import { errorText } from '#client/lib/api.ts'
+import { formatEnergy, formatGrams, formatWater } from '#client/lib/impact-format.ts'
 import type { UsageFigures } from '#contract/admin.ts'
 import { type UsageRange, usageUrl, useUsage } from '../api/get-usage.ts'
 import { utcDay } from '../lib/dates.ts'
 import { CsvLink, Field, selectClass } from './field.tsx'
+import { QueryState } from './query-state.tsx'
 import { UsageChart } from './usage-chart.tsx'
 
 const count = (n: number) => n.toLocaleString('en-US')
@@ -55,18 +54,14 @@ export function UsageTab() {
         </Field>
         <Button type="submit">Show</Button>
       </form>
-      {usage.isPending ? (
-        <Spinner label="Loading usage" />
-      ) : usage.isError ? (
-        <p role="alert" className="text-sm text-red-400">
-          {errorText(usage.error, 'The usage report could not be loaded')}
-        </p>
-      ) : (
-        <>
-          <Totals totals={usage.data.totals} monthEmitted={usage.data.monthEmitted} />
-          <UsageChart report={usage.data} />
-        </>
-      )}
+      <QueryState query={usage} loading="Loading usage" failed="The usage report could not be loaded">
+        {(report) => (
+          <>
+            <Totals totals={report.totals} monthEmitted={report.monthEmitted} />
+            <UsageChart report={report} />
+          </>
+        )}
+      </QueryState>
     </section>
   )
 }

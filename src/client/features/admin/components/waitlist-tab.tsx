@@ -1,11 +1,10 @@
 import { type FormEvent, useId, useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Input } from '#client/components/ui/input.tsx'
-import { Spinner } from '#client/components/ui/spinner.tsx'
-import { errorText } from '#client/lib/api.ts'
 import { useInvite, useWaitlist } from '../api/waitlist.ts'
 import { dateOnly, dateTime } from '../lib/dates.ts'
 import { CsvLink, Field } from './field.tsx'
+import { QueryState } from './query-state.tsx'
 
 /** The waitlist, its CSV, and invitations: a single-use sign-up link mailed to an address. */
 export function WaitlistTab() {
@@ -45,48 +44,47 @@ export function WaitlistTab() {
           {invite.isPending && invite.variables === address.trim() ? 'Sending...' : 'Send invitation'}
         </Button>
       </form>
-      {waitlist.isPending ? (
-        <Spinner label="Loading the waitlist" />
-      ) : waitlist.isError ? (
-        <p role="alert" className="text-sm text-red-400">
-          {errorText(waitlist.error, 'The waitlist could not be loaded')}
-        </p>
-      ) : entries.length === 0 ? (
-        <p className="text-sm text-muted-foreground">Nobody is on the waitlist yet.</p>
-      ) : (
-        <ul className="grid gap-2" aria-label="Addresses on the waitlist">
-          {entries.map((entry) => (
-            <li
-              key={entry.email}
-              className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 rounded-lg border bg-card p-3 text-sm"
-            >
-              <div className="grid min-w-0 gap-0.5">
-                <span className="break-all font-medium">{entry.email}</span>
-                <span className="text-xs text-muted-foreground">
-                  Joined {dateOnly(entry.createdAt)}
-                  {entry.invitedAt ? `, invited ${dateTime(entry.invitedAt)}` : ''}
-                  {entry.registered ? ', has an account' : ''}
-                </span>
-              </div>
-              {entry.registered ? null : (
-                <Button
-                  size="sm"
-                  variant="outline"
-                  aria-label={`${entry.invitedAt ? 'Invite again' : 'Invite'} ${entry.email}`}
-                  disabled={invite.isPending}
-                  onClick={() => invite.mutate(entry.email)}
-                >
-                  {invite.isPending && invite.variables === entry.email
-                    ? 'Sending...'
-                    : entry.invitedAt
-                      ? 'Invite again'
-                      : 'Invite'}
-                </Button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={waitlist}
+        loading="Loading the waitlist"
+        failed="The waitlist could not be loaded"
+        empty={entries.length === 0 && 'Nobody is on the waitlist yet.'}
+      >
+        {() => (
+          <ul className="grid gap-2" aria-label="Addresses on the waitlist">
+            {entries.map((entry) => (
+              <li
+                key={entry.email}
+                className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 rounded-lg border bg-card p-3 text-sm"
+              >
+                <div className="grid min-w-0 gap-0.5">
+                  <span className="break-all font-medium">{entry.email}</span>
+                  <span className="text-xs text-muted-foreground">
+                    Joined {dateOnly(entry.createdAt)}
+                    {entry.invitedAt ? `, invited ${dateTime(entry.invitedAt)}` : ''}
+                    {entry.registered ? ', has an account' : ''}
+                  </span>
+                </div>
+                {entry.registered ? null : (
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    aria-label={`${entry.invitedAt ? 'Invite again' : 'Invite'} ${entry.email}`}
+                    disabled={invite.isPending}
+                    onClick={() => invite.mutate(entry.email)}
+                  >
+                    {invite.isPending && invite.variables === entry.email
+                      ? 'Sending...'
+                      : entry.invitedAt
+                        ? 'Invite again'
+                        : 'Invite'}
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </section>
   )
 }

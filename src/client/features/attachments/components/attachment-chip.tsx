@@ -4,10 +4,10 @@ import FileText from 'lucide-react/icons/file-text'
 import ImageIcon from 'lucide-react/icons/image'
 import Mic from 'lucide-react/icons/mic'
 import X from 'lucide-react/icons/x'
+import { setDraftFile, useAttachmentDraft } from '#client/app/hooks/use-attachment-draft.ts'
+import { formatFileSize, kindOfFile } from '#client/lib/file-kinds.ts'
 import { formatDuration } from '#contract/recording.ts'
-import { setDraftFile, useAttachmentDraft } from '../hooks/use-attachment-draft.ts'
 import { useObjectUrl } from '../hooks/use-object-url.ts'
-import { formatFileSize, kindOfFile } from '../lib/file-kinds.ts'
 
 const icons = { image: ImageIcon, document: FileText, audio: Mic }
 

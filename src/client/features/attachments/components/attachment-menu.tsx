@@ -22,6 +22,22 @@ export function AttachmentMenu({ disabled = false }: { disabled?: boolean }) {
     e.target.value = ''
     if (file) chooseFile(file)
   }
+  const pickers = [
+    {
+      label: 'Upload image',
+      icon: <ImageIcon aria-hidden="true" />,
+      accept: IMAGE_PICKER_ACCEPT,
+      testId: 'image-input',
+      ref: imageInput,
+    },
+    {
+      label: 'Upload file',
+      icon: <FileText aria-hidden="true" />,
+      accept: FILE_PICKER_ACCEPT,
+      testId: 'file-input',
+      ref: fileInput,
+    },
+  ]
   return (
     <>
       <DropdownMenu>
@@ -37,34 +53,26 @@ export function AttachmentMenu({ disabled = false }: { disabled?: boolean }) {
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="start" side="top">
-          <DropdownMenuItem onSelect={() => imageInput.current?.click()}>
-            <ImageIcon aria-hidden="true" /> Upload image
-          </DropdownMenuItem>
-          <DropdownMenuItem onSelect={() => fileInput.current?.click()}>
-            <FileText aria-hidden="true" /> Upload file
-          </DropdownMenuItem>
+          {pickers.map((picker) => (
+            <DropdownMenuItem key={picker.label} onSelect={() => picker.ref.current?.click()}>
+              {picker.icon} {picker.label}
+            </DropdownMenuItem>
+          ))}
         </DropdownMenuContent>
       </DropdownMenu>
-      <input
-        ref={imageInput}
-        type="file"
-        accept={IMAGE_PICKER_ACCEPT}
-        className="hidden"
-        tabIndex={-1}
-        aria-label="Upload image"
-        data-testid="image-input"
-        onChange={onPicked}
-      />
-      <input
-        ref={fileInput}
-        type="file"
-        accept={FILE_PICKER_ACCEPT}
-        className="hidden"
-        tabIndex={-1}
-        aria-label="Upload file"
-        data-testid="file-input"
-        onChange={onPicked}
-      />
+      {pickers.map((picker) => (
+        <input
+          key={picker.label}
+          ref={picker.ref}
+          type="file"
+          accept={picker.accept}
+          className="hidden"
+          tabIndex={-1}
+          aria-label={picker.label}
+          data-testid={picker.testId}
+          onChange={onPicked}
+        />
+      ))}
     </>
   )
 }

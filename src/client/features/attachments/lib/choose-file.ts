@@ -1,6 +1,6 @@
+import { setDraftFile } from '#client/app/hooks/use-attachment-draft.ts'
 import { toast } from '#client/hooks/use-toast.ts'
-import { setDraftFile } from '../hooks/use-attachment-draft.ts'
-import { overLimitMessage } from './file-kinds.ts'
+import { overLimitMessage } from '#client/lib/file-kinds.ts'
 
 /** Attaches a picked or dropped file to the next message, unless it is over its size limit. */
 export function chooseFile(file: File): boolean {

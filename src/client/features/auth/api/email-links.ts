@@ -1,8 +1,8 @@
 // The calls behind the mailed links and "Forgot password?" (decision 010).
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { endSessionHere, userQueryKey } from '#client/app/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson, errorText } from '#client/lib/api.ts'
-import { endSessionHere, userQueryKey } from './get-user.ts'
 
 type Ok = { ok: true }
 

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { setUser } from '#client/app/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson, errorText } from '#client/lib/api.ts'
 import type { Credentials } from '#contract/auth.ts'
 import type { User } from '#contract/user.ts'
-import { setUser } from './get-user.ts'
 
 export function useRegister() {
   const queryClient = useQueryClient()

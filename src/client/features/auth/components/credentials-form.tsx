@@ -1,7 +1,6 @@
 import { type FormEvent, type ReactNode, useId, useState } from 'react'
+import { EmailField, TextField } from '#client/components/text-field.tsx'
 import { Button } from '#client/components/ui/button.tsx'
-import { Input } from '#client/components/ui/input.tsx'
-import { Label } from '#client/components/ui/label.tsx'
 
 // Spec section 5: no client rules on sign-in/sign-up; the server's messages are shown.
 export function CredentialsForm({
@@ -32,26 +31,15 @@ export function CredentialsForm({
   }
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
-      <div className="grid gap-2">
-        <Label htmlFor={`${id}-email`}>Email</Label>
-        <Input
-          id={`${id}-email`}
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor={`${id}-password`}>Password</Label>
-        <Input
-          id={`${id}-password`}
-          type="password"
-          autoComplete={autoCompletePassword}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </div>
+      <EmailField id={`${id}-email`} label="Email" value={email} onChange={(e) => setEmail(e.target.value)} />
+      <TextField
+        id={`${id}-password`}
+        label="Password"
+        type="password"
+        autoComplete={autoCompletePassword}
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
       <Button type="submit" disabled={pending}>
         {pending ? pendingLabel : submitLabel}
       </Button>

@@ -1,7 +1,6 @@
 import { type FormEvent, useId, useState } from 'react'
+import { EmailField } from '#client/components/text-field.tsx'
 import { Button } from '#client/components/ui/button.tsx'
-import { Input } from '#client/components/ui/input.tsx'
-import { Label } from '#client/components/ui/label.tsx'
 import { errorText } from '#client/lib/api.ts'
 import { useForgotPassword } from '../api/email-links.ts'
 
@@ -35,23 +34,13 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
       <p className="text-sm text-muted-foreground">
         Enter the e-mail address of your account and we will send you a link to choose a new password.
       </p>
-      <div className="grid gap-2">
-        <Label htmlFor={`${id}-email`}>Email</Label>
-        <Input
-          id={`${id}-email`}
-          type="email"
-          autoComplete="email"
-          value={email}
-          aria-invalid={forgot.isError || undefined}
-          aria-describedby={forgot.isError ? `${id}-error` : undefined}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        {forgot.isError ? (
-          <p id={`${id}-error`} role="alert" className="text-sm text-destructive">
-            {errorText(forgot.error, 'Something went wrong. Please try again.')}
-          </p>
-        ) : null}
-      </div>
+      <EmailField
+        id={`${id}-email`}
+        label="Email"
+        value={email}
+        error={forgot.isError && errorText(forgot.error, 'Something went wrong. Please try again.')}
+        onChange={(e) => setEmail(e.target.value)}
+      />
       <Button type="submit" disabled={forgot.isPending}>
         {forgot.isPending ? 'Sending link...' : 'Send reset link'}
       </Button>

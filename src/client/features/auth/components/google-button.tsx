@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
+import { useAppConfig } from '#client/app/api/get-config.ts'
 import { Button } from '#client/components/ui/button.tsx'
-import { useAppConfig } from '#client/features/config/api/get-config.ts'
 
 function GoogleMark() {
   return (

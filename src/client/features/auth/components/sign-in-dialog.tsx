@@ -1,4 +1,6 @@
 import { useEffect } from 'react'
+import { useUser } from '#client/app/api/get-user.ts'
+import { setSignInDialogOpen, useSignInDialogOpen } from '#client/app/hooks/use-sign-in-dialog.ts'
 import {
   Dialog,
   DialogContent,
@@ -6,8 +8,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '#client/components/ui/dialog.tsx'
-import { useUser } from '../api/get-user.ts'
-import { setSignInDialogOpen, useSignInDialogOpen } from '../hooks/use-sign-in-dialog.ts'
 import { SignInPanel } from './sign-in-panel.tsx'
 import { useGoogleAuthError } from './use-google-auth-error.ts'
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
+import { setSignInDialogOpen } from '#client/app/hooks/use-sign-in-dialog.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { googleAuthErrorMessage } from '#contract/google-auth-errors.ts'
-import { setSignInDialogOpen } from '../hooks/use-sign-in-dialog.ts'
 
 /**
  * A Google sign-in that did not finish comes back as /chat?auth_error=<code> (decision 005):

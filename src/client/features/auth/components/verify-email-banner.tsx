@@ -1,9 +1,9 @@
 import MailCheck from 'lucide-react/icons/mail-check'
 import X from 'lucide-react/icons/x'
 import { useState } from 'react'
+import { useUser } from '#client/app/api/get-user.ts'
 import { Button } from '#client/components/ui/button.tsx'
 import { useResendVerification } from '../api/email-links.ts'
-import { useUser } from '../api/get-user.ts'
 
 /**
  * A quiet reminder while the signed-in person's address is unconfirmed (decision 010). Nothing

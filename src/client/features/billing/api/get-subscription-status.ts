@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useUser } from '#client/features/auth/api/get-user.ts'
-import { useAppConfig } from '#client/features/config/api/get-config.ts'
+import { useAppConfig } from '#client/app/api/get-config.ts'
+import { useUser } from '#client/app/api/get-user.ts'
 import { ApiError } from '#client/lib/api.ts'
 import type { SubscriptionStatus } from '#contract/billing.ts'
 

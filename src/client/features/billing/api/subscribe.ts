@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { userQueryKey } from '#client/features/auth/api/get-user.ts'
+import { userQueryKey } from '#client/app/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { ApiError, apiJson, errorText } from '#client/lib/api.ts'
 import type { RedirectUrl } from '#contract/billing.ts'

@@ -1,6 +1,6 @@
 import BadgeCheck from 'lucide-react/icons/badge-check'
+import { setUpgradeDialogOpen } from '#client/app/hooks/use-upgrade-dialog.ts'
 import { Button } from '#client/components/ui/button.tsx'
-import { setUpgradeDialogOpen } from '../hooks/use-upgrade-dialog.ts'
 import { UpgradeDialog } from './upgrade-dialog.tsx'
 
 /**

@@ -1,8 +1,8 @@
 import Loader2 from 'lucide-react/icons/loader-circle'
+import { useAppConfig } from '#client/app/api/get-config.ts'
+import { useUser } from '#client/app/api/get-user.ts'
+import { setSignInDialogOpen } from '#client/app/hooks/use-sign-in-dialog.ts'
 import { Button } from '#client/components/ui/button.tsx'
-import { useUser } from '#client/features/auth/api/get-user.ts'
-import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
-import { useAppConfig } from '#client/features/config/api/get-config.ts'
 import { cn } from '#client/lib/cn.ts'
 import { useSubscribe } from '../api/subscribe.ts'
 

@@ -1,8 +1,8 @@
 import Sparkles from 'lucide-react/icons/sparkles'
 import { useId } from 'react'
+import { setUpgradeDialogOpen } from '#client/app/hooks/use-upgrade-dialog.ts'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
-import { setUpgradeDialogOpen } from '../hooks/use-upgrade-dialog.ts'
 import { PRICE_LABEL } from './subscribe-button.tsx'
 import { UpgradeDialog } from './upgrade-dialog.tsx'
 

@@ -1,7 +1,7 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import { useLocation, useSearch } from 'wouter'
-import { userQueryOptions } from '#client/features/auth/api/get-user.ts'
+import { userQueryOptions } from '#client/app/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { isProNow } from '#client/lib/pro-now.ts'
 import { subscriptionStatusQueryKey } from '../api/get-subscription-status.ts'

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useUser } from '#client/features/auth/api/get-user.ts'
+import { useUser } from '#client/app/api/get-user.ts'
 import { apiJson } from '#client/lib/api.ts'
 import type { ModelsResponse } from '#contract/models.ts'
 

@@ -1,6 +1,6 @@
 // POST /api/messages as a stream (spec section 7). Not a query: the token stream is its own hook
 // (use-chat-stream.ts); this file only speaks the wire format and classifies failures.
-import { postMessageForm } from '#client/features/attachments/api/post-message-form.ts'
+import { postMessageForm } from '#client/features/chat/api/post-message-form.ts'
 import { ApiError, throwIfNotOk } from '#client/lib/api.ts'
 import { chatErrorCodes, USAGE_LIMIT_CODE } from '#contract/chat-codes.ts'
 import type { ChatEvent } from '#contract/chat-events.ts'

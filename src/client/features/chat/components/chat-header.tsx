@@ -1,14 +1,16 @@
 import Leaf from 'lucide-react/icons/leaf'
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
+import { useUser } from '#client/app/api/get-user.ts'
+import { setSignInDialogOpen } from '#client/app/hooks/use-sign-in-dialog.ts'
 import { Button } from '#client/components/ui/button.tsx'
-import { useUser } from '#client/features/auth/api/get-user.ts'
-import { setSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
-import { ImpactBadges } from '#client/features/impact/components/impact-badges.tsx'
 import { isProNow } from '#client/lib/pro-now.ts'
 import { UserMenu } from './user-menu.tsx'
 
-/** Title ('Loris' or 'Loris Pro'), then badges and the user menu, or Sign In for visitors. */
+/**
+ * Title ('Loris' or 'Loris Pro'), then the signed-in person's badges (the page composes them) and
+ * the user menu, or Sign In for visitors.
+ */
 export function ChatHeader({ start, badges }: { start?: ReactNode; badges?: ReactNode }) {
   const { user } = useUser()
   return (
@@ -25,7 +27,6 @@ export function ChatHeader({ start, badges }: { start?: ReactNode; badges?: Reac
       <div className="ml-auto flex items-center gap-2">
         {user ? (
           <>
-            <ImpactBadges user={user} />
             {badges}
             <UserMenu email={user.email} operator={user.operator} />
           </>

@@ -6,6 +6,7 @@ import ChevronDown from 'lucide-react/icons/chevron-down'
 import Leaf from 'lucide-react/icons/leaf'
 import MessageSquare from 'lucide-react/icons/message-square'
 import Sparkles from 'lucide-react/icons/sparkles'
+import { isEcoPreparing, useAppConfig } from '#client/app/api/get-config.ts'
 import { Button } from '#client/components/ui/button.tsx'
 import {
   DropdownMenu,
@@ -16,8 +17,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '#client/components/ui/dropdown-menu.tsx'
-import { isEcoPreparing, useAppConfig } from '#client/features/config/api/get-config.ts'
-import { formatSmall } from '#client/features/impact/lib/format.ts'
+import { formatSmall } from '#client/lib/impact-format.ts'
 import { isChatModel } from '#contract/chat-models.ts'
 import type { AppConfig, ChatModel } from '#contract/config.ts'
 import { useModels } from '../api/get-models.ts'

@@ -1,7 +1,7 @@
 // Beside the send button: what the message about to be sent should emit in the chosen mode or
 // model, and a one-click switch when another allowed choice would emit half or less
 // (lib/footprint-estimate.ts). Computed on every keystroke from data the page has.
-import { formatSmall } from '#client/features/impact/lib/format.ts'
+import { formatSmall } from '#client/lib/impact-format.ts'
 import { useModels } from '../api/get-models.ts'
 import { setChatModel, useChatMode } from '../hooks/use-chat-mode.ts'
 import { setChosenModel, useChosenModel } from '../hooks/use-chosen-model.ts'

@@ -8,6 +8,7 @@ import ChevronRight from 'lucide-react/icons/chevron-right'
 import Copy from 'lucide-react/icons/copy'
 import RefreshCw from 'lucide-react/icons/refresh-cw'
 import RotateCcw from 'lucide-react/icons/rotate-ccw'
+import { useAppConfig } from '#client/app/api/get-config.ts'
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -17,14 +18,8 @@ import {
   DropdownMenuTrigger,
 } from '#client/components/ui/dropdown-menu.tsx'
 import { Tooltip, TooltipContent, TooltipTrigger } from '#client/components/ui/tooltip.tsx'
-import { useAppConfig } from '#client/features/config/api/get-config.ts'
-import {
-  formatEnergy,
-  formatRangeWith,
-  formatSmall,
-  formatWater,
-} from '#client/features/impact/lib/format.ts'
 import { cn } from '#client/lib/cn.ts'
+import { formatEnergy, formatRangeWith, formatSmall, formatWater } from '#client/lib/impact-format.ts'
 import { isChatModel } from '#contract/chat-models.ts'
 import type { ChatModel } from '#contract/config.ts'
 import type { Message, MessageCo2Impact } from '#contract/messages.ts'

@@ -8,16 +8,8 @@ import ShieldCheck from 'lucide-react/icons/shield-check'
 import Trash2 from 'lucide-react/icons/trash'
 import { useState } from 'react'
 import { Link } from 'wouter'
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '#client/components/ui/alert-dialog.tsx'
+import { useLogout } from '#client/app/api/logout.ts'
+import { ConfirmDialog } from '#client/components/confirm-dialog.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import {
   DropdownMenu,
@@ -27,7 +19,6 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '#client/components/ui/dropdown-menu.tsx'
-import { useLogout } from '#client/features/auth/api/logout.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiRequest } from '#client/lib/api.ts'
 import { clearSelection } from '../hooks/use-thread-selection.ts'
@@ -64,27 +55,18 @@ function ClearHistoryDialog({
 }) {
   const clearHistory = useClearHistory()
   return (
-    <AlertDialog open={open} onOpenChange={onOpenChange}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Clear all chat history?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Every thread is deleted, favorites included, and Default is emptied. Your CO2 savings and trees
-            stay. This cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            variant="destructive"
-            disabled={clearHistory.isPending}
-            onClick={() => clearHistory.mutate()}
-          >
-            Clear History
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Clear all chat history?"
+      description="Every thread is deleted, favorites included, and Default is emptied. Your CO2 savings and trees stay. This cannot be undone."
+      action="Clear History"
+      disabled={clearHistory.isPending}
+      onConfirm={() => {
+        clearHistory.mutate()
+        onOpenChange(false)
+      }}
+    />
   )
 }
 

@@ -3,7 +3,7 @@
 // clientMessageId so the server never stores the message twice, and Stop.
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { addThreadToList, threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
+import { addThreadToList, threadsQueryKey } from '#client/app/api/get-threads.ts'
 import { noticeSessionEnd } from '#client/lib/query-client.ts'
 import type { ChatEvent, ChatWait } from '#contract/chat-events.ts'
 import type { ChatModel } from '#contract/config.ts'

@@ -1,7 +1,7 @@
 // First run and the default mode: a person whose stored mode this server cannot serve,
 // or who has none, gets GET /api/config's defaultChatModel.
 import { useEffect } from 'react'
-import { useAppConfig } from '#client/features/config/api/get-config.ts'
+import { useAppConfig } from '#client/app/api/get-config.ts'
 import { resolveMode } from '../lib/chat-mode.ts'
 import { hasStoredMode, setChatModel, useChatMode } from './use-chat-mode.ts'
 

@@ -5,7 +5,7 @@
 
 import { useEffect, useSyncExternalStore } from 'react'
 import { navigate } from 'wouter/use-browser-location'
-import { forgetOnSessionEnd } from '#client/features/auth/api/get-user.ts'
+import { forgetOnSessionEnd } from '#client/app/api/get-user.ts'
 import type { Thread } from '#contract/threads.ts'
 import { setChatModel } from './use-chat-mode.ts'
 import { setChosenModel, threadModel } from './use-chosen-model.ts'

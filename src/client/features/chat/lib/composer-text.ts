@@ -3,7 +3,7 @@
 // back from another page, and what they were writing must survive both. In memory only, like
 // the chosen file (use-attachment-draft.ts); forgotten when the session ends here.
 import { type SetStateAction, useSyncExternalStore } from 'react'
-import { forgetOnSessionEnd } from '#client/features/auth/api/get-user.ts'
+import { forgetOnSessionEnd } from '#client/app/api/get-user.ts'
 
 let text = ''
 const listeners = new Set<() => void>()

@@ -8,8 +8,8 @@
 // first (a change is then handled by forgetThePersonWhenChanged, which clears all of A's), and
 // the notice is only for a thread this person's list here held.
 import type { QueryClient } from '@tanstack/react-query'
-import { userQueryKey, userQueryOptions } from '#client/features/auth/api/get-user.ts'
-import { forgetGoneThread, isListedThread } from '#client/features/threads/api/get-threads.ts'
+import { forgetGoneThread, isListedThread } from '#client/app/api/get-threads.ts'
+import { userQueryKey, userQueryOptions } from '#client/app/api/get-user.ts'
 import type { User } from '#contract/user.ts'
 import { clearSelection, getSelection } from '../hooks/use-thread-selection.ts'
 

@@ -1,10 +1,11 @@
 import { useState } from 'react'
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import { Bar } from 'recharts'
+import { MetricBars, MetricSwitch } from '#client/components/metric-chart.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import { errorText } from '#client/lib/api.ts'
+import { formatGrams, formatImpact, impactAxis } from '#client/lib/impact-format.ts'
 import type { Co2HistoryDay } from '#contract/impact.ts'
 import { useCo2History } from '../api/get-co2-history.ts'
-import { formatEnergy, formatGrams, formatSmall, formatWater } from '../lib/format.ts'
 import { dayLabel, type HistoryMetric, historySummary, historyTotals } from '../lib/history-summary.ts'
 import { TREE_SOURCE, treesAbsorb, treesPlanted } from '../lib/trees.ts'
 
@@ -47,66 +48,31 @@ export function Co2HistoryChart({ days = 30, trees }: { days?: number; trees: nu
   const data = history.data.days
   const summary = historySummary(data, metric)
   const empty = data.every((d) => d.messages === 0)
-  const format = { co2: formatGrams, energy: formatEnergy, water: formatWater }[metric]
-  const axis = {
-    co2: (g: number) => `${formatSmall(g)} g`,
-    energy: (wh: number) => `${formatSmall(wh)} Wh`,
-    water: (l: number) => `${formatSmall(l * 1000)} mL`,
-  }[metric]
+  const format = formatImpact[metric]
   return (
     <figure className="grid gap-3" data-testid="co2-history">
       {metric === 'co2' ? <Co2Headline days={data} trees={trees} /> : null}
-      <fieldset className="flex gap-1 justify-self-start rounded-md border p-0.5">
-        <legend className="sr-only">Chart shows</legend>
-        {METRICS.map((m) => (
-          <button
-            key={m.id}
-            type="button"
-            aria-pressed={metric === m.id}
-            onClick={() => setMetric(m.id)}
-            className="rounded px-3 py-1 text-xs hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring aria-pressed:bg-secondary aria-pressed:text-foreground"
-          >
-            {m.label}
-          </button>
-        ))}
-      </fieldset>
+      <MetricSwitch metrics={METRICS} value={metric} onChange={setMetric} />
       <div role="img" aria-label={summary} className="relative h-60 w-full">
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#27272a" vertical={false} />
-            <XAxis
-              dataKey="date"
-              tickFormatter={dayLabel}
-              tick={{ fill: '#a1a1aa', fontSize: 12 }}
-              stroke="#3f3f46"
-              minTickGap={24}
-            />
-            <YAxis
-              tickFormatter={axis}
-              tick={{ fill: '#a1a1aa', fontSize: 12 }}
-              stroke="#3f3f46"
-              width={64}
-            />
-            <Tooltip
-              cursor={{ fill: 'rgba(255,255,255,0.04)' }}
-              contentStyle={{ background: '#111113', border: '1px solid #27272a', borderRadius: 8 }}
-              labelStyle={{ color: '#fafafa' }}
-              labelFormatter={(label) => dayLabel(String(label))}
-              formatter={(value) => format(Number(value))}
-            />
-            <Legend wrapperStyle={{ color: '#a1a1aa', fontSize: 12 }} />
-            {metric === 'co2' ? (
-              <>
-                <Bar dataKey="actual" name="CO2 emitted" stackId="co2" fill={EMITTED} />
-                <Bar dataKey="saved" name="CO2 saved" stackId="co2" fill={SAVED} radius={[3, 3, 0, 0]} />
-              </>
-            ) : metric === 'energy' ? (
-              <Bar dataKey="energyWh" name="Energy used" fill={ENERGY} radius={[3, 3, 0, 0]} />
-            ) : (
-              <Bar dataKey="waterL" name="Water used" fill={WATER} radius={[3, 3, 0, 0]} />
-            )}
-          </BarChart>
-        </ResponsiveContainer>
+        <MetricBars
+          data={data}
+          xKey="date"
+          xFormat={dayLabel}
+          minTickGap={24}
+          yFormat={impactAxis[metric]}
+          valueFormat={format}
+        >
+          {metric === 'co2' ? (
+            <>
+              <Bar dataKey="actual" name="CO2 emitted" stackId="co2" fill={EMITTED} />
+              <Bar dataKey="saved" name="CO2 saved" stackId="co2" fill={SAVED} radius={[3, 3, 0, 0]} />
+            </>
+          ) : metric === 'energy' ? (
+            <Bar dataKey="energyWh" name="Energy used" fill={ENERGY} radius={[3, 3, 0, 0]} />
+          ) : (
+            <Bar dataKey="waterL" name="Water used" fill={WATER} radius={[3, 3, 0, 0]} />
+          )}
+        </MetricBars>
         {empty ? (
           <p className="absolute inset-0 flex items-center justify-center text-sm text-muted-foreground">
             Your daily impact shows here once you send a message.

@@ -1,5 +1,5 @@
+import { formatEnergy, formatGrams, formatWater } from '#client/lib/impact-format.ts'
 import type { Co2HistoryDay } from '#contract/impact.ts'
-import { formatEnergy, formatGrams, formatWater } from './format.ts'
 
 /** What the Consumption chart shows: CO2 saved and emitted, energy used, or water used. */
 export type HistoryMetric = 'co2' | 'energy' | 'water'

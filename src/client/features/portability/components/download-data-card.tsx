@@ -1,10 +1,10 @@
 // Settings > Actions > Download my data (GDPR article 20): the whole account as a zip.
 import Download from 'lucide-react/icons/download'
 import { useEffect, useRef, useState } from 'react'
+import { forgetOnSessionEnd } from '#client/app/api/get-user.ts'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
-import { forgetOnSessionEnd } from '#client/features/auth/api/get-user.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { errorText } from '#client/lib/api.ts'
 import { downloadExport, formatBytes } from '../lib/download-export.ts'

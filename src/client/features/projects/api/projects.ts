@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { threadsQueryKey } from '#client/features/threads/api/get-threads.ts'
+import { threadsQueryKey } from '#client/app/api/get-threads.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson, apiRequest, errorText } from '#client/lib/api.ts'
 import type { Project, ProjectBody, ProjectFile } from '#contract/assistant.ts'

@@ -1,15 +1,9 @@
 // The project dialogs of the thread list: create one, its files, delete it (asking what happens to
 // its threads), and move a thread into or out of a project.
 import { useId, useRef, useState } from 'react'
+import { closesWith, TitledDialog } from '#client/components/titled-dialog.tsx'
 import { Button } from '#client/components/ui/button.tsx'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '#client/components/ui/dialog.tsx'
+import { DialogFooter } from '#client/components/ui/dialog.tsx'
 import { Input } from '#client/components/ui/input.tsx'
 import { Label } from '#client/components/ui/label.tsx'
 import { Textarea } from '#client/components/ui/textarea.tsx'
@@ -35,35 +29,34 @@ export function NewProjectDialog({ open, onClose }: { open: boolean; onClose: ()
     onClose()
   })
   return (
-    <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>New project</DialogTitle>
-          <DialogDescription>Threads in a project share its instructions and files.</DialogDescription>
-        </DialogHeader>
-        <form
-          className="grid gap-3"
-          onSubmit={(e) => {
-            e.preventDefault()
-            create.mutate({ name, instructions })
-          }}
-        >
-          <Label htmlFor={nameId}>Project name</Label>
-          <Input id={nameId} value={name} onChange={(e) => setName(e.target.value)} />
-          <Label htmlFor={instructionsId}>Project instructions</Label>
-          <Textarea
-            id={instructionsId}
-            value={instructions}
-            onChange={(e) => setInstructions(e.target.value)}
-          />
-          <DialogFooter>
-            <Button type="submit" disabled={!name.trim() || create.isPending}>
-              Create project
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <TitledDialog
+      open={open}
+      onOpenChange={closesWith(onClose)}
+      title="New project"
+      description="Threads in a project share its instructions and files."
+    >
+      <form
+        className="grid gap-3"
+        onSubmit={(e) => {
+          e.preventDefault()
+          create.mutate({ name, instructions })
+        }}
+      >
+        <Label htmlFor={nameId}>Project name</Label>
+        <Input id={nameId} value={name} onChange={(e) => setName(e.target.value)} />
+        <Label htmlFor={instructionsId}>Project instructions</Label>
+        <Textarea
+          id={instructionsId}
+          value={instructions}
+          onChange={(e) => setInstructions(e.target.value)}
+        />
+        <DialogFooter>
+          <Button type="submit" disabled={!name.trim() || create.isPending}>
+            Create project
+          </Button>
+        </DialogFooter>
+      </form>
+    </TitledDialog>
   )
 }
 
@@ -72,42 +65,38 @@ export function ProjectFilesDialog({ project, onClose }: { project: Project | nu
   const add = useAddProjectFile(project?.id ?? null)
   const input = useRef<HTMLInputElement>(null)
   return (
-    <Dialog open={project !== null} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Files of {project?.name}</DialogTitle>
-          <DialogDescription>
-            Read once and split into passages: a message in this project sends only the passages that match
-            it.
-          </DialogDescription>
-        </DialogHeader>
-        <ul className="grid gap-1 text-sm" data-testid="project-files">
-          {(files.data ?? []).map((f) => (
-            <li key={f.id}>
-              {f.name} — {f.chars.toLocaleString('en-US')} characters, {f.passages.toLocaleString('en-US')}{' '}
-              passages
-            </li>
-          ))}
-          {files.data?.length === 0 && <li className="text-muted-foreground">No files yet</li>}
-        </ul>
-        <input
-          ref={input}
-          type="file"
-          aria-label="Project file"
-          className="sr-only"
-          onChange={(e) => {
-            const file = e.target.files?.[0]
-            if (file) add.mutate(file)
-            e.target.value = ''
-          }}
-        />
-        <DialogFooter>
-          <Button onClick={() => input.current?.click()} disabled={add.isPending}>
-            {add.isPending ? 'Reading…' : 'Add file'}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <TitledDialog
+      open={project !== null}
+      onOpenChange={closesWith(onClose)}
+      title={<>Files of {project?.name}</>}
+      description="Read once and split into passages: a message in this project sends only the passages that match it."
+    >
+      <ul className="grid gap-1 text-sm" data-testid="project-files">
+        {(files.data ?? []).map((f) => (
+          <li key={f.id}>
+            {f.name} — {f.chars.toLocaleString('en-US')} characters, {f.passages.toLocaleString('en-US')}{' '}
+            passages
+          </li>
+        ))}
+        {files.data?.length === 0 && <li className="text-muted-foreground">No files yet</li>}
+      </ul>
+      <input
+        ref={input}
+        type="file"
+        aria-label="Project file"
+        className="sr-only"
+        onChange={(e) => {
+          const file = e.target.files?.[0]
+          if (file) add.mutate(file)
+          e.target.value = ''
+        }}
+      />
+      <DialogFooter>
+        <Button onClick={() => input.current?.click()} disabled={add.isPending}>
+          {add.isPending ? 'Reading…' : 'Add file'}
+        </Button>
+      </DialogFooter>
+    </TitledDialog>
   )
 }
 
@@ -115,27 +104,26 @@ export function DeleteProjectDialog({ project, onClose }: { project: Project | n
   const remove = useDeleteProject(onClose)
   const run = (threads: 'keep' | 'delete') => project && remove.mutate({ id: project.id, threads })
   return (
-    <Dialog open={project !== null} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Delete project</DialogTitle>
-          <DialogDescription>
-            What should happen to the threads of "{project?.name}"? Its files and instructions go either way.
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="outline" disabled={remove.isPending} onClick={() => run('keep')}>
-            Keep its threads
-          </Button>
-          <Button variant="destructive" disabled={remove.isPending} onClick={() => run('delete')}>
-            Delete its threads too
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <TitledDialog
+      open={project !== null}
+      onOpenChange={closesWith(onClose)}
+      title="Delete project"
+      description={
+        <>What should happen to the threads of "{project?.name}"? Its files and instructions go either way.</>
+      }
+    >
+      <DialogFooter>
+        <Button variant="outline" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button variant="outline" disabled={remove.isPending} onClick={() => run('keep')}>
+          Keep its threads
+        </Button>
+        <Button variant="destructive" disabled={remove.isPending} onClick={() => run('delete')}>
+          Delete its threads too
+        </Button>
+      </DialogFooter>
+    </TitledDialog>
   )
 }
 
@@ -144,31 +132,30 @@ export function MoveThreadDialog({ thread, onClose }: { thread: Thread | null; o
   const move = useMoveThread(onClose)
   const to = (projectId: string | null) => thread && move.mutate({ threadId: thread.id, projectId })
   return (
-    <Dialog open={thread !== null} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Move to project</DialogTitle>
-          <DialogDescription>Where should "{thread?.title}" go?</DialogDescription>
-        </DialogHeader>
-        <div className="grid gap-2">
-          {(projects.data ?? []).map((p) => (
-            <Button
-              key={p.id}
-              variant={thread?.projectId === p.id ? 'secondary' : 'outline'}
-              disabled={move.isPending || thread?.projectId === p.id}
-              onClick={() => to(p.id)}
-            >
-              {p.name}
-            </Button>
-          ))}
-          {thread?.projectId ? (
-            <Button variant="outline" disabled={move.isPending} onClick={() => to(null)}>
-              No project
-            </Button>
-          ) : null}
-          {projects.data?.length === 0 && <p className="text-sm text-muted-foreground">No projects yet</p>}
-        </div>
-      </DialogContent>
-    </Dialog>
+    <TitledDialog
+      open={thread !== null}
+      onOpenChange={closesWith(onClose)}
+      title="Move to project"
+      description={<>Where should "{thread?.title}" go?</>}
+    >
+      <div className="grid gap-2">
+        {(projects.data ?? []).map((p) => (
+          <Button
+            key={p.id}
+            variant={thread?.projectId === p.id ? 'secondary' : 'outline'}
+            disabled={move.isPending || thread?.projectId === p.id}
+            onClick={() => to(p.id)}
+          >
+            {p.name}
+          </Button>
+        ))}
+        {thread?.projectId ? (
+          <Button variant="outline" disabled={move.isPending} onClick={() => to(null)}>
+            No project
+          </Button>
+        ) : null}
+        {projects.data?.length === 0 && <p className="text-sm text-muted-foreground">No projects yet</p>}
+      </div>
+    </TitledDialog>
   )
 }

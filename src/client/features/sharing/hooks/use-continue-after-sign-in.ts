@@ -1,7 +1,7 @@
 // The share page's Continue, once the visitor who clicked it has signed in (by password here, or
 // back from Google): carried out by itself, once, as their click would have been.
 import { useEffect, useRef } from 'react'
-import { useSignInDialogOpen } from '#client/features/auth/hooks/use-sign-in-dialog.ts'
+import { useSignInDialogOpen } from '#client/app/hooks/use-sign-in-dialog.ts'
 import { dropPendingContinue, takePendingContinue } from '../lib/pending-continue.ts'
 
 export function useContinueAfterSignIn(token: string, signedIn: boolean, continueNow: () => void) {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { threadsQueryKey } from '#client/app/api/get-threads.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { ApiError, apiJson } from '#client/lib/api.ts'
 import type { Thread } from '#contract/threads.ts'
-import { threadsQueryKey } from './get-threads.ts'
 
 /** Spec section 4 'Thread creation from a message'; onCreated selects the new thread. */
 export function useCreateThreadFromMessage({ onCreated }: { onCreated: (thread: Thread) => void }) {

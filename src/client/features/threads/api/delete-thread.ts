@@ -1,8 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import {
+  forgetGoneThread,
+  isThreadGone,
+  threadsQueryKey,
+  updateThreadList,
+} from '#client/app/api/get-threads.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { apiJson } from '#client/lib/api.ts'
 import type { DeleteThreadResponse } from '#contract/threads.ts'
-import { forgetGoneThread, isThreadGone, threadsQueryKey, updateThreadList } from './get-threads.ts'
 
 export function useDeleteThread({ onDeleted }: { onDeleted?: (id: string) => void } = {}) {
   const queryClient = useQueryClient()

@@ -1,13 +1,5 @@
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '#client/components/ui/alert-dialog.tsx'
+import { ConfirmDialog } from '#client/components/confirm-dialog.tsx'
+import { closesWith } from '#client/components/titled-dialog.tsx'
 import type { Thread } from '#contract/threads.ts'
 import { useDeleteThread } from '../api/delete-thread.ts'
 
@@ -22,27 +14,17 @@ export function DeleteThreadDialog({
 }) {
   const remove = useDeleteThread({ onDeleted })
   return (
-    <AlertDialog open={thread !== null} onOpenChange={(open) => !open && onClose()}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete thread</AlertDialogTitle>
-          <AlertDialogDescription>
-            Are you sure you want to delete "{thread?.title}"? This action cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            variant="destructive"
-            disabled={remove.isPending}
-            onClick={() => {
-              if (thread) remove.mutate(thread.id)
-            }}
-          >
-            Delete
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={thread !== null}
+      onOpenChange={closesWith(onClose)}
+      title="Delete thread"
+      description={<>Are you sure you want to delete "{thread?.title}"? This action cannot be undone.</>}
+      action="Delete"
+      disabled={remove.isPending}
+      onConfirm={() => {
+        if (thread) remove.mutate(thread.id)
+        onClose()
+      }}
+    />
   )
 }

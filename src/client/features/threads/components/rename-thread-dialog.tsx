@@ -1,18 +1,11 @@
 import { useEffect, useState } from 'react'
+import { isThreadGone } from '#client/app/api/get-threads.ts'
+import { TextField } from '#client/components/text-field.tsx'
+import { closesWith, TitledDialog } from '#client/components/titled-dialog.tsx'
 import { Button } from '#client/components/ui/button.tsx'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '#client/components/ui/dialog.tsx'
-import { Input } from '#client/components/ui/input.tsx'
-import { Label } from '#client/components/ui/label.tsx'
+import { DialogFooter } from '#client/components/ui/dialog.tsx'
 import { THREAD_TITLE_MAX } from '#contract/thread-titles.ts'
 import type { Thread } from '#contract/threads.ts'
-import { isThreadGone } from '../api/get-threads.ts'
 import { useRenameThread } from '../api/rename-thread.ts'
 
 /** Spec section 5: the title must be non-empty once trimmed; otherwise Rename is disabled and Enter ignored. */
@@ -32,39 +25,37 @@ export function RenameThreadDialog({ thread, onClose }: { thread: Thread | null;
     )
   }
   return (
-    <Dialog open={thread !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="sm:max-w-md">
-        <DialogHeader>
-          <DialogTitle>Rename Thread</DialogTitle>
-          <DialogDescription>Give this conversation a name you will recognise.</DialogDescription>
-        </DialogHeader>
-        <form
-          className="grid gap-4"
-          onSubmit={(e) => {
-            e.preventDefault()
-            submit()
-          }}
-        >
-          <div className="grid gap-2">
-            <Label htmlFor="thread-title">Title</Label>
-            <Input
-              id="thread-title"
-              value={title}
-              maxLength={THREAD_TITLE_MAX}
-              autoComplete="off"
-              onChange={(e) => setTitle(e.target.value)}
-            />
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={!valid || rename.isPending}>
-              Rename
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <TitledDialog
+      open={thread !== null}
+      onOpenChange={closesWith(onClose)}
+      className="sm:max-w-md"
+      title="Rename Thread"
+      description="Give this conversation a name you will recognise."
+    >
+      <form
+        className="grid gap-4"
+        onSubmit={(e) => {
+          e.preventDefault()
+          submit()
+        }}
+      >
+        <TextField
+          id="thread-title"
+          label="Title"
+          value={title}
+          maxLength={THREAD_TITLE_MAX}
+          autoComplete="off"
+          onChange={(e) => setTitle(e.target.value)}
+        />
+        <DialogFooter>
+          <Button type="button" variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={!valid || rename.isPending}>
+            Rename
+          </Button>
+        </DialogFooter>
+      </form>
+    </TitledDialog>
   )
 }

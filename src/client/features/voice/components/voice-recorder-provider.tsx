@@ -2,7 +2,7 @@
 // composer under it is mounted again when the layout changes, and the recording must go on.
 // Leaving the page ends it; so does the session's end here, turning the microphone off.
 import { type ReactNode, useEffect } from 'react'
-import { forgetOnSessionEnd } from '#client/features/auth/api/get-user.ts'
+import { forgetOnSessionEnd } from '#client/app/api/get-user.ts'
 import { useRecorderSession } from '../hooks/use-recorder-session.ts'
 import { VoiceRecorderContext } from '../hooks/use-voice-recorder.ts'
 

@@ -4,7 +4,7 @@
 // Owned by VoiceRecorderProvider, above the chat's layout switch, so the composer can be mounted
 // again (a tablet turned across 1024 px) without the recording being dropped.
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { setDraftFile } from '#client/features/attachments/hooks/use-attachment-draft.ts'
+import { setDraftFile } from '#client/app/hooks/use-attachment-draft.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { errorText } from '#client/lib/api.ts'
 import { MAX_RECORDING_SECONDS } from '#contract/recording.ts'

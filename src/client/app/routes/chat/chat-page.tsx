@@ -1,29 +1,30 @@
 // /chat and /chat/:threadId (spec section 2): the header, then the thread list (panels on large screens, a drawer
 // below) beside the conversation; visitors get the conversation column only.
 import type { QueryClient } from '@tanstack/react-query'
+import { configQueryOptions } from '#client/app/api/get-config.ts'
+import { threadsQueryOptions, useThreads } from '#client/app/api/get-threads.ts'
+import { userQueryOptions, useUser } from '#client/app/api/get-user.ts'
+import { useStripAuthParam } from '#client/app/hooks/use-strip-auth-param.ts'
 import { PageSpinner } from '#client/components/ui/spinner.tsx'
-import { userQueryOptions, useUser } from '#client/features/auth/api/get-user.ts'
 import { SignInDialog } from '#client/features/auth/components/sign-in-dialog.tsx'
-import { useStripAuthParam } from '#client/features/auth/hooks/use-strip-auth-param.ts'
 import { UpgradeDialog } from '#client/features/billing/components/upgrade-dialog.tsx'
 import { useSubscriptionSuccess } from '#client/features/billing/hooks/use-subscription-success.ts'
-import { configQueryOptions } from '#client/features/config/api/get-config.ts'
-import { threadsQueryOptions, useThreads } from '#client/features/threads/api/get-threads.ts'
+import { messagesQueryOptions } from '#client/features/chat/api/get-messages.ts'
+import { ChatHeader } from '#client/features/chat/components/chat-header.tsx'
+import { ShortcutsDialog } from '#client/features/chat/components/shortcuts-dialog.tsx'
+import { TemporaryChat } from '#client/features/chat/components/temporary-chat.tsx'
+import { ThreadsToggle } from '#client/features/chat/components/threads-toggle.tsx'
+import { useChatShortcuts } from '#client/features/chat/hooks/use-chat-shortcuts.ts'
+import { LARGE_QUERY, useMediaQuery } from '#client/features/chat/hooks/use-media-query.ts'
+import { useTemporaryChatOpen } from '#client/features/chat/hooks/use-temporary-chat.ts'
+import { pickUpcomingThread, useThreadSelection } from '#client/features/chat/hooks/use-thread-selection.ts'
+import { useThreadUrl } from '#client/features/chat/hooks/use-thread-url.ts'
+import { ImpactBadges } from '#client/features/impact/components/impact-badges.tsx'
 import { VoiceRecorderProvider } from '#client/features/voice/components/voice-recorder-provider.tsx'
 import { useLoadedModule } from '#client/lib/module-loader.ts'
-import { messagesQueryOptions } from './api/get-messages.ts'
-import { ChatHeader } from './components/chat-header.tsx'
-import { ChatView } from './components/chat-view.tsx'
-import { ShortcutsDialog } from './components/shortcuts-dialog.tsx'
-import { TemporaryChat } from './components/temporary-chat.tsx'
-import { ThreadsDrawer } from './components/threads-drawer.tsx'
-import { ThreadsToggle } from './components/threads-toggle.tsx'
-import { threadsUi } from './components/threads-ui.ts'
-import { useChatShortcuts } from './hooks/use-chat-shortcuts.ts'
-import { LARGE_QUERY, useMediaQuery } from './hooks/use-media-query.ts'
-import { useTemporaryChatOpen } from './hooks/use-temporary-chat.ts'
-import { pickUpcomingThread, useThreadSelection } from './hooks/use-thread-selection.ts'
-import { useThreadUrl } from './hooks/use-thread-url.ts'
+import { ChatView } from './chat-view.tsx'
+import { ThreadsDrawer } from './threads-drawer.tsx'
+import { threadsUi } from './threads-ui.ts'
 
 /**
  * What the chat shows first, fetched before it first renders (the router waits for it,
@@ -79,7 +80,10 @@ export default function ChatPage() {
   return (
     <VoiceRecorderProvider>
       <div className="flex h-dvh flex-col overflow-hidden">
-        <ChatHeader start={user ? desktop ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined} />
+        <ChatHeader
+          start={user ? desktop ? <ThreadsToggle /> : <ThreadsDrawer /> : undefined}
+          badges={user && <ImpactBadges user={user} />}
+        />
         {user && desktop ? (
           <desktop.DesktopLayout threads={<desktop.ThreadsPanel />} chat={chat} />
         ) : (

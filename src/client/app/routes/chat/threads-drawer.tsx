@@ -10,8 +10,8 @@ import {
   SheetTrigger,
 } from '#client/components/ui/sheet.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
+import { OPEN_THREADS_EVENT } from '#client/features/chat/hooks/use-chat-shortcuts.ts'
 import { useLoadedModule } from '#client/lib/module-loader.ts'
-import { OPEN_THREADS_EVENT } from '../hooks/use-chat-shortcuts.ts'
 import { threadsUi } from './threads-ui.ts'
 
 export function ThreadsDrawer() {

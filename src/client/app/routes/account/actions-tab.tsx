@@ -1,11 +1,11 @@
 import LogOut from 'lucide-react/icons/log-out'
+import { useLogout } from '#client/app/api/logout.ts'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
-import { useLogout } from '#client/features/auth/api/logout.ts'
+import { DeleteAccountDialog } from '#client/features/account/components/delete-account-dialog.tsx'
 import { DownloadDataCard } from '#client/features/portability/components/download-data-card.tsx'
 import { ImportCard } from '#client/features/portability/components/import-card.tsx'
 import { SharedLinksCard } from '#client/features/sharing/components/shared-links-card.tsx'
-import { DeleteAccountDialog } from './delete-account-dialog.tsx'
 
 export function ActionsTab({ isPremium }: { isPremium: boolean }) {
   const logout = useLogout({

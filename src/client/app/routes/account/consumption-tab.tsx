@@ -4,19 +4,7 @@ import TreePine from 'lucide-react/icons/tree-pine'
 import Zap from 'lucide-react/icons/zap'
 import { type ReactNode, useState } from 'react'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
-import { useCo2History } from '#client/features/impact/api/get-co2-history.ts'
-import { useCo2Range } from '#client/features/impact/api/get-co2-range.ts'
-import { useCo2Saved } from '#client/features/impact/api/get-co2-saved.ts'
-import { Co2HistoryChart } from '#client/features/impact/components/co2-history-chart.tsx'
-import {
-  formatEnergy,
-  formatGrams,
-  formatRangeWith,
-  formatWater,
-} from '#client/features/impact/lib/format.ts'
-import type { ChatModel } from '#contract/config.ts'
-import type { User } from '#contract/user.ts'
-import { useNextModel } from '../api/get-next-model.ts'
+import { useNextModel } from '#client/features/account/api/get-next-model.ts'
 import {
   chatEngineLabel,
   displayedCurrentModel,
@@ -25,7 +13,14 @@ import {
   readModeFlags,
   resetIsDue,
   usageTotal,
-} from '../consumption.ts'
+} from '#client/features/account/consumption.ts'
+import { useCo2History } from '#client/features/impact/api/get-co2-history.ts'
+import { useCo2Range } from '#client/features/impact/api/get-co2-range.ts'
+import { useCo2Saved } from '#client/features/impact/api/get-co2-saved.ts'
+import { Co2HistoryChart } from '#client/features/impact/components/co2-history-chart.tsx'
+import { formatEnergy, formatGrams, formatRangeWith, formatWater } from '#client/lib/impact-format.ts'
+import type { ChatModel } from '#contract/config.ts'
+import type { User } from '#contract/user.ts'
 
 const count = (n: number) => n.toLocaleString('en-US')
 const longDate = (d: Date) =>

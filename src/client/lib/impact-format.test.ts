@@ -6,7 +6,7 @@ import {
   formatRangeWith,
   formatSmall,
   formatWater,
-} from './format.ts'
+} from './impact-format.ts'
 
 describe('formatGrams', () => {
   it.each([

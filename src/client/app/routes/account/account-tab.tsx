@@ -2,14 +2,14 @@ import Pencil from 'lucide-react/icons/pencil'
 import { useState } from 'react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#client/components/ui/card.tsx'
+import { accountTypeLabel } from '#client/features/account/account-type.ts'
+import { InstructionsCard } from '#client/features/account/components/instructions-card.tsx'
+import { UpdateEmailDialog } from '#client/features/account/components/update-email-dialog.tsx'
 import { PaymentManagement } from '#client/features/billing/components/payment-management.tsx'
 import { ProStatusButton } from '#client/features/billing/components/pro-status-button.tsx'
 import { UpgradeCard } from '#client/features/billing/components/upgrade-card.tsx'
 import { isProNow } from '#client/lib/pro-now.ts'
 import type { User } from '#contract/user.ts'
-import { accountTypeLabel } from '../account-type.ts'
-import { InstructionsCard } from './instructions-card.tsx'
-import { UpdateEmailDialog } from './update-email-dialog.tsx'
 
 export function AccountTab({ user }: { user: User }) {
   const [editing, setEditing] = useState(false)

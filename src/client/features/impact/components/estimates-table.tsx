@@ -1,13 +1,8 @@
 import { useImpactEstimates } from '#client/features/impact/api/get-impact-estimates.ts'
 import { useLocalEco } from '#client/features/impact/api/get-local-eco.ts'
-import {
-  formatEnergy,
-  formatRange,
-  formatRangeWith,
-  formatWater,
-} from '#client/features/impact/lib/format.ts'
 import { errorText } from '#client/lib/api.ts'
 import { cn } from '#client/lib/cn.ts'
+import { formatEnergy, formatRange, formatRangeWith, formatWater } from '#client/lib/impact-format.ts'
 import type { LocalEcoFigures } from '#contract/eco-engine.ts'
 import { type CatalogueModel, MODEL_WARNING_TEXT, type ModelWarning } from '#contract/impact.ts'
 

@@ -2,7 +2,7 @@
 // visitor's chosen file survives sign-in but never a reload), shared by the composer, the drop
 // zone, the voice recorder (a recording that could not be transcribed) and the send.
 import { useSyncExternalStore } from 'react'
-import { forgetOnSessionEnd } from '#client/features/auth/api/get-user.ts'
+import { forgetOnSessionEnd } from '#client/app/api/get-user.ts'
 
 export interface DraftFile {
   file: File

@@ -1,13 +1,13 @@
-import ArrowLeft from 'lucide-react/icons/arrow-left'
-import { Link, useLocation, useSearch } from 'wouter'
+import { useUser } from '#client/app/api/get-user.ts'
+import { BackToChat } from '#client/components/back-to-chat.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx'
-import { useUser } from '#client/features/auth/api/get-user.ts'
+import { useSideTabs } from '#client/features/account/hooks/use-side-tabs.ts'
 import { VerifyEmailBanner } from '#client/features/auth/components/verify-email-banner.tsx'
+import { useTabParam } from '#client/hooks/use-tab-param.ts'
 import { isProNow } from '#client/lib/pro-now.ts'
-import { AccountTab } from './components/account-tab.tsx'
-import { ActionsTab } from './components/actions-tab.tsx'
-import { ConsumptionTab } from './components/consumption-tab.tsx'
-import { useSideTabs } from './hooks/use-side-tabs.ts'
+import { AccountTab } from './account-tab.tsx'
+import { ActionsTab } from './actions-tab.tsx'
+import { ConsumptionTab } from './consumption-tab.tsx'
 
 const TABS = ['account', 'consumption', 'actions'] as const
 type Tab = (typeof TABS)[number]
@@ -17,26 +17,19 @@ const MOVED: Record<string, Tab> = { shared: 'actions' }
 /** Settings (spec section 2): three side tabs; the URL remembers the open one (?tab=). */
 export default function AccountPage() {
   const { user } = useUser()
-  const search = useSearch()
-  const [location, navigate] = useLocation()
+  const [tab, openTab] = useTabParam(TABS, MOVED)
   const side = useSideTabs()
-  const asked = new URLSearchParams(search).get('tab') ?? ''
-  const requested = MOVED[asked] ?? asked
-  const tab: Tab = TABS.includes(requested as Tab) ? (requested as Tab) : 'account'
   if (!user) return null
   return (
     <>
       {/* After an e-mail change the new address waits for its link: the reminder shows here too. */}
       <VerifyEmailBanner />
       <main className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
-        <Link href="/chat" className="inline-flex items-center gap-2 text-sm text-primary hover:underline">
-          <ArrowLeft className="size-4" aria-hidden="true" />
-          Back to Chat
-        </Link>
+        <BackToChat />
         <h1 className="mt-6 text-2xl font-bold">Settings</h1>
         <Tabs
           value={tab}
-          onValueChange={(v) => navigate(`${location}?tab=${v}`, { replace: true })}
+          onValueChange={openTab}
           orientation={side ? 'vertical' : 'horizontal'}
           className="mt-6 flex flex-col gap-6 md:flex-row"
         >

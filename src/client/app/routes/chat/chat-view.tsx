@@ -2,55 +2,54 @@
 // composer-text.ts, so it outlives the column) a failed send puts back.
 import { useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useAppConfig } from '#client/app/api/get-config.ts'
+import { useThreads } from '#client/app/api/get-threads.ts'
+import { useUser } from '#client/app/api/get-user.ts'
+import { getDraftFile, setDraftFile, useAttachmentDraft } from '#client/app/hooks/use-attachment-draft.ts'
 import { Button } from '#client/components/ui/button.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import { AttachmentChip } from '#client/features/attachments/components/attachment-chip.tsx'
 import { AttachmentMenu } from '#client/features/attachments/components/attachment-menu.tsx'
 import { FileDropZone } from '#client/features/attachments/components/file-drop-zone.tsx'
-import {
-  getDraftFile,
-  setDraftFile,
-  useAttachmentDraft,
-} from '#client/features/attachments/hooks/use-attachment-draft.ts'
 import { useObjectUrl } from '#client/features/attachments/hooks/use-object-url.ts'
-import { mediaTypeOfFile } from '#client/features/attachments/lib/file-kinds.ts'
-import { useUser } from '#client/features/auth/api/get-user.ts'
 import { VerifyEmailBanner } from '#client/features/auth/components/verify-email-banner.tsx'
-import { useAppConfig } from '#client/features/config/api/get-config.ts'
-import { useCreateThreadFromMessage } from '#client/features/threads/api/create-from-message.ts'
-import { useThreads } from '#client/features/threads/api/get-threads.ts'
-import { VoiceButton, voicePlaceholder } from '#client/features/voice/components/voice-button.tsx'
-import { useVoiceRecorder } from '#client/features/voice/hooks/use-voice-recorder.ts'
-import { FetchMessagesError, useMessages } from '../api/get-messages.ts'
-import { useSelectVersion } from '../api/select-version.ts'
-import { loadStreamReader } from '../api/send-message.ts'
-import { useStopMessage } from '../api/stop-message.ts'
-import { getModeFlags, useChatMode } from '../hooks/use-chat-mode.ts'
-import { useDefaultMode } from '../hooks/use-default-mode.ts'
-import { useOverlayInsets } from '../hooks/use-overlay-insets.ts'
-import { usePendingDraft } from '../hooks/use-pending-draft.ts'
-import { useSendFlow } from '../hooks/use-send-flow.ts'
-import { selectThread, useSelection } from '../hooks/use-thread-selection.ts'
+import { FetchMessagesError, useMessages } from '#client/features/chat/api/get-messages.ts'
+import { useSelectVersion } from '#client/features/chat/api/select-version.ts'
+import { loadStreamReader } from '#client/features/chat/api/send-message.ts'
+import { useStopMessage } from '#client/features/chat/api/stop-message.ts'
+import { Composer } from '#client/features/chat/components/composer.tsx'
+import type { ConversationItem } from '#client/features/chat/components/conversation.tsx'
+import {
+  type ExchangeActions,
+  ExchangeActionsContext,
+} from '#client/features/chat/components/exchange-actions.tsx'
+import { NoModeNotice } from '#client/features/chat/components/no-mode-notice.tsx'
+import { PreSendEstimate } from '#client/features/chat/components/pre-send-estimate.tsx'
+import { SearchToggle } from '#client/features/chat/components/search-toggle.tsx'
+import { VisitorEmptyState } from '#client/features/chat/components/visitor-empty-state.tsx'
+import { getModeFlags, useChatMode } from '#client/features/chat/hooks/use-chat-mode.ts'
+import { useDefaultMode } from '#client/features/chat/hooks/use-default-mode.ts'
+import { useOverlayInsets } from '#client/features/chat/hooks/use-overlay-insets.ts'
+import { usePendingDraft } from '#client/features/chat/hooks/use-pending-draft.ts'
+import { useSendFlow } from '#client/features/chat/hooks/use-send-flow.ts'
+import { selectThread, useSelection } from '#client/features/chat/hooks/use-thread-selection.ts'
 import {
   flagsFromModel,
   type ModeFlags,
   modelFromFlags,
   resolveMode,
   sendBlockedReason,
-} from '../lib/chat-mode.ts'
-import { useComposerText } from '../lib/composer-text.ts'
-import { leaveGoneThread } from '../lib/leave-gone-thread.ts'
-import { Composer } from './composer.tsx'
-import type { ConversationItem } from './conversation.tsx'
-import { type ExchangeActions, ExchangeActionsContext } from './exchange-actions.tsx'
-import { NoModeNotice } from './no-mode-notice.tsx'
-import { PreSendEstimate } from './pre-send-estimate.tsx'
-import { SearchToggle } from './search-toggle.tsx'
-import { VisitorEmptyState } from './visitor-empty-state.tsx'
+} from '#client/features/chat/lib/chat-mode.ts'
+import { useComposerText } from '#client/features/chat/lib/composer-text.ts'
+import { leaveGoneThread } from '#client/features/chat/lib/leave-gone-thread.ts'
+import { useCreateThreadFromMessage } from '#client/features/threads/api/create-from-message.ts'
+import { VoiceButton, voicePlaceholder } from '#client/features/voice/components/voice-button.tsx'
+import { useVoiceRecorder } from '#client/features/voice/hooks/use-voice-recorder.ts'
+import { mediaTypeOfFile } from '#client/lib/file-kinds.ts'
 
 // The conversation (markdown and GFM: most of the chat's code) is loaded only when there is one
 // to show, so an empty chat and a visitor's chat paint without it (decision 018).
-const loadConversation = () => import('./conversation.tsx')
+const loadConversation = () => import('#client/features/chat/components/conversation.tsx')
 const Conversation = lazy(() => loadConversation().then((m) => ({ default: m.Conversation })))
 
 function SignedInEmpty({ noMode }: { noMode: boolean }) {

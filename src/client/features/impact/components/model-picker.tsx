@@ -2,7 +2,7 @@ import Plus from 'lucide-react/icons/plus'
 import X from 'lucide-react/icons/x'
 import { useMemo } from 'react'
 import { Combobox, type ComboboxGroup } from '#client/components/ui/combobox.tsx'
-import { formatSmall } from '#client/features/impact/lib/format.ts'
+import { formatSmall } from '#client/lib/impact-format.ts'
 import type { CatalogueModel, ImpactModelsResponse } from '#contract/impact.ts'
 
 /** More rows than this stop being a comparison (and each costs one estimate request per change). */

@@ -9,7 +9,19 @@ import Paperclip from 'lucide-react/icons/paperclip'
 import Plus from 'lucide-react/icons/plus'
 import Trash2 from 'lucide-react/icons/trash'
 import { useState } from 'react'
+import { threadsQueryKey, useThreads } from '#client/app/api/get-threads.ts'
 import { Button } from '#client/components/ui/button.tsx'
+import { messagesQueryOptions } from '#client/features/chat/api/get-messages.ts'
+import { showBranchOf } from '#client/features/chat/api/select-version.ts'
+import { clearFocusedMessage, focusMessage } from '#client/features/chat/hooks/use-focus-message.ts'
+import { openTemporaryChat } from '#client/features/chat/hooks/use-temporary-chat.ts'
+import {
+  clearSelection,
+  selectThread,
+  showThread,
+  startNewThread,
+  useSelection,
+} from '#client/features/chat/hooks/use-thread-selection.ts'
 import { useProjects } from '#client/features/projects/api/projects.ts'
 import {
   DeleteProjectDialog,
@@ -18,22 +30,10 @@ import {
   ProjectFilesDialog,
 } from '#client/features/projects/components/project-dialogs.tsx'
 import { MessageMatches } from '#client/features/search/components/message-matches.tsx'
-import { threadsQueryKey, useThreads } from '#client/features/threads/api/get-threads.ts'
 import { ThreadList } from '#client/features/threads/components/thread-list.tsx'
 import { toast } from '#client/hooks/use-toast.ts'
 import type { Project } from '#contract/assistant.ts'
 import type { Thread } from '#contract/threads.ts'
-import { messagesQueryOptions } from '../api/get-messages.ts'
-import { showBranchOf } from '../api/select-version.ts'
-import { clearFocusedMessage, focusMessage } from '../hooks/use-focus-message.ts'
-import { openTemporaryChat } from '../hooks/use-temporary-chat.ts'
-import {
-  clearSelection,
-  selectThread,
-  showThread,
-  startNewThread,
-  useSelection,
-} from '../hooks/use-thread-selection.ts'
 
 export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
   const threads = useThreads(true)
@@ -77,40 +77,39 @@ export function ThreadsPanel({ onPicked }: { onPicked?: () => void }) {
             </Button>
           </div>
         }
-        projectActions={(folder) => (
-          <>
-            <Button
-              variant="ghost"
-              size="icon"
-              className="size-7"
-              aria-label={`New thread in ${folder.name}`}
-              onClick={() => {
+        projectActions={(folder) =>
+          [
+            {
+              label: `New thread in ${folder.name}`,
+              icon: <Plus aria-hidden="true" />,
+              act: () => {
                 startNewThread(folder.id)
                 onPicked?.()
-              }}
-            >
-              <Plus aria-hidden="true" />
-            </Button>
+              },
+            },
+            {
+              label: `Files of ${folder.name}`,
+              icon: <Paperclip aria-hidden="true" />,
+              act: () => setFilesOf(projectById(folder.id)),
+            },
+            {
+              label: `Delete project ${folder.name}`,
+              icon: <Trash2 aria-hidden="true" />,
+              act: () => setDeletingProject(projectById(folder.id)),
+            },
+          ].map(({ label, icon, act }) => (
             <Button
+              key={label}
               variant="ghost"
               size="icon"
               className="size-7"
-              aria-label={`Files of ${folder.name}`}
-              onClick={() => setFilesOf(projectById(folder.id))}
+              aria-label={label}
+              onClick={act}
             >
-              <Paperclip aria-hidden="true" />
+              {icon}
             </Button>
-            <Button
-              variant="ghost"
-              size="icon"
-              className="size-7"
-              aria-label={`Delete project ${folder.name}`}
-              onClick={() => setDeletingProject(projectById(folder.id))}
-            >
-              <Trash2 aria-hidden="true" />
-            </Button>
-          </>
-        )}
+          ))
+        }
         threads={threads.data}
         isLoading={threads.isLoading}
         error={threads.error}

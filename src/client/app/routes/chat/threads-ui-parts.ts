@@ -1,3 +1,3 @@
 // What threads-ui.ts loads on demand.
-export { DesktopLayout } from './desktop-layout.tsx'
+export { DesktopLayout } from '#client/features/chat/components/desktop-layout.tsx'
 export { ThreadsPanel } from './threads-panel.tsx'

@@ -2,9 +2,10 @@
 // file). Sent with XMLHttpRequest because fetch cannot report upload progress over HTTP/1.1; the
 // answer is handed back as a fetch Response whose body streams the event lines as they arrive,
 // so the chat's stream reader reads it like any other.
+
+import { setUploadProgress } from '#client/app/hooks/use-attachment-draft.ts'
 import { toast } from '#client/hooks/use-toast.ts'
 import { ATTACHMENT_NOTICE_HEADER, attachmentFieldFor, decodeNoticeHeader } from '#contract/attachments.ts'
-import { setUploadProgress } from '../hooks/use-attachment-draft.ts'
 
 export interface MessageFormFields {
   content: string

@@ -54,3 +54,13 @@ export function formatRangeWith(r: { min: number; max: number }, format: (x: num
   }
   return `${min} to ${max}`
 }
+
+/** Each impact metric's figure as text. */
+export const formatImpact = { co2: formatGrams, energy: formatEnergy, water: formatWater }
+
+/** Each impact metric's chart axis ticks: grams, watt-hours, and millilitres from litres. */
+export const impactAxis = {
+  co2: (g: number) => `${formatSmall(g)} g`,
+  energy: (wh: number) => `${formatSmall(wh)} Wh`,
+  water: (l: number) => `${formatSmall(l * 1000)} mL`,
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "messages" ADD COLUMN "pending_approval" jsonb;--> statement-breakpoint
+CREATE INDEX "messages_pending_approval_idx" ON "messages" USING btree ("id") WHERE "messages"."pending_approval" is not null;
