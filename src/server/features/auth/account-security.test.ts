@@ -9,7 +9,7 @@ import { sessions, users } from '#server/db/schema/index.ts'
 import { MAIL_PER_ADDRESS, mailerFor } from '#server/lib/mail/mailer.ts'
 import { latestMailTo, linkIn, readOutbox } from '../../../../tests/helpers/mailbox.ts'
 import { createTestApp, sessionCookie, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type OidcStandIn, startOidcStandIn } from '../../../../tests/stand-ins/oidc.ts'
+import { googleEnv, type OidcStandIn, startOidcStandIn } from '../../../../tests/stand-ins/oidc.ts'
 import { FLOW_COOKIE } from '../google-auth/flow-cookie.ts'
 
 let t: TestApp
@@ -20,9 +20,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'loris-accsec-'))
   t = await createTestApp({
     DATA_DIR: dataDir,
-    GOOGLE_CLIENT_ID: op.clientId,
-    GOOGLE_CLIENT_SECRET: op.clientSecret,
-    GOOGLE_ISSUER_URL: op.issuer,
+    ...googleEnv(op),
   })
 })
 afterAll(async () => {
