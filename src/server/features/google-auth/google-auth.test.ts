@@ -21,9 +21,7 @@ let op: OidcStandIn
 let t: TestApp
 beforeAll(async () => {
   op = await startOidcStandIn()
-  t = await createTestApp({
-    ...googleEnv(op),
-  })
+  t = await createTestApp(googleEnv(op))
 })
 afterAll(async () => {
   await t?.close()
