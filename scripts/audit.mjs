@@ -7,7 +7,6 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -22,6 +21,7 @@ import {
   LANDING_JS_BUDGET,
   landingBundleSize,
 } from './bundle-size.mjs'
+import { freePort } from './free-port.mjs'
 
 const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 95, seo: 95 }
 // Phones: Lighthouse's mobile preset throttles the CPU 4x and the network to slow 4G.
@@ -110,17 +110,6 @@ const { values } = parseArgs({
 // `--only mobile` (or any part of a case's name) audits just the matching cases.
 const cases = values.only ? CASES.filter((c) => caseName(c).includes(values.only)) : CASES
 const runs = Math.max(1, Number(values.runs) || 1)
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address()
-      srv.close(() => resolve(port))
-    })
-    srv.on('error', reject)
-  })
-}
 
 async function startServer() {
   const port = await freePort()

@@ -2,9 +2,9 @@
 // API suite against a real server. As root it runs the server as the `postgres` user.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { freePort } from './free-port.mjs'
 
 function pgBinDir() {
   const base = '/usr/lib/postgresql'
@@ -12,17 +12,6 @@ function pgBinDir() {
   const dir = versions.map((v) => path.join(base, v, 'bin')).find((d) => existsSync(path.join(d, 'initdb')))
   if (!dir) throw new Error('PostgreSQL server binaries not found: apt-get install postgresql')
   return dir
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address()
-      srv.close(() => resolve(port))
-    })
-    srv.on('error', reject)
-  })
 }
 
 export async function startPostgres() {

@@ -28,21 +28,21 @@ export function attachmentFieldFor(mimeType: string): AttachmentField {
 export const IMAGE_PICKER_ACCEPT = 'image/*'
 export const FILE_PICKER_ACCEPT = '.pdf,.doc,.docx,.txt,.csv,.xlsx,.xls'
 
-const DROPPABLE_TYPES = new Set([
-  'image/jpeg',
-  'image/jpg',
-  'image/png',
-  'image/gif',
-  'image/webp',
-  'image/svg+xml',
-  'application/pdf',
-  'application/msword',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'text/plain',
-  'text/csv',
-  'application/vnd.ms-excel',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-])
+/** The types a file is kept as: images the model sees, documents whose text it reads. */
+export const UPLOAD_TYPES = {
+  image: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/svg+xml'],
+  document: [
+    'application/pdf',
+    'application/msword',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    'text/plain',
+    'text/csv',
+    'application/vnd.ms-excel',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ],
+} as const
+
+const DROPPABLE_TYPES = new Set<string>(['image/jpg', ...UPLOAD_TYPES.image, ...UPLOAD_TYPES.document])
 // Browsers leave `type` empty for some extensions (often .csv, .doc on Linux); the name decides then.
 const DROPPABLE_EXTENSIONS = /\.(jpe?g|png|gif|webp|svg|pdf|docx?|txt|csv|xlsx?)$/i
 

@@ -4,15 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { waitFor } from '../helpers/chat.ts'
 import { linkIn, waitForMail } from '../helpers/mailbox.ts'
 import { ChatPage } from '../pages/chat-page.ts'
+import { password, uniqueEmail } from './support/accounts.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
 import { launchBrowser, type TestBrowser } from './support/browser.ts'
 
 let server: AppServer
 let browser: TestBrowser
-const password = 'a strong password'
-let n = 0
-// Unique per attempt, so a retry never meets the account its first run created.
-const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${++n}@example.com`
 
 beforeAll(async () => {
   server = await startAppServer()

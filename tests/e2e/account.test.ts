@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccountPage } from '../pages/account-page.ts'
 import { ChatPage } from '../pages/chat-page.ts'
 import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
-import { type OidcStandIn, startOidcStandIn } from '../stand-ins/oidc.ts'
+import { googleEnv, type OidcStandIn, startOidcStandIn } from '../stand-ins/oidc.ts'
+import { password, uniqueEmail } from './support/accounts.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
 import { launchBrowser, type TestBrowser } from './support/browser.ts'
 
@@ -12,9 +13,6 @@ let ai: AiStandIn
 let google: OidcStandIn
 let server: AppServer
 let browser: TestBrowser
-const password = 'a strong password'
-let n = 0
-const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${++n}@example.com`
 
 beforeAll(async () => {
   ai = await startAiStandIn()
@@ -22,9 +20,7 @@ beforeAll(async () => {
   server = await startAppServer({
     GEMINI_API_KEY: 'test',
     GEMINI_BASE_URL: ai.geminiBaseUrl,
-    GOOGLE_CLIENT_ID: google.clientId,
-    GOOGLE_CLIENT_SECRET: google.clientSecret,
-    GOOGLE_ISSUER_URL: google.issuer,
+    ...googleEnv(google),
   })
   browser = await launchBrowser()
 })

@@ -6,20 +6,15 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AccountPage } from '../pages/account-page.ts'
 import { ChatPage } from '../pages/chat-page.ts'
 import { ComposerControls } from '../pages/composer.ts'
 import { startAppServer } from './support/app-server.ts'
-import { aiProviderEnv, type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { aiProviderEnv, chatHarnessForFile } from './support/chat-harness.ts'
 import { isTemplate, templateDataDir } from './support/data-template.ts'
 
-let h: ChatHarness
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'assistant' })
-})
-afterAll(() => h?.close())
-beforeEach(() => h.standIn.reset())
+const h = chatHarnessForFile({ emailPrefix: 'assistant' })
 
 const desktop = { viewport: { width: 1280, height: 800 } }
 

@@ -1,22 +1,12 @@
 // Files with messages through the built app and the AI stand-in, which echoes what it was sent:
 // an image picked with 'Upload image', a PDF dropped on the chat, and files the drop ignores.
 import { readFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ChatPage } from '../pages/chat-page.ts'
 import { ComposerControls, fixturePath } from '../pages/composer.ts'
-import type { AppServer } from './support/app-server.ts'
-import type { TestBrowser } from './support/browser.ts'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 
-let h: ChatHarness
-let server: AppServer
-let browser: TestBrowser
-
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'files' })
-  ;({ server, browser } = h)
-})
-afterAll(() => h?.close())
+const h = chatHarnessForFile({ emailPrefix: 'files', resetStandIn: false })
 
 async function signedInChat() {
   const tab = await h.signedInChat()
@@ -176,8 +166,8 @@ describe('attachments', () => {
   }, 120_000)
 
   it("a visitor's chosen file waits in memory through sign-up and goes with the draft", async () => {
-    const { page, unexpectedErrors } = await browser.newPage()
-    const chat = new ChatPage(page, server.url)
+    const { page, unexpectedErrors } = await h.browser.newPage()
+    const chat = new ChatPage(page, h.server.url)
     const composer = new ComposerControls(page)
     await chat.open()
     await composer.upload('Upload image', 'image.webp')

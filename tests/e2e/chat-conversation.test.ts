@@ -1,35 +1,23 @@
 // The conversation through the real server and the AI stand-in: the pre-auth draft, modes and
 // their border colours, a failing model, Stop, and a reload while a reply is being written.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ChatPage } from '../pages/chat-page.ts'
-import type { AiStandIn } from '../stand-ins/ai-providers.ts'
-import type { AppServer } from './support/app-server.ts'
-import type { TestBrowser } from './support/browser.ts'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 
-let h: ChatHarness
-let standIn: AiStandIn
-let server: AppServer
-let browser: TestBrowser
+const h = chatHarnessForFile({ emailPrefix: 'chat', resetStandIn: false })
 const password = 'a strong password'
 let n = 0
 const email = () => `chat-${Date.now()}-${++n}@example.com`
-
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'chat' })
-  ;({ standIn, server, browser } = h)
-})
-afterAll(() => h?.close())
 
 const signedInChat = () => h.signedInChat()
 
 describe('chat', () => {
   it('keeps a visitor message through sign-up, then sends and streams it', async () => {
-    const { page, unexpectedErrors } = await browser.newPage()
-    const chat = new ChatPage(page, server.url)
+    const { page, unexpectedErrors } = await h.browser.newPage()
+    const chat = new ChatPage(page, h.server.url)
     // The return from Google sign-in lands here; the parameter is stripped from the URL.
     await chat.open('?auth=google')
-    await page.waitForURL(`${server.url}/chat`)
+    await page.waitForURL(`${h.server.url}/chat`)
     expect(await page.getByText('Loris is ready to help').isVisible()).toBe(true)
     expect(await page.getByText('Ask away and start making a positive impact').isVisible()).toBe(true)
 
@@ -71,7 +59,7 @@ describe('chat', () => {
     await chat.send('Hello from Gemini mode')
     await chat.waitForReply('Hello from Gemini mode')
     expect(await chat.borderLeftColor('Hello from Gemini mode')).toBe('rgb(255, 255, 255)')
-    expect(standIn.requests.some((r) => r.provider === 'openai')).toBe(true)
+    expect(h.standIn.requests.some((r) => r.provider === 'openai')).toBe(true)
 
     await chat.chooseMode('ChatGPT')
     await page.reload()

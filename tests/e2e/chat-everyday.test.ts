@@ -1,20 +1,15 @@
 // What people do every day that the spec's paths do not: leave the chat while a reply is written
 // and come back, turn a tablet or resize the window mid-sentence, sign out on a shared computer,
 // keep typing while a send fails, open another conversation before an answer lands.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readManifest } from '#server/lib/route-preloads.ts'
 import { clientBuildDir } from '../../scripts/bundle-size.mjs'
 import { ComposerControls } from '../pages/composer.ts'
 import { ThreadList } from '../pages/thread-list.ts'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 import { holdNextRequest } from './support/held-request.ts'
 
-let h: ChatHarness
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'everyday' })
-})
-afterAll(() => h?.close())
-beforeEach(() => h.standIn.reset())
+const h = chatHarnessForFile({ emailPrefix: 'everyday' })
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const desktop = { viewport: { width: 1280, height: 800 } }

@@ -1,16 +1,11 @@
 // Keyboard and layout: shortcuts for a new chat, the message box, thread search,
 // Stop and versions, a sheet listing them ('?' or Ctrl+/); the thread panel's width is
 // remembered and the list collapses on desktop.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ThreadList } from '../pages/thread-list.ts'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 
-let h: ChatHarness
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'keys' })
-})
-afterAll(() => h?.close())
-beforeEach(() => h.standIn.reset())
+const h = chatHarnessForFile({ emailPrefix: 'keys' })
 
 const focusedLabel = (page: import('playwright-core').Page) =>
   page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null)

@@ -4,17 +4,12 @@
 // titles, the 404 page's way home, and a Free user back from Checkout is not told they are Pro.
 import path from 'node:path'
 import type { Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ComposerControls } from '../pages/composer.ts'
 import { ThreadList } from '../pages/thread-list.ts'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 
-let h: ChatHarness
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'mends' })
-})
-afterAll(() => h?.close())
-beforeEach(() => h.standIn.reset())
+const h = chatHarnessForFile({ emailPrefix: 'mends' })
 
 const shots = path.resolve(import.meta.dirname, '../../.tmp/e2e-screenshots')
 

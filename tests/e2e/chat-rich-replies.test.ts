@@ -3,15 +3,10 @@
 // them; the ChatGPT border black yet visible, and field borders with enough contrast.
 import path from 'node:path'
 import type { Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { describe, expect, it } from 'vitest'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 
-let h: ChatHarness
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'rich' })
-})
-afterAll(() => h?.close())
-beforeEach(() => h.standIn.reset())
+const h = chatHarnessForFile({ emailPrefix: 'rich' })
 
 const shots = path.resolve(import.meta.dirname, '../../.tmp/e2e-screenshots')
 const RICH_CHUNK = /\/assets\/rich-markdown-[\w-]+\.js$/

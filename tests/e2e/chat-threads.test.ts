@@ -1,17 +1,12 @@
 // Threads through the real server: new threads from a send and from a message, search,
 // favorite, rename, delete, the mode following the thread, the drawer and the panel keys.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ThreadList } from '../pages/thread-list.ts'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 import { chatgptConversation } from './support/chatgpt-export.ts'
 import { holdNextRequest } from './support/held-request.ts'
 
-let h: ChatHarness
-
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'threads' })
-})
-afterAll(() => h?.close())
+const h = chatHarnessForFile({ emailPrefix: 'threads', resetStandIn: false })
 
 async function signedIn(viewport?: { width: number; height: number }) {
   const tab = await h.signedInChat({ viewport })

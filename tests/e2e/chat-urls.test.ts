@@ -1,18 +1,13 @@
 // Each thread has its own address: /chat/:threadId, case-insensitive, kept through
 // reload, back and forward; a new thread is in the address and highlighted while its first reply
 // is written, and a reload then stays in it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { THREADS_PAGE_SIZE } from '#contract/page-sizes.ts'
 import { ThreadList } from '../pages/thread-list.ts'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 import { chatgptConversation, importConversations } from './support/chatgpt-export.ts'
 
-let h: ChatHarness
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'urls' })
-})
-afterAll(() => h?.close())
-beforeEach(() => h.standIn.reset())
+const h = chatHarnessForFile({ emailPrefix: 'urls' })
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const threadIdOf = (url: string) => new RegExp(`/chat/(${UUID})$`).exec(new URL(url).pathname)?.[1] ?? null

@@ -2,18 +2,13 @@
 // ‹ 2/3 › switching with the rest of the conversation following, Retry of a failed reply, and the
 // reply footer (model, time, CO2, Copy, '@').
 import path from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { lorisMessage, lorisThreadExport } from '../../src/server/features/import/loris-export-kit.ts'
 import { ThreadList } from '../pages/thread-list.ts'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 import { holdNextRequest } from './support/held-request.ts'
 
-let h: ChatHarness
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'versions' })
-})
-afterAll(() => h?.close())
-beforeEach(() => h.standIn.reset())
+const h = chatHarnessForFile({ emailPrefix: 'versions' })
 
 const shots = path.resolve(import.meta.dirname, '../../.tmp/e2e-screenshots')
 

@@ -10,7 +10,7 @@ import { lorisMessage, lorisThreadExport } from '../../src/server/features/impor
 import { AccountPage } from '../pages/account-page.ts'
 import { ChatPage } from '../pages/chat-page.ts'
 import { ThreadList } from '../pages/thread-list.ts'
-import { type OidcStandIn, startOidcStandIn } from '../stand-ins/oidc.ts'
+import { googleEnv, type OidcStandIn, startOidcStandIn } from '../stand-ins/oidc.ts'
 import { chatEvents, signUp } from './support/chat-api.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 
@@ -22,9 +22,7 @@ beforeAll(async () => {
   h = await startChatHarness({
     emailPrefix: 'findshare',
     env: {
-      GOOGLE_CLIENT_ID: google.clientId,
-      GOOGLE_CLIENT_SECRET: google.clientSecret,
-      GOOGLE_ISSUER_URL: google.issuer,
+      ...googleEnv(google),
     },
   })
 })

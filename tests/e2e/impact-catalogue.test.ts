@@ -3,7 +3,7 @@
 // in words, and the Loris eco row shows measured figures or says it has none; the Consumption
 // chart switches between CO2, energy and water.
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   formatEnergy,
   formatGrams,
@@ -14,20 +14,10 @@ import {
 import type { LocalEcoFigures } from '#contract/eco-engine.ts'
 import type { Co2HistoryResponse, ImpactEstimateResponse } from '#contract/impact.ts'
 import { ConsumptionTab, ImpactCalculator, ImpactChat } from '../pages/impact-pages.ts'
-import type { AppServer } from './support/app-server.ts'
-import type { TestBrowser } from './support/browser.ts'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 import { reportOnFailure } from './support/failure-report.ts'
 
-let h: ChatHarness
-let server: AppServer
-let browser: TestBrowser
-
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'catalogue' })
-  ;({ server, browser } = h)
-})
-afterAll(() => h?.close())
+const h = chatHarnessForFile({ emailPrefix: 'catalogue', resetStandIn: false })
 
 // GET /api/impact/local-eco belongs to the eco engine issue (its contract is src/contract/
 // eco-engine.ts); these tests answer it in the browser so both of its states are exercised
@@ -52,17 +42,17 @@ const MEASURED: LocalEcoFigures = {
 
 async function estimate(page: Page, model: string, outputTokens = 500) {
   const q = new URLSearchParams({ model, outputTokens: String(outputTokens) })
-  const res = await page.request.get(`${server.url}/api/impact/estimate?${q}`)
+  const res = await page.request.get(`${h.server.url}/api/impact/estimate?${q}`)
   expect(res.status()).toBe(200)
   return (await res.json()) as ImpactEstimateResponse
 }
 
 describe('impact catalogue', () => {
   it('picks models by search and keyboard, and compares them with energy, water, CO2 and warnings', async () => {
-    const { page, unexpectedErrors, explain } = await browser.newPage()
-    reportOnFailure({ explain }, server)
+    const { page, unexpectedErrors, explain } = await h.browser.newPage()
+    reportOnFailure({ explain }, h.server)
     await answerLocalEco(page, MEASURED)
-    const calculator = new ImpactCalculator(page, server.url)
+    const calculator = new ImpactCalculator(page, h.server.url)
     await calculator.open()
 
     // Type a family, Enter takes the first match.
@@ -179,10 +169,10 @@ describe('impact catalogue', () => {
       { ...MEASURED, samples: 0, method: null, energyKwhPerToken: null, gco2eqPerToken: null },
       'fail',
     ] as const) {
-      const { page, unexpectedErrors, explain } = await browser.newPage()
-      reportOnFailure({ explain }, server)
+      const { page, unexpectedErrors, explain } = await h.browser.newPage()
+      reportOnFailure({ explain }, h.server)
       await answerLocalEco(page, answer)
-      const calculator = new ImpactCalculator(page, server.url)
+      const calculator = new ImpactCalculator(page, h.server.url)
       await calculator.open()
       await calculator.row('loris-eco').getByText('Not measured yet').waitFor()
       // Everything else works as usual.
@@ -198,26 +188,26 @@ describe('impact catalogue', () => {
   })
 
   it('shows energy and water beside CO2 under Consumption, and switches the chart between them', async () => {
-    const { page, unexpectedErrors, explain } = await browser.newPage()
-    reportOnFailure({ explain }, server)
-    const registered = await page.request.post(`${server.url}/api/register`, {
+    const { page, unexpectedErrors, explain } = await h.browser.newPage()
+    reportOnFailure({ explain }, h.server)
+    const registered = await page.request.post(`${h.server.url}/api/register`, {
       data: { email: `catalogue-${Date.now()}@example.com`, password: 'a strong password' },
     })
     expect(registered.status()).toBe(201)
-    const chat = new ImpactChat(page, server.url)
+    const chat = new ImpactChat(page, h.server.url)
     await chat.open()
     await chat.sendAndWait('How much water does a data centre use?')
     await chat.sendAndWait('And how much energy?')
 
     const history = (await (
-      await page.request.get(`${server.url}/api/metrics/co2/history?days=30`)
+      await page.request.get(`${h.server.url}/api/metrics/co2/history?days=30`)
     ).json()) as Co2HistoryResponse
     const today = history.days.at(-1)!
     expect(today.messages).toBe(2)
     expect(today.energyWh).toBeGreaterThan(0)
     expect(today.waterL).toBeGreaterThan(0)
 
-    const consumption = new ConsumptionTab(page, server.url)
+    const consumption = new ConsumptionTab(page, h.server.url)
     await consumption.open()
     await consumption
       .stat('energy-total')

@@ -1,36 +1,26 @@
 // Eco impact through the real server and the AI stand-in: two messages plant a tree (the badge
 // pops), the CO2 badge follows the stored replies, the Consumption tab shows the numbers and the
 // daily chart; the how-it-works calculator prices an answer on each model.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { formatGrams, formatRange } from '#client/lib/impact-format.ts'
 import type { Co2HistoryResponse, ImpactEstimateResponse } from '#contract/impact.ts'
 import type { User } from '#contract/user.ts'
 import { ConsumptionTab, ImpactCalculator, ImpactChat } from '../pages/impact-pages.ts'
-import type { AppServer } from './support/app-server.ts'
-import type { TestBrowser } from './support/browser.ts'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 import { holdNextRequest } from './support/held-request.ts'
 
-let h: ChatHarness
-let server: AppServer
-let browser: TestBrowser
-
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'impact' })
-  ;({ server, browser } = h)
-})
-afterAll(() => h?.close())
+const h = chatHarnessForFile({ emailPrefix: 'impact', resetStandIn: false })
 
 describe('impact', () => {
   it('plants a tree every second message, updates the badges and shows it all under Consumption', async () => {
-    const { page, unexpectedErrors } = await browser.newPage()
+    const { page, unexpectedErrors } = await h.browser.newPage()
     const email = `impact-${Date.now()}@example.com`
     // Signing up is another test's subject: the API sets the session cookie in this browser.
-    const registered = await page.request.post(`${server.url}/api/register`, {
+    const registered = await page.request.post(`${h.server.url}/api/register`, {
       data: { email, password: 'a strong password' },
     })
     expect(registered.status()).toBe(201)
-    const chat = new ImpactChat(page, server.url)
+    const chat = new ImpactChat(page, h.server.url)
     await chat.open()
     expect(await chat.co2Value().textContent()).toBe('0 g')
     expect(await chat.treesValue().textContent()).toBe('0')
@@ -39,7 +29,7 @@ describe('impact', () => {
     await chat.chooseMode('Loris eco')
     const first = 'How do forests store carbon?'
     await chat.sendAndWait(first)
-    const afterOne = (await (await page.request.get(`${server.url}/api/metrics/co2`)).json()) as number
+    const afterOne = (await (await page.request.get(`${h.server.url}/api/metrics/co2`)).json()) as number
     expect(afterOne).toBeGreaterThan(0)
     await chat
       .co2Value()
@@ -53,7 +43,7 @@ describe('impact', () => {
     await page.locator('[data-testid="trees-badge"][data-state="popping"]').waitFor({ state: 'attached' })
     await chat.treesValue().filter({ hasText: /^1$/ }).waitFor()
     await page.locator('[data-testid="trees-badge"][data-state="idle"]').waitFor({ state: 'attached' })
-    const afterTwo = (await (await page.request.get(`${server.url}/api/metrics/co2`)).json()) as number
+    const afterTwo = (await (await page.request.get(`${h.server.url}/api/metrics/co2`)).json()) as number
     expect(afterTwo).toBeGreaterThan(afterOne)
     await chat
       .co2Value()
@@ -69,9 +59,9 @@ describe('impact', () => {
       'Actual emissions and savings are tracked for each message.',
     )
 
-    const user = (await (await page.request.get(`${server.url}/api/user`)).json()) as User
+    const user = (await (await page.request.get(`${h.server.url}/api/user`)).json()) as User
     expect(user.treesPlanted).toBe(1)
-    const consumption = new ConsumptionTab(page, server.url)
+    const consumption = new ConsumptionTab(page, h.server.url)
     await consumption.open()
     expect(await consumption.stat('co2-saved-total').textContent()).toBe(formatGrams(afterTwo))
     expect(await consumption.stat('trees-total').textContent()).toBe('1')
@@ -96,7 +86,7 @@ describe('impact', () => {
 
     // The chart: one image with a summary for screen readers, the numbers in a hidden table.
     const history = (await (
-      await page.request.get(`${server.url}/api/metrics/co2/history?days=30`)
+      await page.request.get(`${h.server.url}/api/metrics/co2/history?days=30`)
     ).json()) as Co2HistoryResponse
     const today = history.days.at(-1)!
     expect(today.messages).toBe(2)
@@ -116,13 +106,13 @@ describe('impact', () => {
   })
 
   it('prices an answer on each model in the how-it-works calculator', async () => {
-    const { page, unexpectedErrors } = await browser.newPage()
-    const calculator = new ImpactCalculator(page, server.url)
+    const { page, unexpectedErrors } = await h.browser.newPage()
+    const calculator = new ImpactCalculator(page, h.server.url)
     await calculator.open()
     const estimate = async (model: string, outputTokens: number, zone?: string) => {
       const q = new URLSearchParams({ model, outputTokens: String(outputTokens), ...(zone ? { zone } : {}) })
       return (await (
-        await page.request.get(`${server.url}/api/impact/estimate?${q}`)
+        await page.request.get(`${h.server.url}/api/impact/estimate?${q}`)
       ).json()) as ImpactEstimateResponse
     }
 
@@ -171,13 +161,13 @@ describe('impact', () => {
     expect(await page.getByText('0.24 Wh and 0.03 gCO2e').count()).toBe(1)
     // The calculator asks the eco engine's GET /api/impact/local-eco, which lands with the eco engine
     // issue; until this build has it, Chromium logs its 404 (the page copes: "not measured yet").
-    const localEco = await page.request.get(`${server.url}/api/impact/local-eco`)
+    const localEco = await page.request.get(`${h.server.url}/api/impact/local-eco`)
     expect(unexpectedErrors(localEco.status() === 404 ? [/status of 404/] : [])).toEqual([])
   })
 
   it('keeps the figures in the calculator while new ones load, instead of emptying every cell', async () => {
-    const { page, unexpectedErrors } = await browser.newPage()
-    const calculator = new ImpactCalculator(page, server.url)
+    const { page, unexpectedErrors } = await h.browser.newPage()
+    const calculator = new ImpactCalculator(page, h.server.url)
     await calculator.open()
     // From the first figures on, any cell that ever reads '…' is noted.
     await page.evaluate(() => {
@@ -211,7 +201,7 @@ describe('impact', () => {
     await calculator.row('gpt-4o').and(page.locator('[aria-busy="true"]')).waitFor()
     await held.release()
     const gpt2000 = (await (
-      await page.request.get(`${server.url}/api/impact/estimate?model=gpt-4o&outputTokens=2000`)
+      await page.request.get(`${h.server.url}/api/impact/estimate?model=gpt-4o&outputTokens=2000`)
     ).json()) as ImpactEstimateResponse
     await calculator
       .emissions('gpt-4o')
@@ -223,7 +213,7 @@ describe('impact', () => {
     await calculator.zone().selectOption('FRA')
     const pro2000France = (await (
       await page.request.get(
-        `${server.url}/api/impact/estimate?model=gemini-2.5-pro&outputTokens=2000&zone=FRA`,
+        `${h.server.url}/api/impact/estimate?model=gemini-2.5-pro&outputTokens=2000&zone=FRA`,
       )
     ).json()) as ImpactEstimateResponse
     await calculator
@@ -232,7 +222,7 @@ describe('impact', () => {
       .waitFor()
     expect(await emptied()).toEqual([])
     expect(held.taken()).toBe(true)
-    const localEco = await page.request.get(`${server.url}/api/impact/local-eco`)
+    const localEco = await page.request.get(`${h.server.url}/api/impact/local-eco`)
     expect(unexpectedErrors(localEco.status() === 404 ? [/status of 404/] : [])).toEqual([])
   })
 })

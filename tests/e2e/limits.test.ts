@@ -1,13 +1,9 @@
 // A refused send tells the person why, and the text stays in the composer.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SENDS_PER_MINUTE } from '../../src/server/features/chat/admission.ts'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 
-let h: ChatHarness
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'limits' })
-})
-afterAll(() => h?.close())
+const h = chatHarnessForFile({ emailPrefix: 'limits', resetStandIn: false })
 
 describe('refused sends keep the draft', () => {
   it('over the usage limit: the limit and its reset date in a toast, the text still in the box', async () => {

@@ -7,7 +7,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChatPage } from '../pages/chat-page.ts'
 import { ComposerControls } from '../pages/composer.ts'
-import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
+import { type AiStandIn, catalogueEnv, startAiStandIn } from '../stand-ins/ai-providers.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
 import { launchBrowser, type TestBrowser } from './support/browser.ts'
 
@@ -43,18 +43,7 @@ async function chooseMore(chat: ChatPage, name: string) {
 describe('providers beside the modes', () => {
   let server: AppServer
   beforeAll(async () => {
-    server = await startAppServer({
-      GEMINI_API_KEY: 'test',
-      GEMINI_BASE_URL: ai.geminiBaseUrl,
-      ANTHROPIC_API_KEY: 'test',
-      ANTHROPIC_BASE_URL: ai.anthropicBaseUrl,
-      MISTRAL_API_KEY: 'test',
-      MISTRAL_BASE_URL: ai.mistralBaseUrl,
-      OPENAI_COMPATIBLE_ENDPOINTS: JSON.stringify([
-        { name: 'ollama', baseURL: ai.openaiBaseUrl, apiKey: 'test', models: ['qwen2.5:7b'] },
-      ]),
-      ECO_ENGINE: 'off',
-    })
+    server = await startAppServer(catalogueEnv(ai))
   })
   afterAll(() => server?.stop())
 

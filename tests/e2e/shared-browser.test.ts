@@ -3,14 +3,11 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ThreadList } from '../pages/thread-list.ts'
+import { password, uniqueEmail } from './support/accounts.ts'
 import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
 import { holdNextRequest } from './support/held-request.ts'
 
 let h: ChatHarness
-const password = 'a strong password'
-let n = 0
-// Unique per attempt, so a retry never meets the account its first run created.
-const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${++n}@example.com`
 
 beforeAll(async () => {
   h = await startChatHarness({ emailPrefix: 'shared' })

@@ -3,18 +3,13 @@
 // tabs, the Pro dialog's way in, the /auth page, the panel separator's limits and the
 // Consumption tab's models. Layout lines are measured as bounding boxes.
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { UpgradeDialog } from '../pages/billing-pages.ts'
 import { ConsumptionTab } from '../pages/impact-pages.ts'
 import { ThreadList } from '../pages/thread-list.ts'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 
-let h: ChatHarness
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'spec-layout' })
-})
-afterAll(() => h?.close())
-beforeEach(() => h.standIn.reset())
+const h = chatHarnessForFile({ emailPrefix: 'spec-layout' })
 
 const SIZES = [
   { name: 'desktop', viewport: { width: 1440, height: 900 } },

@@ -4,18 +4,13 @@
 // and named, the consumption chart's story, and the waitlist box's hint.
 import path from 'node:path'
 import type { Locator, Page, Route } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AccountPage } from '../pages/account-page.ts'
 import { LandingPage } from '../pages/landing-page.ts'
-import { type ChatHarness, startChatHarness } from './support/chat-harness.ts'
+import { chatHarnessForFile } from './support/chat-harness.ts'
 import { chatgptConversation, importConversations } from './support/chatgpt-export.ts'
 
-let h: ChatHarness
-beforeAll(async () => {
-  h = await startChatHarness({ emailPrefix: 'walk' })
-})
-afterAll(() => h?.close())
-beforeEach(() => h.standIn.reset())
+const h = chatHarnessForFile({ emailPrefix: 'walk' })
 
 const shots = path.resolve(import.meta.dirname, '../../.tmp/e2e-screenshots')
 const SIZES = [

@@ -42,6 +42,20 @@ const small = (text: string): Deflated => {
   return { data: fflateDeflate(bytes, { level: 9 }), crc: zlib.crc32(bytes), size: bytes.length }
 }
 
+/**
+ * The fields a local header (from offset 4) and a central directory header (from 6) both have:
+ * version needed, flags, method (deflate), time, date, CRC, sizes and the name's length.
+ */
+function writeEntryFields(header: Buffer, at: number, entry: Deflated, nameLength: number) {
+  header.writeUInt16LE(20, at)
+  header.writeUInt16LE(8, at + 4)
+  header.writeUInt16LE(0x21, at + 8)
+  header.writeUInt32LE(entry.crc, at + 10)
+  header.writeUInt32LE(entry.data.length, at + 14)
+  header.writeUInt32LE(entry.size, at + 18)
+  header.writeUInt16LE(nameLength, at + 22)
+}
+
 /** A zip of deflated entries (what docx and xlsx are). */
 export function zip(entries: Record<string, string | Deflated>): Uint8Array {
   const locals: Buffer[] = []
@@ -52,23 +66,11 @@ export function zip(entries: Record<string, string | Deflated>): Uint8Array {
     const fileName = Buffer.from(name)
     const local = Buffer.alloc(30)
     local.writeUInt32LE(0x04034b50, 0)
-    local.writeUInt16LE(20, 4)
-    local.writeUInt16LE(8, 8)
-    local.writeUInt16LE(0x21, 12)
-    local.writeUInt32LE(entry.crc, 14)
-    local.writeUInt32LE(entry.data.length, 18)
-    local.writeUInt32LE(entry.size, 22)
-    local.writeUInt16LE(fileName.length, 26)
+    writeEntryFields(local, 4, entry, fileName.length)
     const central = Buffer.alloc(46)
     central.writeUInt32LE(0x02014b50, 0)
     central.writeUInt16LE(20, 4)
-    central.writeUInt16LE(20, 6)
-    central.writeUInt16LE(8, 10)
-    central.writeUInt16LE(0x21, 14)
-    central.writeUInt32LE(entry.crc, 16)
-    central.writeUInt32LE(entry.data.length, 20)
-    central.writeUInt32LE(entry.size, 24)
-    central.writeUInt16LE(fileName.length, 28)
+    writeEntryFields(central, 6, entry, fileName.length)
     central.writeUInt32LE(offset, 42)
     locals.push(local, fileName, Buffer.from(entry.data))
     centrals.push(central, fileName)

@@ -1,8 +1,21 @@
 // What API tests about a thread's messages start from (sharing, search): a signed-up person with
 // one thread, written straight to the database, and a way to add exchanges to it.
 import { randomUUID } from 'node:crypto'
+import { and, eq } from 'drizzle-orm'
 import { messages, threads } from '#server/db/schema/index.ts'
 import type { TestApp } from './test-app.ts'
+
+/** A signed-up person, with the id of the Default thread their account starts with. */
+export async function ownerWithDefault(t: TestApp) {
+  const { cookie, user } = await t.signUp()
+  const userId = user.id as string
+  const [def] = await t.deps.database.db
+    .select({ id: threads.id })
+    .from(threads)
+    .where(and(eq(threads.userId, userId), eq(threads.isDefault, true)))
+  if (!def) throw new Error('a new account has a Default thread')
+  return { cookie, userId, defaultId: def.id }
+}
 
 /** A signed-up owner with one thread; `add` appends an exchange to its chain (decision 012). */
 export async function ownerWithThread(t: TestApp, title = 'Slow lorises') {

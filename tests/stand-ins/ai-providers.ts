@@ -771,6 +771,25 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse) {
   await handler({ state, res, url, body, provider, model: model ?? 'unknown' })
 }
 
+/**
+ * Environment that serves the providers beside the modes from this stand-in: Gemini, Anthropic,
+ * Mistral and an OpenAI-compatible endpoint named ollama (qwen2.5:7b), the eco engine off.
+ */
+export function catalogueEnv(ai: AiStandIn): Record<string, string> {
+  return {
+    GEMINI_API_KEY: 'test',
+    GEMINI_BASE_URL: ai.geminiBaseUrl,
+    ANTHROPIC_API_KEY: 'test',
+    ANTHROPIC_BASE_URL: ai.anthropicBaseUrl,
+    MISTRAL_API_KEY: 'test',
+    MISTRAL_BASE_URL: ai.mistralBaseUrl,
+    OPENAI_COMPATIBLE_ENDPOINTS: JSON.stringify([
+      { name: 'ollama', baseURL: ai.openaiBaseUrl, apiKey: 'test', models: ['qwen2.5:7b'] },
+    ]),
+    ECO_ENGINE: 'off',
+  }
+}
+
 export async function startAiStandIn(opts: { port?: number; host?: string } = {}): Promise<AiStandIn> {
   const host = opts.host ?? '127.0.0.1'
   const state: State = {

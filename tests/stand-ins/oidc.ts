@@ -67,6 +67,15 @@ function formDecode(s: string): string {
   }
 }
 
+/** Environment that signs in with Google through this stand-in. */
+export function googleEnv(op: OidcStandIn): Record<string, string> {
+  return {
+    GOOGLE_CLIENT_ID: op.clientId,
+    GOOGLE_CLIENT_SECRET: op.clientSecret,
+    GOOGLE_ISSUER_URL: op.issuer,
+  }
+}
+
 export async function startOidcStandIn(
   opts: { port?: number; clientId?: string; clientSecret?: string; redirectUris?: string[] } = {},
 ): Promise<OidcStandIn> {

@@ -1,10 +1,9 @@
 // The embedded database seen from the app's thread (decision 017): the subset of PGlite's
 // interface drizzle's pglite driver uses (`query`, `transaction`), each call a message to the
 // worker that owns the database (pglite-worker.ts). Results come back as plain data.
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { PGlite } from '@electric-sql/pglite'
+import { startWorkerBeside } from '#server/lib/worker-thread.ts'
 import {
   type DrizzleQueryConfig,
   queryOptionsOf,
@@ -13,25 +12,9 @@ import {
   type WorkerResponse,
 } from './pglite-protocol.ts'
 
-// Under tsx or vitest the worker starts from its source through tsx's loader; in the built
-// server it is bundled beside main.js (scripts/build.mjs), as the parse worker is.
-const FROM_SOURCE = import.meta.url.endsWith('.ts')
-const WORKER_URL = new URL(FROM_SOURCE ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url)
-
 // The thread's own JavaScript is small (rows in, rows out): V8's default young generation (tens
 // of MB, sized for the app's thread) only raised its resident memory (decision 022).
-const resourceLimits = { maxYoungGenerationSizeMb: 8 }
-
-function startWorker(): Worker {
-  if (!FROM_SOURCE) return new Worker(WORKER_URL, { resourceLimits })
-  const tsx = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  )
-  const boot = `import(${JSON.stringify(tsx.href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}) })`
-  return new Worker(boot, { eval: true, resourceLimits })
-}
+const startWorker = () => startWorkerBeside(import.meta.url, 'pglite-worker', { maxYoungGenerationSizeMb: 8 })
 
 /** An error from the worker, with PostgreSQL's fields (code, constraint...) as PGlite has them. */
 function revive(e: SerializedError): Error {

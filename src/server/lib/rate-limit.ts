@@ -1,22 +1,30 @@
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { AppError } from './app-error.ts'
+
+/**
+ * The statement that counts one more use of a key in its fixed window, answering `count` and
+ * `retry_after` (seconds until the window ends). `row` selects the key, now() and 1: a statement
+ * may select it from a step of its own, so that nothing is counted when that step gives no row.
+ */
+export function countUse(row: SQL, windowSeconds: number): SQL {
+  const window = sql`make_interval(secs => ${windowSeconds})`
+  const expired = sql`rate_limits.window_start < now() - ${window}`
+  return sql`insert into rate_limits (key, window_start, count) ${row}
+    on conflict (key) do update set
+      count = case when ${expired} then 1 else rate_limits.count + 1 end,
+      window_start = case when ${expired} then now() else rate_limits.window_start end
+    returning count, ceil(extract(epoch from (window_start + ${window} - now())))::int as retry_after`
+}
 
 /**
  * Counts one more use of `key` in its fixed window, kept in the database so every app node shares
  * it: the count so far, and when the window ends.
  */
 export async function countInWindow(db: Db, key: string, windowSeconds: number) {
-  const result = (await db.execute(sql`
-    insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
-    on conflict (key) do update set
-      count = case when rate_limits.window_start < now() - make_interval(secs => ${windowSeconds})
-        then 1 else rate_limits.count + 1 end,
-      window_start = case when rate_limits.window_start < now() - make_interval(secs => ${windowSeconds})
-        then now() else rate_limits.window_start end
-    returning count,
-      ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now())))::int as retry_after
-  `)) as unknown as { rows: { count: number; retry_after: number }[] }
+  const result = (await db.execute(countUse(sql`values (${key}, now(), 1)`, windowSeconds))) as unknown as {
+    rows: { count: number; retry_after: number }[]
+  }
   const row = result.rows[0]
   return { count: Number(row?.count ?? 0), retryAfter: Math.max(1, Number(row?.retry_after ?? 1)) }
 }

@@ -1,5 +1,6 @@
 // The usual browser-test setup for chat features: the AI stand-in, the built server pointed at
 // it, one Chromium, and a helper that opens /chat as a newly signed-up user.
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { ChatPage } from '../../pages/chat-page.ts'
 import { type AiStandIn, startAiStandIn } from '../../stand-ins/ai-providers.ts'
 import { type AppServer, startAppServer } from './app-server.ts'
@@ -33,9 +34,13 @@ export interface ChatHarness {
 
 let counter = 0
 
-export async function startChatHarness(
-  opts: { env?: Record<string, string>; browserArgs?: string[]; emailPrefix?: string } = {},
-): Promise<ChatHarness> {
+interface HarnessOptions {
+  env?: Record<string, string>
+  browserArgs?: string[]
+  emailPrefix?: string
+}
+
+export async function startChatHarness(opts: HarnessOptions = {}): Promise<ChatHarness> {
   const standIn = await startAiStandIn()
   let server: AppServer | undefined
   let browser: TestBrowser
@@ -77,4 +82,19 @@ export async function startChatHarness(
       await standIn.close()
     },
   }
+}
+
+/**
+ * The harness of a test file: started before its tests, closed after them, and the stand-in reset
+ * before each test unless `resetStandIn` is false. The object answered is filled in when it has
+ * started, so its fields are read in tests and hooks, never at the file's top level.
+ */
+export function chatHarnessForFile(opts: HarnessOptions & { resetStandIn?: boolean } = {}): ChatHarness {
+  const h = {} as ChatHarness
+  beforeAll(async () => {
+    Object.assign(h, await startChatHarness(opts))
+  })
+  afterAll(() => h.close?.())
+  if (opts.resetStandIn !== false) beforeEach(() => h.standIn.reset())
+  return h
 }

@@ -30,7 +30,7 @@ export const users = pgTable('users', {
   aiInputChars: integer('ai_input_chars').notNull().default(0),
   aiOutputChars: integer('ai_output_chars').notNull().default(0),
   // Input characters of sends accepted but not yet settled (their reply is still being written).
-  // The limit check counts them, in the same statement that adds to them (chat/usage-ledger.ts).
+  // The limit check counts them, in the same statement that adds to them (chat/send-statement.ts).
   aiReservedChars: integer('ai_reserved_chars').notNull().default(0),
   // Replies of this user admitted and not yet settled: the limit of replies generating at once
   // is checked on this row in the statement that admits a send (docs/decisions/021).

@@ -2,16 +2,12 @@
 // (the loopback stand-in) before the rows go, a Checkout left open is expired, a payment that
 // lands after the account went is cancelled, and an unreachable Stripe keeps the account.
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { users } from '#server/db/schema/index.ts'
 import { createTestApp } from '../../../../tests/helpers/test-app.ts'
-import { type BillingKit, startBillingKit, subscribedUser } from '../billing/billing-test-kit.ts'
+import { billingKitForFile, subscribedUser } from '../billing/billing-test-kit.ts'
 
-let kit: BillingKit
-beforeAll(async () => {
-  kit = await startBillingKit()
-})
-afterAll(() => kit?.close())
+const kit = billingKitForFile()
 
 describe('deleting a Pro account', () => {
   it('cancels the subscription at Stripe, then deletes the account', async () => {

@@ -3,23 +3,14 @@
 import { join } from 'node:path'
 import type { Env } from '#server/env.ts'
 import type { AppDeps } from '#server/lib/context.ts'
-import { createS3Storage, s3Client } from '#server/lib/s3-storage.ts'
+import { createS3Storage, type S3Settings, s3Client } from '#server/lib/s3-storage.ts'
 import { createDiskStorage, type ObjectStorage } from '#server/lib/storage.ts'
 import { createAttachmentIntake, type IntakeDeps } from './intake.ts'
 import { sharedParsePool } from './parse-pool.ts'
 import { attachmentsRoutes } from './routes.ts'
 import { sweepAfterDelete } from './sweep.ts'
 
-type StorageEnv = Pick<
-  Env,
-  | 'DATA_DIR'
-  | 'S3_BUCKET'
-  | 'S3_ENDPOINT'
-  | 'S3_REGION'
-  | 'S3_ACCESS_KEY_ID'
-  | 'S3_SECRET_ACCESS_KEY'
-  | 'S3_FORCE_PATH_STYLE'
->
+type StorageEnv = S3Settings & Pick<Env, 'DATA_DIR'>
 const stores = new WeakMap<StorageEnv, ObjectStorage>()
 
 /**

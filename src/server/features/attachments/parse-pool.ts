@@ -2,12 +2,11 @@
 // file can cost a worker its time or memory but never stalls the server (decision 008).
 // Each file gets a wall-clock limit and the worker a heap cap; a worker past either is terminated
 // and replaced. When every worker is busy and the queue is full, the send is refused with 503.
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import { PARSE_LIMITS } from '#contract/attachments.ts'
 import { type ErrorCode, fileLimitErrors } from '#contract/errors.ts'
 import { AppError } from '#server/lib/app-error.ts'
+import { startWorkerBeside } from '#server/lib/worker-thread.ts'
 import type { Inspected } from './inspect.ts'
 import type { ParseRequest, ParseResponse } from './parse-worker.ts'
 import type { ReadablePage } from './readable-page.ts'
@@ -23,26 +22,12 @@ export interface ParsePoolOptions {
   idleMs?: number
 }
 
-// Under tsx or vitest this module is TypeScript and the worker is started from its source through
-// tsx's loader; in the built server (scripts/build.mjs) both are bundled side by side in dist/server.
-const FROM_SOURCE = import.meta.url.endsWith('.ts')
-const WORKER_URL = new URL(FROM_SOURCE ? './parse-worker.ts' : './parse-worker.js', import.meta.url)
-
 function startWorker(memoryMb: number): Worker {
-  const resourceLimits = {
+  return startWorkerBeside(import.meta.url, 'parse-worker', {
     maxOldGenerationSizeMb: memoryMb,
     maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(memoryMb / 8))),
     stackSizeMb: 4,
-  }
-  if (!FROM_SOURCE) return new Worker(WORKER_URL, { resourceLimits })
-  // tsx's ESM entry (its CommonJS one cannot find its own files from an eval'd worker).
-  const tsx = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  )
-  const boot = `import(${JSON.stringify(tsx.href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}) })`
-  return new Worker(boot, { eval: true, resourceLimits })
+  })
 }
 
 interface Job {

@@ -9,7 +9,7 @@ import { sessions, users } from '#server/db/schema/index.ts'
 import { MAIL_PER_ADDRESS, mailerFor } from '#server/lib/mail/mailer.ts'
 import { latestMailTo, linkIn, readOutbox } from '../../../../tests/helpers/mailbox.ts'
 import { createTestApp, sessionCookie, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type OidcStandIn, startOidcStandIn } from '../../../../tests/stand-ins/oidc.ts'
+import { googleEnv, type OidcStandIn, startOidcStandIn } from '../../../../tests/stand-ins/oidc.ts'
 import { FLOW_COOKIE } from '../google-auth/flow-cookie.ts'
 
 let t: TestApp
@@ -20,9 +20,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'loris-accsec-'))
   t = await createTestApp({
     DATA_DIR: dataDir,
-    GOOGLE_CLIENT_ID: op.clientId,
-    GOOGLE_CLIENT_SECRET: op.clientSecret,
-    GOOGLE_ISSUER_URL: op.issuer,
+    ...googleEnv(op),
   })
 })
 afterAll(async () => {
@@ -46,6 +44,14 @@ const tokenOf = (url: URL) => url.searchParams.get('token') ?? ''
 const login = (email: string, pw: string, headers: Record<string, string> = {}) =>
   t.request('/api/login', { method: 'POST', json: { email, password: pw }, headers })
 const me = async (cookie: string) => t.request('/api/user', { cookie })
+/** Confirms `email` through the link mailed to it. */
+const confirmByMail = async (email: string) =>
+  t.request('/api/verify-email', {
+    method: 'POST',
+    json: { token: tokenOf(linkIn(await mailTo(email, /Confirm/), '/verify-email')) },
+  })
+const updateEmail = (cookie: string, email: string) =>
+  t.request('/api/user/update-email', { method: 'POST', cookie, json: { email } })
 const deviceCookieOf = (res: Response) =>
   res.headers
     .getSetCookie()
@@ -118,16 +124,9 @@ describe('changing the e-mail', () => {
   it('leaves the new address unverified until its link is opened, and notifies the old one', async () => {
     const oldEmail = unique('before')
     const { cookie } = await t.signUp(oldEmail)
-    await t.request('/api/verify-email', {
-      method: 'POST',
-      json: { token: tokenOf(linkIn(await mailTo(oldEmail, /Confirm/), '/verify-email')) },
-    })
+    await confirmByMail(oldEmail)
     const newEmail = unique('after')
-    const res = await t.request('/api/user/update-email', {
-      method: 'POST',
-      cookie,
-      json: { email: newEmail },
-    })
+    const res = await updateEmail(cookie, newEmail)
     expect(res.status).toBe(200)
     expect(await res.json()).toMatchObject({ email: newEmail, emailVerified: false })
     const notice = await mailTo(oldEmail, /e-mail address was changed/)
@@ -145,10 +144,7 @@ describe('taking the account back after someone changed its address', () => {
   async function confirmedOwner() {
     const owner = unique('owner')
     const { cookie } = await t.signUp(owner)
-    await t.request('/api/verify-email', {
-      method: 'POST',
-      json: { token: tokenOf(linkIn(await mailTo(owner, /Confirm/), '/verify-email')) },
-    })
+    await confirmByMail(owner)
     return { owner, cookie }
   }
 
@@ -156,11 +152,7 @@ describe('taking the account back after someone changed its address', () => {
   async function takenOver() {
     const { owner, cookie } = await confirmedOwner()
     const thief = unique('thief')
-    const changed = await t.request('/api/user/update-email', {
-      method: 'POST',
-      cookie,
-      json: { email: thief },
-    })
+    const changed = await updateEmail(cookie, thief)
     expect(changed.status).toBe(200)
     return { owner, thief, cookie }
   }
@@ -196,11 +188,7 @@ describe('taking the account back after someone changed its address', () => {
     for (let i = 0; i < MAIL_PER_ADDRESS.day; i++)
       mailer.send({ to: owner, subject: `Filler ${i}`, text: 'x', kind: 'filler' })
     await mailer.settled()
-    const changed = await t.request('/api/user/update-email', {
-      method: 'POST',
-      cookie,
-      json: { email: unique('thief') },
-    })
+    const changed = await updateEmail(cookie, unique('thief'))
     expect(changed.status).toBe(200)
     await mailTo(owner, /e-mail address was changed/)
   })
@@ -230,7 +218,7 @@ describe('taking the account back after someone changed its address', () => {
   it('an address never confirmed (perhaps a typo, perhaps a stranger) is not written to', async () => {
     const typo = unique('typo')
     const { cookie } = await t.signUp(typo)
-    await t.request('/api/user/update-email', { method: 'POST', cookie, json: { email: unique('fixed') } })
+    await updateEmail(cookie, unique('fixed'))
     await mailerFor(t.deps).settled()
     expect(latestMailTo(dataDir, typo, /e-mail address was changed/)).toBeUndefined()
   })
@@ -246,8 +234,8 @@ describe('mail to one address', () => {
       const own = unique('bomber')
       const { cookie } = await t.signUp(own)
       for (let i = 0; i < 4; i++) {
-        await t.request('/api/user/update-email', { method: 'POST', cookie, json: { email: victim } })
-        await t.request('/api/user/update-email', { method: 'POST', cookie, json: { email: own } })
+        await updateEmail(cookie, victim)
+        await updateEmail(cookie, own)
       }
     }
     await mailerFor(t.deps).settled()
@@ -286,11 +274,7 @@ describe('pre-hijacking', () => {
   it('the same when the attacker changed their own address to the victim one', async () => {
     const victim = unique('victim2')
     const attacker = await t.signUp(unique('attacker'), 'attacker password')
-    await t.request('/api/user/update-email', {
-      method: 'POST',
-      cookie: attacker.cookie,
-      json: { email: victim },
-    })
+    await updateEmail(attacker.cookie, victim)
     await signInWithGoogle({ sub: `sub2-${n}-${Date.now()}`, email: victim, email_verified: true })
     expect((await me(attacker.cookie)).status).toBe(401)
     expect((await login(victim, 'attacker password')).status).toBe(401)
@@ -299,10 +283,7 @@ describe('pre-hijacking', () => {
   it('a verified account is linked and keeps its password and sessions', async () => {
     const email = unique('owner')
     const { cookie } = await t.signUp(email)
-    await t.request('/api/verify-email', {
-      method: 'POST',
-      json: { token: tokenOf(linkIn(await mailTo(email, /Confirm/), '/verify-email')) },
-    })
+    await confirmByMail(email)
     await signInWithGoogle({ sub: `sub3-${n}-${Date.now()}`, email, email_verified: true })
     expect((await me(cookie)).status).toBe(200)
     expect((await login(email, password)).status).toBe(200)

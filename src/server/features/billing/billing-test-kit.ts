@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { eq } from 'drizzle-orm'
 import Stripe from 'stripe'
+import { afterAll, beforeAll } from 'vitest'
 import { stripeEvents, users } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { type StripeStandIn, startStripeStandIn } from '../../../../tests/stand-ins/stripe.ts'
@@ -44,6 +45,20 @@ export async function startBillingKit(): Promise<BillingKit> {
       await t.close()
     },
   }
+}
+
+/**
+ * The kit of a test file: started before its tests (a fresh PGlite with every migration, slow
+ * when the shared cores are busy), closed after them. The object answered is filled in once it
+ * has started, so its fields are read in tests and hooks only.
+ */
+export function billingKitForFile(): BillingKit {
+  const kit = {} as BillingKit
+  beforeAll(async () => {
+    Object.assign(kit, await startBillingKit())
+  }, 120_000)
+  afterAll(() => kit.close?.())
+  return kit
 }
 
 export async function userRow(t: TestApp, id: string) {

@@ -1,23 +1,12 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { subscriptionStatusSchema } from '#contract/billing.ts'
 import { users } from '#server/db/schema/index.ts'
 import { createTestApp, TEST_ORIGIN } from '../../../../tests/helpers/test-app.ts'
-import {
-  type BillingKit,
-  billingState,
-  startBillingKit,
-  subscribedUser,
-  userRow,
-} from './billing-test-kit.ts'
+import { billingKitForFile, billingState, subscribedUser, userRow } from './billing-test-kit.ts'
 import { cancelSubscriptionForUser } from './cancel-subscription.ts'
 
-let kit: BillingKit
-// A fresh PGlite with every migration: slow when the shared cores are busy.
-beforeAll(async () => {
-  kit = await startBillingKit()
-}, 120_000)
-afterAll(() => kit.close())
+const kit = billingKitForFile()
 
 const post = (path: string, cookie?: string) => kit.t.request(path, { method: 'POST', cookie })
 const customerCreations = () =>

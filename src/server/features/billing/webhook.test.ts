@@ -1,19 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { WireSubscription } from '../../../../tests/stand-ins/stripe.ts'
-import {
-  type BillingKit,
-  billingState,
-  eventRows,
-  startBillingKit,
-  subscribedUser,
-} from './billing-test-kit.ts'
+import { billingKitForFile, billingState, eventRows, subscribedUser } from './billing-test-kit.ts'
 
-let kit: BillingKit
-// A fresh PGlite with every migration: slow when the shared cores are busy.
-beforeAll(async () => {
-  kit = await startBillingKit()
-}, 120_000)
-afterAll(() => kit.close())
+const kit = billingKitForFile()
 
 const snapshot = (id: string) => structuredClone(kit.standIn.state.subscriptions.get(id) as WireSubscription)
 const periodEnd = (sub: WireSubscription) => sub.items.data[0]?.current_period_end ?? 0

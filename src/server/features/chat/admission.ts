@@ -7,8 +7,8 @@ import { PLAN_LIMITS } from '#contract/plan.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { users } from '#server/db/schema/index.ts'
 import { AppError } from '#server/lib/app-error.ts'
-import { countInWindow } from '#server/lib/rate-limit.ts'
-import type { Plan } from './usage.ts'
+import { countUse } from '#server/lib/rate-limit.ts'
+import type { Plan } from '#server/lib/usage.ts'
 
 /** Replies one user may have generating at the same time, unless an operator set another. */
 export const MAX_GENERATING_PER_USER = PLAN_LIMITS.free.repliesAtOnce
@@ -31,7 +31,7 @@ const BUSY_RETRY_SECONDS = 5
 
 /** What a send asks of the user's usage, and how to refuse it. */
 export interface UsageClaim {
-  /** Input characters the send will be charged (usage.ts inputCharsOf). */
+  /** Input characters the send will be charged (lib/usage.ts inputCharsOf). */
   chars: number
   /** The plan the user is on now, and its limit as the product sets it (planLimit reads the operator's). */
   plan: Plan
@@ -48,11 +48,13 @@ const budgetMessage = (s: number) =>
  * send spends it in the statement that stores it).
  */
 export async function spendSendBudget(db: Db, userId: string, plan: Plan): Promise<void> {
-  const { count, retryAfter } = await countInWindow(db, `send:${userId}`, 60)
-  const limit = (await db.execute(
-    sql`select ${planLimit(sql`${plan}`, 'sends_per_minute', SENDS_PER_MINUTE)} as n`,
-  )) as unknown as { rows: { n: unknown }[] }
-  if (count > Number(limit.rows[0]?.n ?? SENDS_PER_MINUTE)) throw budgetRefusal(retryAfter)
+  const limit = planLimit(sql`${plan}`, 'sends_per_minute', SENDS_PER_MINUTE)
+  const result = (await db.execute(sql`
+    with spent as (${countUse(sql`values (${`send:${userId}`}, now(), 1)`, 60)})
+    select count, retry_after, ${limit} as n from spent
+  `)) as unknown as { rows: { count: number; retry_after: number; n: number }[] }
+  const row = result.rows[0]
+  if (row && Number(row.count) > Number(row.n)) throw budgetRefusal(Math.max(1, Number(row.retry_after)))
 }
 
 /** The refusal of a send over the budget (the same one enforceRateLimit gives). */
@@ -72,32 +74,26 @@ export function busyRefusal(replies: number): AppError {
 }
 
 /**
- * Why an admission was refused, read from the user's row after the fact (refusals only: the
- * admission itself decided on the locked row). A send over the usage limit hears that first; one
- * that would fit now hears `otherwise` (the send budget's refusal), or that too many replies were
- * generating.
+ * Whether `chars` more fit the usage on the person's row (users' columns): a send is taken when it
+ * fits in what is left, or when nothing else is in flight and the limit is not reached yet (the
+ * spec's rule for one send at a time: the last one may go over; decision 009).
  */
+export const fitsUsage = (chars: unknown, limit: SQL) =>
+  sql`(ai_input_chars + ai_output_chars < ${limit} and (ai_reserved_chars = 0
+    or ai_input_chars + ai_output_chars + ai_reserved_chars + ${chars} <= ${limit}))`
+
 /** Where the person's row stands against the plan's limits now (the operator's or the product's). */
 async function limitState(db: Db | Tx, userId: string, claim: UsageClaim) {
+  const replies = planLimit(sql`${claim.plan}`, 'replies_at_once', MAX_GENERATING_PER_USER)
   const [row] = await db
     .select({
-      used: sql<number>`${users.aiInputChars} + ${users.aiOutputChars}`,
-      reserved: users.aiReservedChars,
-      generating: users.aiGenerating,
-      limit: sql<number>`${planLimit(sql`${claim.plan}`, 'chars_per_30_days', claim.limit)}`,
-      replies: sql<number>`${planLimit(sql`${claim.plan}`, 'replies_at_once', MAX_GENERATING_PER_USER)}`,
+      fits: sql<boolean>`${fitsUsage(claim.chars, planLimit(sql`${claim.plan}`, 'chars_per_30_days', claim.limit))}`,
+      busy: sql<boolean>`${users.aiGenerating} >= ${replies}`,
+      replies: sql<number>`${replies}`,
     })
     .from(users)
     .where(eq(users.id, userId))
-  if (!row) return null
-  const used = Number(row.used)
-  const limit = Number(row.limit)
-  const replies = Number(row.replies)
-  return {
-    fits: used < limit && (row.reserved === 0 || used + row.reserved + claim.chars <= limit),
-    busy: row.generating >= replies,
-    replies,
-  }
+  return row ? { ...row, replies: Number(row.replies) } : null
 }
 
 /**
@@ -109,6 +105,11 @@ export async function limitRefusal(db: Db | Tx, userId: string, claim: UsageClai
   return state?.fits === false ? claim.refusal() : null
 }
 
+/**
+ * Why an admission was refused, read from the user's row after the fact (the admission itself
+ * decided on the locked row). A send over the usage limit hears that first; one that would fit now
+ * hears `otherwise` (the send budget's refusal), or that too many replies were generating.
+ */
 export async function refusalFor(
   db: Db | Tx,
   userId: string,
@@ -127,10 +128,6 @@ export async function refusalFor(
  * sends on any node are counted). False when it must refuse (refusalFor says why).
  */
 export async function reserve(tx: Tx, userId: string, claim: UsageClaim): Promise<boolean> {
-  const used = sql`${users.aiInputChars} + ${users.aiOutputChars}`
-  const limit = planLimit(sql`${claim.plan}`, 'chars_per_30_days', claim.limit)
-  // A send is taken when it fits in what is left, or when nothing else is in flight and the
-  // limit is not reached yet (the spec's rule for one send at a time: the last one may go over).
   const reserved = await tx
     .update(users)
     .set({
@@ -140,8 +137,7 @@ export async function reserve(tx: Tx, userId: string, claim: UsageClaim): Promis
     .where(
       and(
         eq(users.id, userId),
-        sql`${used} < ${limit}`,
-        sql`(${users.aiReservedChars} = 0 or ${used} + ${users.aiReservedChars} + ${claim.chars} <= ${limit})`,
+        fitsUsage(claim.chars, planLimit(sql`${claim.plan}`, 'chars_per_30_days', claim.limit)),
         sql`${users.aiGenerating} < ${planLimit(sql`${claim.plan}`, 'replies_at_once', MAX_GENERATING_PER_USER)}`,
       ),
     )

@@ -19,14 +19,15 @@ import {
 import type { ResolvedModel } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { toMessageJson } from '#server/lib/message-json.ts'
 import { sourcesOf, toolStepsOf } from '#server/lib/stored-message.ts'
+import { inputCharsOf, type tierOf } from '#server/lib/usage.ts'
 import { refusalFor, reserve, type UsageClaim } from './admission.ts'
 import { buildPrompt, userText } from './history.ts'
-import { toMessageJson } from './message-json.ts'
 import { contextChars, contextSystemText } from './prompt-context.ts'
-import { findOwnedMessage, loadHistory, type MessageRow, newAttempt } from './queries.ts'
+import { findOwnedMessage, type MessageRow, newAttempt } from './queries.ts'
 import { type ChatServices, contextOf, lookupFor, usageClaim } from './send.ts'
-import { inputCharsOf, type tierOf } from './usage.ts'
+import { loadHistory } from './send-statement.ts'
 
 const answered = () =>
   new AppError('conflict:approval', 'This tool call was already answered; the reply shows what happened.')

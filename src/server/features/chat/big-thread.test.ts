@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MESSAGES_PAGE_SIZE, type MessagePage, messagePageSchema } from '#contract/messages.ts'
 import type { Db } from '#server/db/client.ts'
 import { messages } from '#server/db/schema/index.ts'
+import { activeBranch } from '#server/lib/branch.ts'
 import { worstStalls } from '../../../../tests/helpers/stall.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { ownerWithThread, twoBranchThread } from '../../../../tests/helpers/thread-kit.ts'
-import { activeBranch } from './branch.ts'
 import { SELECTS_PER_MINUTE } from './routes.ts'
 import { shownLeaf, switchVersion } from './shown-branch.ts'
 
@@ -26,7 +26,7 @@ afterAll(() => t?.close())
 
 const db = () => t.deps.database.db
 
-/** The ids the thread marks shown, by depth, and the branch branch.ts computes from its tree. */
+/** The ids the thread marks shown, by depth, and the branch lib/branch.ts computes from its tree. */
 async function shownAndExpected(threadId: string) {
   const rows = await db()
     .select({
@@ -96,7 +96,7 @@ describe('a version switch in steps', () => {
   /** Two versions of the first turn, each followed by `turns - 1` exchanges; the first shown. */
   const small = (turns: number) => twoBranchThread(t, turns)
 
-  it('moves the flags a few rows a step to the branch branch.ts computes, wherever it parts', async () => {
+  it('moves the flags a few rows a step to the branch lib/branch.ts computes, wherever it parts', async () => {
     const big = await small(9)
     // A version deep in the branch not shown, its first turn, then back, two rows a step.
     for (const id of [big.b[6]!, big.a[3]!, big.b[0]!, big.a[8]!]) {
@@ -156,7 +156,7 @@ describe('a version switch in steps', () => {
     await switchVersion(between, big.userId, big.a[0]!, new Date(), { batch: 2 })
     expect(sent).not.toBeNull()
     const { shown, expected } = await shownAndExpected(big.thread.id)
-    // The rule of branch.ts takes the newest exchange at that turn: the send's.
+    // The rule of lib/branch.ts takes the newest exchange at that turn: the send's.
     expect(expected).toEqual([big.a[0], big.a[1], sent])
     expect(shown).toEqual(expected)
   })

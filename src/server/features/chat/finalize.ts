@@ -35,7 +35,7 @@ export interface FinishedReply {
   latencyMs: number
   /** From the model call to its first text; null when none came (metrics only, not stored). */
   firstTokenMs?: number | null
-  /** What the send charges to aiInputChars (usage.ts inputCharsOf). */
+  /** What the send charges to aiInputChars (lib/usage.ts inputCharsOf). */
   inputChars: number
   impact: ImpactSettings
   /** The energy an in-process reply used, metered on this machine (decision 020); else estimated. */

@@ -321,6 +321,16 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')
 }
 
+/** Ends a reply whose generation crashed as failed: its subscribers must never wait forever. */
+export function failUnended(gen: Generation): void {
+  const errorMessage = 'Something went wrong on our side. Please try again.'
+  if (!gen.end)
+    gen.finish({
+      outcome: { status: 'failed', response: gen.text, errorMessage },
+      code: chatErrorCodes.internal,
+    })
+}
+
 const sum = (a: number | null | undefined, b: number | undefined) =>
   a == null && b === undefined ? null : (a ?? 0) + (b ?? 0)
 
@@ -381,13 +391,7 @@ export class GenerationRegistry {
     const done = runGeneration(deps, gen, job, saver, model)
       .catch((err) => {
         deps.log.error({ err, messageId: job.messageId }, 'generation crashed')
-        // Subscribers must never wait forever.
-        const errorMessage = 'Something went wrong on our side. Please try again.'
-        if (!gen.end)
-          gen.finish({
-            outcome: { status: 'failed', response: gen.text, errorMessage },
-            code: chatErrorCodes.internal,
-          })
+        failUnended(gen)
       })
       .finally(() => {
         // A crash skipped runGeneration's own removal: no more saves of this reply.

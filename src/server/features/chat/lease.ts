@@ -1,11 +1,12 @@
 // Leases on replies being generated. The node writing a reply renews the row's heartbeat at every
 // progress save (generation.ts); a reply whose heartbeat is older than LEASE_MS lost its node (a
 // crash, kill -9, a lost host) and is finished here: interrupted with the text it had, its usage
-// settled. Every node sweeps at start-up and every SWEEP_MS. docs/decisions/009-limits-and-leases.md
+// settled. Every node sweeps at start-up and every SWEEP_MS; a reply whose row a person deletes is
+// settled by the delete (chargeUnfinishedReplies). docs/decisions/009-limits-and-leases.md
 import { randomUUID } from 'node:crypto'
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import type { Db } from '#server/db/client.ts'
+import type { Db, Tx } from '#server/db/client.ts'
 import { type RepeatingJob, startRepeatingJob } from '#server/lib/repeating-job.ts'
 
 /** A heartbeat older than this means the generating node is gone. */
@@ -23,6 +24,21 @@ export interface LapsedReply {
   userId: string
   nodeId: string | null
   status: string
+}
+
+/**
+ * Charges what replies used and gives back what they held (their reservation and their places
+ * among the replies generating): `step` has a row per person of user_id, input, output, released
+ * and replies.
+ */
+const settleUsage = (step: string) => {
+  const s = sql.raw(step)
+  return sql`update users u set
+      ai_input_chars = u.ai_input_chars + ${s}.input,
+      ai_output_chars = u.ai_output_chars + ${s}.output,
+      ai_reserved_chars = greatest(0, u.ai_reserved_chars - ${s}.released),
+      ai_generating = greatest(0, u.ai_generating - ${s}.replies)
+    from ${s} where u.id = ${s}.user_id`
 }
 
 /**
@@ -67,19 +83,35 @@ export async function finishLapsed(
         sum(reserved_chars) as released,
         count(*) as replies
       from finished group by user_id
-    ), charged as (
-      update users u set
-        ai_input_chars = u.ai_input_chars + per_user.input,
-        ai_output_chars = u.ai_output_chars + per_user.output,
-        ai_reserved_chars = greatest(0, u.ai_reserved_chars - per_user.released),
-        ai_generating = greatest(0, u.ai_generating - per_user.replies)
-      from per_user
-      where u.id = per_user.user_id
-      returning u.id
-    )
+    ), charged as (${settleUsage('per_user')} returning u.id)
     select id, user_id, node_id, status from finished
   `)) as unknown as { rows: { id: string; user_id: string; node_id: string | null; status: string }[] }
   return result.rows.map((r) => ({ id: r.id, userId: r.user_id, nodeId: r.node_id, status: r.status }))
+}
+
+/**
+ * Charges the person's unfinished replies that `where` selects (a condition on `messages`) as
+ * their rows are deleted (a thread, or the whole history), in the delete's transaction: their
+ * input and the text saved so far, their reservation and places released. Else a script could read
+ * most of each reply and delete it just before its end to slip past the usage limit. The rows are
+ * locked first, so a reply's end running at the same moment either settles first (and is not
+ * charged again here) or finds its row gone.
+ */
+export async function chargeUnfinishedReplies(tx: Tx, userId: string, where: SQL): Promise<void> {
+  await tx.execute(sql`
+    with unfinished as (
+      select reserved_chars, length(response) as out_chars
+      from messages
+      where user_id = ${userId} and ${where}
+        and completed_at is null and (status = 'streaming' or reserved_chars > 0)
+      for update
+    ), total as (
+      select ${userId}::uuid as user_id, sum(reserved_chars)::int as input, sum(out_chars)::int as output,
+        sum(reserved_chars)::int as released, count(*)::int as replies
+      from unfinished having count(*) > 0
+    )
+    ${settleUsage('total')}
+  `)
 }
 
 /** A user holding a reservation or a place among the replies generating. */
@@ -115,10 +147,7 @@ export async function reconcileReservations(db: Db): Promise<void> {
           where m.user_id = u.id and m.completed_at is null
             and (m.status = 'streaming' or m.reserved_chars > 0)
         )
-      where u.id in (${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )})
+      where u.id = any(${sql.param(ids)}::uuid[])
     `)
   })
 }

@@ -5,12 +5,12 @@ import { eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '#server/app.ts'
 import { messages, users } from '#server/db/schema/index.ts'
+import { FREE_LIMIT } from '#server/lib/usage.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, settled, waitFor } from '../../../../tests/helpers/chat.ts'
 import { TEST_ORIGIN } from '../../../../tests/helpers/test-app.ts'
 import { MAX_GENERATING_PER_USER, SENDS_PER_MINUTE } from './admission.ts'
 import { reconcileReservations } from './lease.ts'
-import { FREE_LIMIT } from './usage.ts'
 
 const app = setUpAiTestApp()
 // A second app node on the same database: nothing it knows in memory helps the first.

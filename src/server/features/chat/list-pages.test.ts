@@ -9,6 +9,7 @@ import { namedStatements } from '#server/db/named-statement.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import { hashToken } from '#server/lib/session.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { ownerWithDefault } from '../../../../tests/helpers/thread-kit.ts'
 import { threadPageQuery } from '../threads/queries.ts'
 import { messagePageQuery } from './queries.ts'
 import { reshowThread } from './shown-branch.ts'
@@ -33,10 +34,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-async function signedIn() {
-  const { cookie, user } = await t.signUp()
-  return { cookie, userId: user.id as string }
-}
+const signedIn = () => ownerWithDefault(t)
 
 // Several rows share each timestamp, some differing only below the millisecond: the order then
 // rests on the id, and a cursor that rounded the time would skip or repeat rows.

@@ -10,17 +10,14 @@ import { columnsOf, jsonRow } from '#server/db/json-row.ts'
 import { executeNamed, placeholders, shapedStatement } from '#server/db/named-statement.ts'
 import { findOwnedThread } from '#server/db/owned-thread.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
+import type { BranchEntry } from '#server/lib/branch.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
+import { MESSAGE_JSON_FIELDS, type MessageJsonText } from '#server/lib/message-json.ts'
 import { type GuessedSession, guessValues, sessionLive, Unconfirmed } from '#server/lib/session.ts'
 import { reserve, type UsageClaim } from './admission.ts'
-import type { BranchEntry } from './branch.ts'
-import { chargeUnfinishedReplies } from './charge-unfinished.ts'
-import type { HistoryExchange } from './history.ts'
-import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
-import { MESSAGE_JSON_FIELDS, type MessageJsonText } from './message-json.ts'
+import { chargeUnfinishedReplies, finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, NODE_ID } from './lease.ts'
 import type { PromptContext } from './prompt-context.ts'
-import { HISTORY_ROWS } from './send-statement.ts'
 import { switchVersion } from './shown-branch.ts'
 
 export type MessageRow = typeof messages.$inferSelect
@@ -205,40 +202,6 @@ export async function listMessagesPage(
   const first = shown[0]
   const nextCursor = found.length > page.limit && first ? encodeCursor([first.id]) : null
   return { entries, nextCursor }
-}
-
-/**
- * The exchanges before the new one on its branch, oldest first (history.ts applies the budget):
- * the versions left on other branches are never sent to the model. Up the parent links by primary
- * key, at most HISTORY_ROWS, whatever the thread's size (a new send reads it in its own statement,
- * send-statement.ts; this serves a retried one).
- */
-export async function loadHistory(db: Db, parentId: string | null): Promise<HistoryExchange[]> {
-  if (!parentId) return []
-  const result = (await db.execute(sql`
-    with recursive history(id, parent_id, content, response, status, media_type, n) as (
-      select m.id, m.parent_id, m.content, m.response, m.status, m.media_type, 1
-      from messages m where m.id = ${parentId}
-      union all
-      select m.id, m.parent_id, m.content, m.response, m.status, m.media_type, h.n + 1
-      from history h join messages m on m.id = h.parent_id
-      where h.n < ${HISTORY_ROWS}
-    )
-    select content, response, status, media_type from history order by n desc
-  `)) as unknown as {
-    rows: {
-      content: string
-      response: string
-      status: HistoryExchange['status']
-      media_type: HistoryExchange['mediaType']
-    }[]
-  }
-  return result.rows.map((r) => ({
-    content: r.content,
-    response: r.response,
-    status: r.status,
-    mediaType: r.media_type,
-  }))
 }
 
 /** A person's version switches on the embedded database, one at a time (shown-branch.ts). */

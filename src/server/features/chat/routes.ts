@@ -15,17 +15,17 @@ import { modelsFor } from '#server/features/models/list.ts'
 import { createModelRegistry } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
+import { messageFromJsonText } from '#server/lib/message-json.ts'
 import { enforceRateLimit } from '#server/lib/rate-limit.ts'
 import { readOnSession, readsCheckSession, requireUser } from '#server/lib/session.ts'
+import { resetIsDue, tierOf } from '#server/lib/usage.ts'
 import { validate } from '#server/lib/validate.ts'
 import { answerApproval } from './approval.ts'
 import type { GenerationRegistry } from './generation.ts'
 import type { ReplyLookup } from './lookup.ts'
-import { messageFromJsonText } from './message-json.ts'
 import type { PromptContextSource } from './prompt-context.ts'
 import {
   clearHistory,
-  findOwnedMessage,
   listMessagesPage,
   type MessagesPage,
   markStopped,
@@ -33,7 +33,6 @@ import {
 } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
 import { type AttachmentReader, readSendInput } from './send-input.ts'
-import { resetIsDue, tierOf } from './usage.ts'
 
 /** Version switches a person may make in a minute (POST /api/messages/:id/select). */
 export const SELECTS_PER_MINUTE = 60
@@ -109,22 +108,12 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
         ...(['gemini', 'loris', 'chatgpt'] as const).filter((m) => m !== mode),
       ]
       const served = order.find((m) => services.models.availability(m).available)
-      if (!served) {
-        const none: NextModel = {
-          available: false,
-          chatModel: mode,
-          modelId: null,
-          modelName: null,
-          limitExceeded: tier.exceeded,
-        }
-        return c.json(none, 200)
-      }
-      const resolved = services.models.resolve(served, tier.gemini)
+      const resolved = served ? services.models.resolve(served, tier.gemini) : null
       const next: NextModel = {
-        available: true,
-        chatModel: served,
-        modelId: resolved.modelId,
-        modelName: replyModelName(served, resolved.modelId),
+        available: served !== undefined,
+        chatModel: served ?? mode,
+        modelId: resolved?.modelId ?? null,
+        modelName: served && resolved ? replyModelName(served, resolved.modelId) : null,
         limitExceeded: tier.exceeded,
       }
       return c.json(next, 200)
@@ -183,12 +172,10 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
     .post('/messages/:id/stop', auth, validate('param', messageIdParam), async (c) => {
       const user = c.get('user')
       const { id } = c.req.valid('param')
-      if (!(await findOwnedMessage(db, user.id, id)))
-        throw new AppError('not_found:message', 'This message does not exist')
       // The DB flag reaches the node running it (checked at each save); a local one stops at once.
       const row = await markStopped(db, user.id, id)
-      services.generations.stop(id)
       if (!row) throw new AppError('not_found:message', 'This message does not exist')
+      services.generations.stop(id)
       return c.json({ id: row.id, status: row.status }, 200)
     })
 }

@@ -64,23 +64,8 @@ export function modeOf(fields: Pick<SendMessageFields, 'isEcoMode' | 'useOpenAI'
 }
 
 function fromFields(raw: unknown): SendInput {
-  const fields = sendMessageFields.parse(raw)
-  return {
-    content: fields.content,
-    threadId: fields.threadId,
-    chatModel: modeOf(fields),
-    clientMessageId: fields.clientMessageId,
-    editOf: fields.editOf,
-    regenerateOf: fields.regenerateOf,
-    webSearch: fields.webSearch,
-    model: fields.model,
-    larger: fields.larger,
-    projectId: fields.projectId,
-    temporary: fields.temporary,
-    history: fields.history,
-    attachment: null,
-    media: null,
-  }
+  const { isEcoMode, useOpenAI, ...fields } = sendMessageFields.parse(raw)
+  return { ...fields, chatModel: modeOf({ isEcoMode, useOpenAI }), attachment: null, media: null }
 }
 
 /** What makes a send wrong whatever its file: checked before a file is stored. */

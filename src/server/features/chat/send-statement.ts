@@ -12,10 +12,16 @@ import type { ChatModel } from '#contract/config.ts'
 import type { ReplyFamily } from '#contract/models.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { executeNamed, placeholder as p, shapedStatement } from '#server/db/named-statement.ts'
-import { planLimit } from './admission.ts'
+import { countUse } from '#server/lib/rate-limit.ts'
+import {
+  fitsUsage,
+  MAX_GENERATING_PER_USER,
+  planLimit,
+  SENDS_PER_MINUTE,
+  type UsageClaim,
+} from './admission.ts'
 import type { HistoryExchange } from './history.ts'
 import { NODE_ID } from './lease.ts'
-import type { Plan } from './usage.ts'
 
 /** Exchanges of history a send reads at most (history.ts then fits them to a token budget). */
 export const HISTORY_ROWS = 200
@@ -76,16 +82,6 @@ export type SendOutcome =
   | { kind: 'refused' }
   | { kind: 'stored'; row: StartedRow; history: HistoryExchange[] }
 
-/** What a send asks of the user's usage: the input characters and the plan's limit. */
-export interface Reservation {
-  chars: number
-  plan: Plan
-  /** The product's limits, taken when an operator set none (planLimit). */
-  limit: number
-  sendsPerMinute: number
-  maxGenerating: number
-}
-
 /** The statement's text depends on these only; everything else is a value (named-statement.ts). */
 interface StartShape {
   kind: Placement['kind']
@@ -93,11 +89,42 @@ interface StartShape {
   firstTurn: boolean
 }
 
+/**
+ * The exchanges up the parent links from `first`, by primary key, at most HISTORY_ROWS whatever
+ * the thread's size: only the branch the new exchange follows, never the other versions.
+ */
+const historyFrom = (first: SQL) => sql`history(id, parent_id, content, response, status, media_type, n) as (
+      select m.id, m.parent_id, m.content, m.response, m.status, m.media_type, 1
+      from messages m where m.id = ${first}
+      union all
+      select m.id, m.parent_id, m.content, m.response, m.status, m.media_type, h.n + 1
+      from history h join messages m on m.id = h.parent_id
+      where h.n < ${HISTORY_ROWS}
+    )`
+const historyJson = sql`(select json_agg(json_build_array(content, response, status, media_type) order by n desc)
+  from history)`
+
+type HistoryTuple = [string, string, HistoryExchange['status'], HistoryExchange['mediaType']]
+/** The history as the statements answer it (JSON text on PGlite's raw rows, parsed elsewhere). */
+function historyOf(raw: unknown): HistoryExchange[] {
+  const tuples = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as HistoryTuple[]
+  return tuples.map(([content, response, status, mediaType]) => ({ content, response, status, mediaType }))
+}
+
+/** The exchanges before a retried send on its branch, oldest first (history.ts applies the budget). */
+export async function loadHistory(db: Db, parentId: string | null): Promise<HistoryExchange[]> {
+  if (!parentId) return []
+  const result = await executeNamed<{ history: unknown }>(
+    db,
+    sql`with recursive ${historyFrom(sql`${parentId}::uuid`)} select ${historyJson} as history`,
+  )
+  return historyOf(result.rows[0]?.history)
+}
+
 /** The statement for one shape, its values as placeholders: built once per shape. */
 function buildStart(shape: StartShape): SQL {
   const u = p('u')
   const now = p('now')
-  const used = sql`ai_input_chars + ai_output_chars`
   let lead: SQL
   let threadIdOf: SQL
   let shown: SQL = sql`true`
@@ -171,27 +198,15 @@ function buildStart(shape: StartShape): SQL {
     lim as (select ${planLimit(sql`${p('plan')}`, 'chars_per_30_days', sql`${p('limit')}::int`)} as chars,
       ${planLimit(sql`${p('plan')}`, 'sends_per_minute', sql`${p('sendsPerMinute')}::int`)} as sends,
       ${planLimit(sql`${p('plan')}`, 'replies_at_once', sql`${p('maxGenerating')}::int`)} as replies),
-    budget as (
-      insert into rate_limits (key, window_start, count)
-      select ${p('budgetKey')}::text, now(), 1 from placed
-      on conflict (key) do update set
-        count = case when rate_limits.window_start < now() - make_interval(secs => ${BUDGET_WINDOW_SECONDS})
-          then 1 else rate_limits.count + 1 end,
-        window_start = case when rate_limits.window_start < now() - make_interval(secs => ${BUDGET_WINDOW_SECONDS})
-          then now() else rate_limits.window_start end
-      returning count,
-        ceil(extract(epoch from (window_start + make_interval(secs => ${BUDGET_WINDOW_SECONDS}) - now())))::int as retry_after
-    ),
-    -- A send is taken when it fits in what is left, or when nothing else is in flight and the
-    -- limit is not reached yet (decision 009), and fewer than the maximum replies are generating.
+    budget as (${countUse(sql`select ${p('budgetKey')}::text, now(), 1 from placed`, BUDGET_WINDOW_SECONDS)}),
+    -- A send is taken when it fits the usage limit and fewer than the most replies are generating.
     admitted as (
       update users set
         ai_reserved_chars = ai_reserved_chars + ${p('chars')},
         ai_generating = ai_generating + 1
       where id = ${u}
         and (select count from budget) <= (select sends from lim)
-        and ${used} < (select chars from lim)
-        and (ai_reserved_chars = 0 or ${used} + ai_reserved_chars + ${p('chars')} <= (select chars from lim))
+        and ${fitsUsage(p('chars'), sql`(select chars from lim)`)}
         and ai_generating < (select replies from lim)
       returning id
     ) ${created} ${replaced},
@@ -209,14 +224,7 @@ function buildStart(shape: StartShape): SQL {
       returning id, thread_id, parent_id
     ) ${touched},
     -- What the model is sent: the exchanges before the new one on its branch, by primary key.
-    history(id, parent_id, content, response, status, media_type, n) as (
-      select m.id, m.parent_id, m.content, m.response, m.status, m.media_type, 1
-      from messages m where m.id = (select parent_id from placed)
-      union all
-      select m.id, m.parent_id, m.content, m.response, m.status, m.media_type, h.n + 1
-      from history h join messages m on m.id = h.parent_id
-      where h.n < ${HISTORY_ROWS}
-    )
+    ${historyFrom(sql`(select parent_id from placed)`)}
     select
       exists (select 1 from found) as found,
       exists (select 1 from placed) as placed,
@@ -226,10 +234,7 @@ function buildStart(shape: StartShape): SQL {
       (select id from inserted) as id,
       (select thread_id from inserted) as thread_id,
       (select parent_id from inserted) as parent_id,
-      case when exists (select 1 from inserted) then (
-        select json_agg(json_build_array(content, response, status, media_type) order by n desc)
-        from history
-      ) end as history
+      case when exists (select 1 from inserted) then ${historyJson} end as history
   `
 }
 
@@ -241,7 +246,7 @@ export async function startSend(
   db: Db | Tx,
   place: Placement,
   v: SendRow,
-  claim: Reservation,
+  claim: Pick<UsageClaim, 'chars' | 'plan' | 'limit'>,
 ): Promise<SendOutcome> {
   const u = v.userId
   const shape: StartShape = {
@@ -250,33 +255,20 @@ export async function startSend(
   }
   // Made here rather than by the statement: known without reading it back, a value like any other.
   const attemptId = randomUUID()
-  const values: Record<string, unknown> = {
+  const values = {
+    ...v,
+    ...claim,
     u,
     attemptId,
     now: v.now.toISOString(),
     budgetKey: `send:${u}`,
-    chars: claim.chars,
-    plan: claim.plan,
-    limit: claim.limit,
-    sendsPerMinute: claim.sendsPerMinute,
-    maxGenerating: claim.maxGenerating,
-    content: v.content,
-    clientMessageId: v.clientMessageId,
-    origin: v.origin,
-    mode: v.mode,
-    chatModel: v.chatModel,
-    provider: v.provider,
-    modelId: v.modelId,
-    mediaUrl: v.mediaUrl,
-    mediaType: v.mediaType,
-    uploadId: v.uploadId,
-    mediaName: v.mediaName,
-    mediaMime: v.mediaMime,
+    sendsPerMinute: SENDS_PER_MINUTE,
+    maxGenerating: MAX_GENERATING_PER_USER,
+    ...(place.kind === 'new-thread'
+      ? { title: place.title, projectId: place.projectId ?? null }
+      : { threadId: place.threadId }),
+    ...(place.kind === 'revise' ? { parentId: place.parentId, depth: place.depth } : {}),
   }
-  if (place.kind === 'new-thread')
-    Object.assign(values, { title: place.title, projectId: place.projectId ?? null })
-  else values.threadId = place.threadId
-  if (place.kind === 'revise') Object.assign(values, { parentId: place.parentId, depth: place.depth })
   let result: Awaited<ReturnType<typeof executeNamed>>
   try {
     result = await executeNamed(
@@ -294,10 +286,6 @@ export async function startSend(
   if (Number(r.budget_count) > Number(r.budget_limit))
     return { kind: 'over-budget', retryAfter: Math.max(1, Number(r.retry_after)) }
   if (!r.id) return { kind: 'refused' }
-  const raw = typeof r.history === 'string' ? JSON.parse(r.history) : r.history
-  const history = (
-    (raw ?? []) as [string, string, HistoryExchange['status'], HistoryExchange['mediaType']][]
-  ).map(([content, response, status, mediaType]) => ({ content, response, status, mediaType }))
   return {
     kind: 'stored',
     row: {
@@ -309,7 +297,7 @@ export async function startSend(
       mediaType: v.mediaType,
       attemptId,
     },
-    history,
+    history: historyOf(r.history),
   }
 }
 

@@ -1,10 +1,11 @@
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { configSchema } from '#contract/config.ts'
 import { messagePageSchema } from '#contract/messages.ts'
 import { messages, threads, users } from '#server/db/schema/index.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { messageRow, readEvents, replyText } from '../../../../tests/helpers/chat.ts'
+import { ownerWithDefault } from '../../../../tests/helpers/thread-kit.ts'
 import { reshowThread } from './shown-branch.ts'
 
 // Gemini and an eco endpoint: ChatGPT stays unconfigured in this app.
@@ -18,14 +19,7 @@ const db = () => app.t.deps.database.db
 const send = (cookie: string, json: Record<string, unknown>) =>
   app.t.request('/api/messages', { method: 'POST', cookie, json })
 
-async function signedIn() {
-  const { cookie, user } = await app.t.signUp()
-  const [def] = await db()
-    .select()
-    .from(threads)
-    .where(and(eq(threads.userId, user.id as string), eq(threads.isDefault, true)))
-  return { cookie, userId: user.id as string, defaultId: def!.id }
-}
+const signedIn = () => ownerWithDefault(app.t)
 
 const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0]!
 const setUsage = (id: string, set: Partial<typeof users.$inferInsert>) =>

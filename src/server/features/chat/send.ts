@@ -14,14 +14,8 @@ import { callsTools } from '#server/features/models/capabilities.ts'
 import type { ModelRegistry, ResolvedModel } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import type { UserRow } from '#server/lib/context.ts'
-import {
-  budgetRefusal,
-  MAX_GENERATING_PER_USER,
-  refusalFor,
-  SENDS_PER_MINUTE,
-  spendSendBudget,
-  type UsageClaim,
-} from './admission.ts'
+import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, tierOf } from '#server/lib/usage.ts'
+import { budgetRefusal, refusalFor, spendSendBudget, type UsageClaim } from './admission.ts'
 import { countSentMessages } from './finalize.ts'
 import type { GenerationDeps, GenerationJob, GenerationRegistry } from './generation.ts'
 import { buildPrompt, type HistoryExchange, userText } from './history.ts'
@@ -38,18 +32,16 @@ import {
   findByClientId,
   findOwnedMessage,
   generatesAgain,
-  loadHistory,
   type MessageRow,
   resetUsageIfDue,
   restartAttempt,
   saveKnowledge,
 } from './queries.ts'
 import type { SendInput } from './send-input.ts'
-import { type Placement, type SendOutcome, type SendRow, startSend } from './send-statement.ts'
+import { loadHistory, type Placement, type SendOutcome, type SendRow, startSend } from './send-statement.ts'
 import { sseResponse } from './sse.ts'
 import { followGeneration, followStored, headOf, replayStored } from './stream.ts'
 import { sendTemporary } from './temporary.ts'
-import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, tierOf } from './usage.ts'
 
 export interface ChatServices extends GenerationDeps {
   models: ModelRegistry
@@ -247,23 +239,16 @@ async function store(
   row: SendRow,
   claim: UsageClaim,
 ): Promise<SendOutcome> {
-  const reservation = {
-    chars: claim.chars,
-    plan: claim.plan,
-    limit: claim.limit,
-    sendsPerMinute: SENDS_PER_MINUTE,
-    maxGenerating: MAX_GENERATING_PER_USER,
-  }
   const once = () =>
     place.kind !== 'revise'
-      ? startSend(db, place, row, reservation)
+      ? startSend(db, place, row, claim)
       : db.transaction(async (tx) => {
           await tx
             .select({ id: threads.id })
             .from(threads)
             .where(and(eq(threads.id, place.threadId), eq(threads.userId, user.id)))
             .for('update')
-          return startSend(tx, place, row, reservation)
+          return startSend(tx, place, row, claim)
         })
   let outcome = await once()
   for (let i = 1; outcome.kind === 'moved' && i < PLACE_ATTEMPTS; i++) outcome = await once()

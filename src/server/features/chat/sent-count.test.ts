@@ -7,19 +7,12 @@ import { describe, expect, it } from 'vitest'
 import { messages, PERSON_SENT_ORIGINS, threads, users } from '#server/db/schema/index.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents } from '../../../../tests/helpers/chat.ts'
+import { ownerWithDefault } from '../../../../tests/helpers/thread-kit.ts'
 
 const app = setUpAiTestApp()
 const db = () => app.t.deps.database.db
 
-async function signedIn() {
-  const { cookie, user } = await app.t.signUp()
-  const userId = user.id as string
-  const [def] = await db()
-    .select()
-    .from(threads)
-    .where(and(eq(threads.userId, userId), eq(threads.isDefault, true)))
-  return { cookie, userId, defaultId: def!.id }
-}
+const signedIn = () => ownerWithDefault(app.t)
 
 const kept = async (userId: string) =>
   (await db().select({ n: users.sentMessages }).from(users).where(eq(users.id, userId)))[0]!.n

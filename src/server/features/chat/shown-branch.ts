@@ -5,16 +5,16 @@
 import { sql } from 'drizzle-orm'
 import type { Db, Tx } from '#server/db/client.ts'
 
-/** A row whose parent is not in its thread starts it, as chat/branch.ts childrenByParent reads it. */
+/** A row whose parent is not in its thread starts it, as lib/branch.ts childrenByParent reads it. */
 const isRoot = sql.raw(`(m.parent_id is null or not exists (
   select 1 from messages p where p.id = m.parent_id and p.thread_id = m.thread_id))`)
 
-/** The version shown at a turn: selected last, then created last (chat/branch.ts `selected`). */
+/** The version shown at a turn: selected last, then created last (lib/branch.ts `selected`). */
 const shownFirst = sql.raw('order by m.selected_at desc, m.created_at desc, m.id desc limit 1')
 
 /**
  * Each row of the thread with its depth and whether it is on the shown branch: from the first
- * turn, the version selected last at each turn, as chat/branch.ts activeBranch computes it. One
+ * turn, the version selected last at each turn, as lib/branch.ts activeBranch computes it. One
  * walk down the tree and one down the branch, joined, so the whole is linear in the thread's rows.
  * Each step is a lateral lookup by index, kept apart by `offset 0`: joined plainly (or a lateral
  * the planner may pull up into a join), the planner, which guesses a few rows for a recursive
@@ -183,7 +183,7 @@ async function selectUp(
  * walked down from its top (the version selected last at each turn), `batch` rows a step, each
  * step locking the thread. Every state between steps is a path from the first turn, shorter than
  * the branch: a send or an edit in that moment writes its end, and the switch stops there (that
- * exchange is the newest choice at its turn, so the rule of branch.ts agrees).
+ * exchange is the newest choice at its turn, so the rule of lib/branch.ts agrees).
  */
 async function moveShownBranch(steps: Steps, parts: BranchSwitch, batch: number): Promise<void> {
   const { threadId, depth } = parts

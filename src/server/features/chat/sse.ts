@@ -24,7 +24,6 @@ export interface SseSink {
 type SseStart = (sink: SseSink) => (() => void) | undefined
 
 const frameOf = (event: ChatEvent) => `data: ${JSON.stringify(event)}\n\n`
-export const encodeEvent = (event: ChatEvent) => encoder.encode(frameOf(event))
 
 /** Where the frames go: a ReadableStream's controller or a Node response. */
 interface SseOut {

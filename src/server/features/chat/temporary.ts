@@ -5,20 +5,19 @@
 // messages that plant trees, in one update of their row.
 import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import { chatErrorCodes } from '#contract/chat-events.ts'
 import type { Db } from '#server/db/client.ts'
 import { users } from '#server/db/schema/index.ts'
 import type { UserRow } from '#server/lib/context.ts'
+import { inputCharsOf } from '#server/lib/usage.ts'
 import { limitRefusal, spendSendBudget } from './admission.ts'
 import { classify } from './failures.ts'
 import { chargedChars, type FinishedReply, replyImpact } from './finalize.ts'
-import { Generation, streamModel } from './generation.ts'
+import { failUnended, Generation, streamModel } from './generation.ts'
 import { buildPrompt, type HistoryExchange } from './history.ts'
 import { contextChars, contextSystemText } from './prompt-context.ts'
 import { admit, type ChatServices, contextOf } from './send.ts'
 import type { SendInput } from './send-input.ts'
 import { followGeneration } from './stream.ts'
-import { inputCharsOf } from './usage.ts'
 
 export async function sendTemporary(
   s: ChatServices,
@@ -76,15 +75,7 @@ export async function sendTemporary(
     })
     .catch((err: unknown) => {
       s.log.error({ err }, 'temporary reply crashed')
-      if (!gen.end)
-        gen.finish({
-          outcome: {
-            status: 'failed',
-            response: gen.text,
-            errorMessage: 'Something went wrong. Please try again.',
-          },
-          code: chatErrorCodes.internal,
-        })
+      failUnended(gen)
     })
     .finally(() => signal.removeEventListener('abort', stop))
   // A graceful stop waits for the reply to be charged.

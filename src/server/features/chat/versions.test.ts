@@ -2,28 +2,22 @@
 // shown branch follows the selected version, and every count follows what the person wrote.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { and, eq, sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { type Message, messagePageSchema } from '#contract/messages.ts'
 import { createApp } from '#server/app.ts'
-import { messages, threads, users } from '#server/db/schema/index.ts'
+import { messages, users } from '#server/db/schema/index.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, replyText } from '../../../../tests/helpers/chat.ts'
 import { TEST_ORIGIN } from '../../../../tests/helpers/test-app.ts'
+import { ownerWithDefault } from '../../../../tests/helpers/thread-kit.ts'
 import { reshowThread } from './shown-branch.ts'
 
 const app = setUpAiTestApp((ai) => ({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: ai.openaiBaseUrl }))
 
 const db = () => app.t.deps.database.db
 
-async function signedIn() {
-  const { cookie, user } = await app.t.signUp()
-  const [def] = await db()
-    .select()
-    .from(threads)
-    .where(and(eq(threads.userId, user.id as string), eq(threads.isDefault, true)))
-  return { cookie, userId: user.id as string, defaultId: def!.id }
-}
+const signedIn = () => ownerWithDefault(app.t)
 
 async function send(cookie: string, json: Record<string, unknown>) {
   const res = await app.t.request('/api/messages', { method: 'POST', cookie, json })

@@ -8,7 +8,7 @@ import {
   type ExportedMessage,
   type ExportedThread,
 } from '#contract/export.ts'
-import { activeBranch, childrenByParent } from '#server/features/chat/branch.ts'
+import { activeBranch, childrenByParent } from '#server/lib/branch.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { sourcesOf, toolStepsOf } from '#server/lib/stored-message.ts'
 import type { ExportMessageRow, ExportThreadRow, ProjectFileRow, ProjectRow } from './queries.ts'

@@ -9,18 +9,19 @@ import {
   TEST_ORIGIN,
   type TestApp,
 } from '../../../../tests/helpers/test-app.ts'
-import { type OidcBehaviour, type OidcStandIn, startOidcStandIn } from '../../../../tests/stand-ins/oidc.ts'
+import {
+  googleEnv,
+  type OidcBehaviour,
+  type OidcStandIn,
+  startOidcStandIn,
+} from '../../../../tests/stand-ins/oidc.ts'
 import { FLOW_COOKIE } from './flow-cookie.ts'
 
 let op: OidcStandIn
 let t: TestApp
 beforeAll(async () => {
   op = await startOidcStandIn()
-  t = await createTestApp({
-    GOOGLE_CLIENT_ID: op.clientId,
-    GOOGLE_CLIENT_SECRET: op.clientSecret,
-    GOOGLE_ISSUER_URL: op.issuer,
-  })
+  t = await createTestApp(googleEnv(op))
 })
 afterAll(async () => {
   await t?.close()

@@ -2,12 +2,12 @@
 // caps the wanted name (the estimate query allows 120 characters; catalogue names are at most 54):
 // 370 names x 120 x 54 cells is a few million steps, a few milliseconds, per bad request.
 
-/** Levenshtein distance, one row of memory. */
-export function editDistance(a: string, b: string): number {
-  if (a === b) return 0
-  if (a.length === 0) return b.length
-  if (b.length === 0) return a.length
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+/**
+ * The fewest edits turning `a` into `b` (Levenshtein), or with `infix` into some part of `b`
+ * (Sellers: the match may start and end anywhere in b). One row of memory.
+ */
+function distance(a: string, b: string, infix: boolean): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => (infix ? 0 : j))
   for (let i = 1; i <= a.length; i++) {
     const current = [i]
     for (let j = 1; j <= b.length; j++) {
@@ -16,22 +16,11 @@ export function editDistance(a: string, b: string): number {
     }
     previous = current
   }
-  return previous[b.length] ?? 0
+  return infix ? Math.min(...previous) : (previous[b.length] ?? 0)
 }
 
-/** The fewest edits turning `a` into some part of `b` (Sellers: the match may start and end anywhere in b). */
-export function infixDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, () => 0)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution)
-    }
-    previous = current
-  }
-  return Math.min(...previous)
-}
+export const editDistance = (a: string, b: string) => distance(a, b, false)
+export const infixDistance = (a: string, b: string) => distance(a, b, true)
 
 // A family name ("llama", "claude sonnet") should find the models that contain it, which the
 // plain distance ranks behind short unrelated names: a match inside the name costs its edits

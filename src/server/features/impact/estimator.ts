@@ -17,7 +17,7 @@ import {
   resolveProvider,
   resolveZone,
 } from './estimator-inputs.ts'
-import { ECOLOGITS, KNOWN_MODELS, PROVIDERS, STANDARD } from './methodology-data.ts'
+import { ECOLOGITS, KNOWN_MODELS, type ModelProfile, PROVIDERS, STANDARD } from './methodology-data.ts'
 
 // The CO2 of one LLM reply by EcoLogits 0.9.1's inference method (ecologits/impacts/llm.py),
 // step by step as in shared/impact-methodology.md. Pure: no I/O, no clock, no randomness.
@@ -153,6 +153,15 @@ export function toCo2Impact(impact: MessageImpact, measured?: boolean): Co2Impac
   }
 }
 
+/** A model's size as the methodology and the calculator show it. */
+const modelFigures = (m: ModelProfile) => ({
+  name: m.name,
+  provider: m.provider,
+  architecture: m.architecture,
+  totalParamsB: { ...m.totalB },
+  activeParamsB: { ...m.activeB },
+})
+
 /** The method's tables for the how-it-works calculator. */
 export function impactCatalog(): ImpactCatalogResponse {
   return {
@@ -164,13 +173,7 @@ export function impactCatalog(): ImpactCatalogResponse {
       pue: { ...pue },
       zone,
     })),
-    models: KNOWN_MODELS.map((m) => ({
-      name: m.name,
-      provider: m.provider,
-      architecture: m.architecture,
-      totalParamsB: { ...m.totalB },
-      activeParamsB: { ...m.activeB },
-    })),
+    models: KNOWN_MODELS.map(modelFigures),
     zones: Object.entries(ELECTRICITY_MIXES).map(([code, mix]) => ({
       code,
       label: mix.label,
@@ -189,11 +192,7 @@ export function impactModels(): ImpactModelsResponse {
       .filter((p) => p.id !== 'self')
       .map(({ id, label, pue, wue, zone }) => ({ id, label, pue: { ...pue }, wue: { ...wue }, zone })),
     models: KNOWN_MODELS.map((m) => ({
-      name: m.name,
-      provider: m.provider,
-      architecture: m.architecture,
-      totalParamsB: { ...m.totalB },
-      activeParamsB: { ...m.activeB },
+      ...modelFigures(m),
       warnings: [...m.warnings],
       aliases: [...m.aliases],
     })),

@@ -57,7 +57,7 @@ const userRow = async (t: TestApp, id: string) =>
 describe('CO2 of a streamed reply', () => {
   it("stores actual, standard and saved with the inputs used, and adds the saved midpoint to the user's total", async () => {
     const { cookie, userId, threadId } = await signedIn(gemini)
-    // A free account past its premium share answers with Gemini 2.5 Flash-Lite (usage.ts).
+    // A free account past its premium share answers with Gemini 2.5 Flash-Lite (lib/usage.ts).
     await gemini.deps.database.db.update(users).set({ aiInputChars: 20_000 }).where(eq(users.id, userId))
     const row = await sendAndSettle(gemini, cookie, {
       content: 'How do trees store carbon?',

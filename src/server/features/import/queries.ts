@@ -1,22 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { and, desc, eq, gte, inArray, isNull, like } from 'drizzle-orm'
+import { UPLOAD_TYPES } from '#contract/attachments.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { messages, threads, uploads } from '#server/db/schema/index.ts'
 import { importedBranch, importedOrigin, importedTree } from './imported-tree.ts'
 import type { ImportedThread } from './parse.ts'
 
-// Files a Loris export may bring back: the types an upload may have (contract/attachments.ts).
+// Files a Loris export may bring back: the types an upload may have.
 const FILE_TYPES: Record<'image' | 'document', Set<string>> = {
-  image: new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/svg+xml']),
-  document: new Set([
-    'application/pdf',
-    'application/msword',
-    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-    'text/plain',
-    'text/csv',
-    'application/vnd.ms-excel',
-    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  ]),
+  image: new Set(UPLOAD_TYPES.image),
+  document: new Set(UPLOAD_TYPES.document),
 }
 
 /** The files an import has written to storage so far, by their path in the export (files/...). */

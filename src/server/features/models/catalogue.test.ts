@@ -9,7 +9,7 @@ import { parseEnv } from '#server/env.ts'
 import { startupRows } from '#server/features/system/startup-report.ts'
 import { readEvents, replyText, settled } from '../../../../tests/helpers/chat.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
+import { type AiStandIn, catalogueEnv, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
 import { loadCatalogue } from './catalogue.ts'
 
 let ai: AiStandIn
@@ -40,18 +40,7 @@ async function shownMessages(t: TestApp, cookie: string, threadId: string): Prom
 describe('providers beside the modes', () => {
   let t: TestApp
   beforeAll(async () => {
-    t = await createTestApp({
-      GEMINI_API_KEY: 'test',
-      GEMINI_BASE_URL: ai.geminiBaseUrl,
-      ANTHROPIC_API_KEY: 'test',
-      ANTHROPIC_BASE_URL: ai.anthropicBaseUrl,
-      MISTRAL_API_KEY: 'test',
-      MISTRAL_BASE_URL: ai.mistralBaseUrl,
-      OPENAI_COMPATIBLE_ENDPOINTS: JSON.stringify([
-        { name: 'ollama', baseURL: ai.openaiBaseUrl, apiKey: 'test', models: ['qwen2.5:7b'] },
-      ]),
-      ECO_ENGINE: 'off',
-    })
+    t = await createTestApp(catalogueEnv(ai))
   })
   afterAll(() => t.close())
 

@@ -10,9 +10,9 @@ import type { ProviderId } from '#contract/impact.ts'
 import { modelName } from '#contract/model-names.ts'
 import { type ReplyFamily, TYPICAL_REPLY_TOKENS } from '#contract/models.ts'
 import type { Env } from '#server/env.ts'
-import type { Plan } from '#server/features/chat/usage.ts'
 import { estimateImpact, ImpactInputError, midpoint } from '#server/features/impact/estimator.ts'
 import { catalogueName } from '#server/features/impact/message-impact.ts'
+import type { Plan } from '#server/lib/usage.ts'
 import type { CompatibleEndpoint } from './providers.ts'
 
 const PLANS = ['free', 'premium'] as const satisfies readonly Plan[]

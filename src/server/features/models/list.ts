@@ -3,9 +3,9 @@
 // them in the browser, without a request per keystroke.
 import type { ChatModel } from '#contract/config.ts'
 import { type ModelsResponse, TYPICAL_REPLY_TOKENS } from '#contract/models.ts'
-import type { Plan } from '#server/features/chat/usage.ts'
+import type { GeminiTier, Plan } from '#server/lib/usage.ts'
 import { gramsPerToken } from './catalogue.ts'
-import type { GeminiTier, ModelRegistry } from './registry.ts'
+import type { ModelRegistry } from './registry.ts'
 
 const MODES: ChatModel[] = ['gemini', 'loris', 'chatgpt']
 

@@ -10,6 +10,7 @@ import type { EcoEngine } from '#server/features/eco-engine/engine.ts'
 import { ecoLanguageModel } from '#server/features/eco-engine/language-model.ts'
 import { type ImpactSettings, impactSettings } from '#server/features/impact/message-impact.ts'
 import { AppError } from '#server/lib/app-error.ts'
+import type { GeminiTier } from '#server/lib/usage.ts'
 import { type Availability, modeAvailability } from './availability.ts'
 import { type CatalogueModel, gramsPerToken, loadCatalogue, type ModelCatalogue } from './catalogue.ts'
 import {
@@ -20,9 +21,6 @@ import {
   providerFactories,
 } from './providers.ts'
 import { orderPool, type PoolModel, type RouteRequest, route, routingSaving } from './routing.ts'
-
-/** Which Gemini model a usage tier gets: env GEMINI_MODEL_PRO, _FLASH_LITE or _PREMIUM_FALLBACK. */
-export type GeminiTier = 'pro' | 'flash-lite' | 'premium-fallback'
 
 /** What a model can do: routing and the tools offered to it read these. */
 export interface ModelCapabilities {

@@ -5,7 +5,7 @@ import { isChatModel } from '#contract/chat-models.ts'
 import type { Db } from '#server/db/client.ts'
 import { inThread, type ThreadRow } from '#server/db/owned-thread.ts'
 import { messages, shares, threads, uploads } from '#server/db/schema/index.ts'
-import { activeBranch } from '#server/features/chat/branch.ts'
+import { activeBranch } from '#server/lib/branch.ts'
 import { co2Of, sourcesOf } from '#server/lib/stored-message.ts'
 import {
   modelNamesOf,

@@ -6,7 +6,7 @@ import type { Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
 import { executeNamed, placeholders, shapedStatement } from '#server/db/named-statement.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
-import { chargeUnfinishedReplies } from '#server/features/chat/charge-unfinished.ts'
+import { chargeUnfinishedReplies } from '#server/features/chat/lease.ts'
 import {
   badCursor,
   cursorTimestamp,

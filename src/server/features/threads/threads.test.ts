@@ -5,6 +5,7 @@ import { threadListSchema, threadPageSchema, threadSchema } from '#contract/thre
 import { messages, threads } from '#server/db/schema/index.ts'
 import { reshowThread } from '#server/features/chat/shown-branch.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { ownerWithDefault } from '../../../../tests/helpers/thread-kit.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -12,10 +13,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-async function signedIn() {
-  const { cookie, user } = await t.signUp()
-  return { cookie, userId: user.id as string }
-}
+const signedIn = () => ownerWithDefault(t)
 
 async function addThread(userId: string, title = 'Trip plans') {
   const [row] = await t.deps.database.db

@@ -45,11 +45,17 @@ const budgetUsed = async (userId: string) => {
   return Number(result.rows[0]?.count ?? 0)
 }
 
+/** A signed-up person who has spent `count` of the transcription budget. */
+async function personWhoSpent(count: number) {
+  const { cookie, user } = await app.t.signUp()
+  const userId = user.id as string
+  await spent(userId, count)
+  return { cookie, userId }
+}
+
 describe('one transcription budget for /api/transcribe and audio attachments', () => {
   it('an audio attachment spends the budget /api/transcribe then finds spent', async () => {
-    const { cookie, user } = await app.t.signUp()
-    const userId = user.id as string
-    await spent(userId, TRANSCRIBE_BUDGET.limit - 1)
+    const { cookie, userId } = await personWhoSpent(TRANSCRIBE_BUDGET.limit - 1)
     const res = await sendAudio(cookie, 'voice.webm', 'audio/webm')
     expect(res.status).toBe(200)
     expect((await readEvents(res)).at(-1)).toMatchObject({ done: true })
@@ -60,9 +66,7 @@ describe('one transcription budget for /api/transcribe and audio attachments', (
   })
 
   it('refuses an audio attachment once /api/transcribe spent the budget, before any work', async () => {
-    const { cookie, user } = await app.t.signUp()
-    const userId = user.id as string
-    await spent(userId, TRANSCRIBE_BUDGET.limit)
+    const { cookie, userId } = await personWhoSpent(TRANSCRIBE_BUDGET.limit)
     const res = await sendAudio(cookie, 'voice.webm', 'audio/webm')
     expect(res.status).toBe(429)
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
@@ -75,9 +79,7 @@ describe('one transcription budget for /api/transcribe and audio attachments', (
   })
 
   it('a recording sent under another name is still refused before it is transcribed', async () => {
-    const { cookie, user } = await app.t.signUp()
-    const userId = user.id as string
-    await spent(userId, TRANSCRIBE_BUDGET.limit)
+    const { cookie, userId } = await personWhoSpent(TRANSCRIBE_BUDGET.limit)
     const res = await sendAudio(cookie, 'notes.bin', 'application/octet-stream')
     expect(res.status).toBe(429)
     expect((await res.json()).message).toBe(TRANSCRIBE_REFUSAL)

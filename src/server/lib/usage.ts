@@ -2,7 +2,6 @@
 // the caller reads the user row and the clock, these decide.
 import { PLAN_LIMITS } from '#contract/plan.ts'
 import { isProAt } from '#contract/user.ts'
-import type { GeminiTier } from '#server/features/models/registry.ts'
 
 export const USAGE_RESET_DAYS = 30
 const DAY_MS = 86_400_000
@@ -13,6 +12,9 @@ export const PREMIUM_PRO_BELOW = 500_000
 export const PREMIUM_LIMIT = PLAN_LIMITS.premium.charsPer30Days
 
 export type Plan = 'free' | 'premium'
+
+/** Which Gemini model a usage tier gets: env GEMINI_MODEL_PRO, _FLASH_LITE or _PREMIUM_FALLBACK. */
+export type GeminiTier = 'pro' | 'flash-lite' | 'premium-fallback'
 
 export interface UsageFields {
   isPremium: boolean

@@ -1,7 +1,9 @@
 import { type Message, messageKnowledgeSchema } from '#contract/messages.ts'
 import { replyModelName } from '#contract/model-names.ts'
+import type { messages } from '#server/db/schema/index.ts'
 import { co2Of, sourcesOf, toolStepsOf } from '#server/lib/stored-message.ts'
-import type { MessageRow } from './queries.ts'
+
+type MessageRow = typeof messages.$inferSelect
 
 /** The columns a message's JSON is made of: what a message page reads, and nothing more. */
 export const MESSAGE_JSON_FIELDS = [
