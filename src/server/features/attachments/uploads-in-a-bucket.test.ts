@@ -77,7 +77,7 @@ describe('uploads in an S3 bucket', () => {
     expect(events.at(-1)).toMatchObject({ done: true })
     const threadId = events[0]?.threadId as string
     const page = await (await app.t.request(`/api/messages?threadId=${threadId}`, { cookie })).json()
-    const mediaUrl = page.find((m: { mediaUrl: string | null }) => m.mediaUrl)?.mediaUrl as string
+    const mediaUrl = page.items.find((m: { mediaUrl: string | null }) => m.mediaUrl)?.mediaUrl as string
     // The object made as large as an upload may be (25 MB), in place.
     const key = [...s3.objects.keys()].find((k) => s3.objects.get(k)?.bytes.toString() === 'a short note')
     const object = s3.objects.get(key as string)
