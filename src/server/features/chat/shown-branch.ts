@@ -87,7 +87,8 @@ const stepsOf =
  * Locks the thread for one step. A flag flipped is a new row version, entered again in the search
  * index's pending list; past its limit (4 MB) the list is merged into the index within whichever
  * statement crossed it, a step of hundreds of milliseconds. With the smallest limit (64 kB) a
- * step merges what it added as it goes: each step costs a little more, none that much.
+ * step merges what it added as it goes: each step costs a little more, none that much. What a
+ * step still writes is every word of its rows into that index (decision 048).
  */
 const lockThread = async (tx: Tx, threadId: string) => {
   await tx.execute(sql`set local gin_pending_list_limit = 64`)
