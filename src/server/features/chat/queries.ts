@@ -40,27 +40,26 @@ export async function findDefaultThread(db: Db, userId: string) {
   return row
 }
 
-export async function findOwnedMessage(db: Db, userId: string, id: string) {
+/** The user's message that `match` names (another user's is never found). */
+async function findMessage(db: Db, userId: string, match: SQL) {
   const [row] = await db
     .select()
     .from(messages)
-    .where(and(eq(messages.id, id), eq(messages.userId, userId)))
+    .where(and(eq(messages.userId, userId), match))
   return row
 }
+
+export const findOwnedMessage = (db: Db, userId: string, id: string) =>
+  findMessage(db, userId, eq(messages.id, id))
+
+export const findByClientId = (db: Db, userId: string, clientMessageId: string) =>
+  findMessage(db, userId, eq(messages.clientMessageId, clientMessageId))
 
 /** Keeps what retrieval sent the model with the stored exchange (nothing when nothing was). */
 export async function saveKnowledge(db: Db, messageId: string, ctx: PromptContext): Promise<void> {
   if (!ctx.passages.length) return
   const knowledge: MessageKnowledge = { passages: ctx.passages, filesChars: ctx.filesChars }
   await db.update(messages).set({ knowledge }).where(eq(messages.id, messageId))
-}
-
-export async function findByClientId(db: Db, userId: string, clientMessageId: string) {
-  const [row] = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.userId, userId), eq(messages.clientMessageId, clientMessageId)))
-  return row
 }
 
 /**

@@ -24,13 +24,7 @@ import { answerApproval } from './approval.ts'
 import type { GenerationRegistry } from './generation.ts'
 import type { ReplyLookup } from './lookup.ts'
 import type { PromptContextSource } from './prompt-context.ts'
-import {
-  clearHistory,
-  listMessagesPage,
-  type MessagesPage,
-  markStopped,
-  selectVersion,
-} from './queries.ts'
+import { clearHistory, listMessagesPage, type MessagesPage, markStopped, selectVersion } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
 import { type AttachmentReader, readSendInput } from './send-input.ts'
 

@@ -304,25 +304,10 @@ export function lookupFor(
   return (signal) => lookup.prepare({ callsTools: callsTools(resolved), webSearch, message, signal })
 }
 
-/** The earlier send a retry names, if any. */
-async function seenBefore(db: Db, user: UserRow, input: SendInput) {
-  return input.clientMessageId ? findByClientId(db, user.id, input.clientMessageId) : undefined
-}
-
-/** Refused before anything was stored: a retry of a send stored before is answered as that send. */
-async function answerRefused(
-  s: ChatServices,
-  user: UserRow,
-  input: SendInput,
-  signal: AbortSignal,
-  refusal: AppError,
-): Promise<Response> {
-  const seen = await seenBefore(s.db, user, input)
-  if (seen) return resend(s, user, seen, input, signal)
-  throw refusal
-}
-
-/** What a send the statement did not store is answered. */
+/**
+ * What a send the statement did not store is answered: a retry of a send stored before (the
+ * duplicate's winner, or a refused retry's original) as that send, else the reason it was not.
+ */
 async function answerUnstored(
   s: ChatServices,
   user: UserRow,
@@ -331,27 +316,15 @@ async function answerUnstored(
   outcome: Exclude<SendOutcome, { kind: 'stored' }>,
   claim: UsageClaim,
 ): Promise<Response> {
-  switch (outcome.kind) {
-    case 'no-thread':
-      throw new AppError('not_found:thread', 'This thread does not exist')
-    case 'moved':
-      throw new AppError('conflict:message', 'This conversation just changed; please send again')
-    case 'duplicate': {
-      const winner = await seenBefore(s.db, user, input)
-      if (!winner) throw new AppError('conflict:message', 'This message was just sent; please refresh')
-      return resend(s, user, winner, input, signal)
-    }
-    case 'over-budget':
-      return answerRefused(
-        s,
-        user,
-        input,
-        signal,
-        await refusalFor(s.db, user.id, claim, budgetRefusal(outcome.retryAfter)),
-      )
-    case 'refused':
-      return answerRefused(s, user, input, signal, await refusalFor(s.db, user.id, claim))
-  }
+  if (outcome.kind === 'no-thread') throw new AppError('not_found:thread', 'This thread does not exist')
+  if (outcome.kind === 'moved')
+    throw new AppError('conflict:message', 'This conversation just changed; please send again')
+  const seen = input.clientMessageId ? await findByClientId(s.db, user.id, input.clientMessageId) : undefined
+  if (seen) return resend(s, user, seen, input, signal)
+  if (outcome.kind === 'duplicate')
+    throw new AppError('conflict:message', 'This message was just sent; please refresh')
+  const overBudget = outcome.kind === 'over-budget' ? budgetRefusal(outcome.retryAfter) : undefined
+  throw await refusalFor(s.db, user.id, claim, overBudget)
 }
 
 /** A send whose clientMessageId was seen before: never a second message. */

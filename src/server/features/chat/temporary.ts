@@ -12,7 +12,7 @@ import { inputCharsOf } from '#server/lib/usage.ts'
 import { limitRefusal, spendSendBudget } from './admission.ts'
 import { classify } from './failures.ts'
 import { chargedChars, type FinishedReply, replyImpact } from './finalize.ts'
-import { failUnended, Generation, streamModel } from './generation.ts'
+import { failUnended, finishedReply, Generation, streamModel } from './generation.ts'
 import { buildPrompt, type HistoryExchange } from './history.ts'
 import { contextChars, contextSystemText } from './prompt-context.ts'
 import { admit, type ChatServices, contextOf } from './send.ts'
@@ -48,25 +48,10 @@ export async function sendTemporary(
     contextSystemText(ctx),
   )
   const done = streamModel(gen, { resolved, prompt })
-    .then(async ({ ending, usage, measured, started }) => {
-      const { outcome, code } = classify(resolved.chatModel, ending, gen.text)
-      const reply: FinishedReply = {
-        messageId: '',
-        attemptId: '',
-        userId: user.id,
-        threadId: null,
-        chatModel: resolved.chatModel,
-        provider: resolved.provider,
-        modelId: resolved.modelId,
-        outcome,
-        inputTokens: usage.inputTokens ?? null,
-        outputTokens: usage.outputTokens ?? null,
-        latencyMs: Math.round(performance.now() - started),
-        inputChars,
-        impact: resolved.impact,
-        measuredEnergy: measured,
-        now: s.now(),
-      }
+    .then(async (result) => {
+      const { outcome, code } = classify(resolved.chatModel, result.ending, gen.text)
+      const job = { messageId: '', attemptId: '', userId: user.id, threadId: null, inputChars, resolved }
+      const reply = finishedReply(gen, job, result, outcome, s.now())
       const userMessageCount = await chargeTemporary(s.db, reply).catch((err: unknown) => {
         s.log.error({ err }, 'charging a temporary reply failed')
         return undefined
