@@ -42,21 +42,14 @@ export interface ModelCall {
   lookup?: (signal: AbortSignal) => Promise<PreparedLookup>
   /** The send's search toggle, kept with a reply that waits for approval (the same tools again). */
   webSearch?: boolean
-  /**
-   * The part of the reply written before it waited for the person's approval: its text, steps,
-   * sources and usage, and its own messages after the prompt, the person's answer last
-   * (models/approval.ts). The reply goes on from there.
-   */
+  /** What the reply wrote before it waited for approval, and its messages, the answer last. */
   earlier?: EarlierPart & { messages: ModelMessage[] }
 }
 
 /** The stored send a reply belongs to. */
 export interface StoredSend {
   messageId: string
-  /**
-   * The attempt at the reply this generation writes (messages.attempt_id): a retry that restarted
-   * the row made another, and this one's saves and end are then refused (decision 009).
-   */
+  /** The attempt this generation writes (messages.attempt_id): a retry's restart refuses its saves. */
   attemptId: string
   userId: string
   threadId: string | null
@@ -250,10 +243,7 @@ async function prepareLookup(gen: Generation, job: ModelCall): Promise<PreparedL
   return lookup
 }
 
-/**
- * Saves the reply's progress while `model` (streamModel's) runs, then stores the reply whatever
- * the outcome.
- */
+/** Saves the reply's progress while `model` (streamModel's) runs, then stores it whatever the outcome. */
 export async function runGeneration(
   deps: GenerationDeps,
   gen: Generation,
@@ -281,13 +271,10 @@ export async function runGeneration(
     ? { outcome: { status: 'complete' as const, response: gen.text, errorMessage: null }, code: null }
     : classify(job.resolved.chatModel, ending, gen.text)
   const reply = { ...finishedReply(gen, job, result, outcome, deps.now()), pendingApproval: pending }
-  let userMessageCount: number | undefined
-  try {
-    const finished = await finalizeReply(deps.db, reply)
-    userMessageCount = finished.userMessageCount
-  } catch (err) {
-    log.error({ err }, 'storing the finished reply failed')
-  }
+  const userMessageCount = await finalizeReply(deps.db, reply).then(
+    (finished) => finished.userMessageCount,
+    (err: unknown) => void log.error({ err }, 'storing the finished reply failed'),
+  )
   log.info({ status: outcome.status, latencyMs: reply.latencyMs, chars: gen.text.length }, 'reply finished')
   gen.finish({ outcome, code, userMessageCount, sources: gen.sources })
 }

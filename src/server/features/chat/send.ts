@@ -18,7 +18,7 @@ import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, tierOf } fro
 import { budgetRefusal, refusalFor, spendSendBudget, type UsageClaim } from './admission.ts'
 import { countSentMessages } from './finalize.ts'
 import type { GenerationDeps, GenerationJob, GenerationRegistry } from './generation.ts'
-import { buildPrompt, type HistoryExchange, userText } from './history.ts'
+import { buildPrompt, type HistoryExchange, type PromptAttachment, userText } from './history.ts'
 import { finishLapsed } from './lease.ts'
 import type { ReplyLookup } from './lookup.ts'
 import {
@@ -256,7 +256,7 @@ async function store(
 }
 
 /** What generating needs of the stored exchange, and the attempt at its reply the send made. */
-type GeneratedRow = Pick<MessageRow, 'id' | 'userId' | 'threadId' | 'content' | 'mediaType'> & {
+export type GeneratedRow = Pick<MessageRow, 'id' | 'userId' | 'threadId' | 'content' | 'mediaType'> & {
   attemptId: string
 }
 
@@ -272,36 +272,41 @@ function generateAndStream(
 ): Response {
   // A new version keeps the turn's stored file but not its bytes: the model is told it was there.
   const content = input.attachment ? row.content : userText(row)
-  const gen = s.generations.start(s, {
+  const extractedText = input.attachment?.extractedText
+  const inputChars = inputCharsOf({ content: row.content, extractedText }) + contextChars(ctx)
+  const at = { history, ctx, webSearch: input.webSearch }
+  const turn = { content, attachment: input.attachment }
+  const gen = s.generations.start(s, replyJob(s, row, inputChars, resolved, turn, at))
+  return followGeneration(gen, headOf(row, input.threadId), signal)
+}
+
+/**
+ * A reply's job: its prompt (the branch's history, the turn, the send's context) and its lookups,
+ * run as it starts (generation.ts): links always, a search when asked, the row's text their query.
+ */
+export function replyJob(
+  s: ChatServices,
+  row: GeneratedRow,
+  inputChars: number,
+  resolved: ResolvedModel,
+  turn: { content: string; attachment?: PromptAttachment | null },
+  { history, ctx, webSearch }: { history: HistoryExchange[]; ctx: PromptContext; webSearch: boolean },
+): GenerationJob {
+  const { lookup } = s
+  const message = row.content
+  return {
     messageId: row.id,
     attemptId: row.attemptId,
     userId: row.userId,
     threadId: row.threadId,
-    inputChars:
-      inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }) +
-      contextChars(ctx),
+    inputChars,
     resolved,
-    prompt: buildPrompt(
-      history,
-      { content, attachment: input.attachment },
-      resolved.historyBudgetTokens,
-      contextSystemText(ctx),
-    ),
-    lookup: lookupFor(s.lookup, resolved, input.webSearch, row.content),
-    webSearch: input.webSearch,
-  })
-  return followGeneration(gen, headOf(row, input.threadId), signal)
-}
-
-/** The reply's lookups, run as it starts (generation.ts): links always, search when asked. */
-export function lookupFor(
-  lookup: ReplyLookup | undefined,
-  resolved: ResolvedModel,
-  webSearch: boolean,
-  message: string,
-): GenerationJob['lookup'] {
-  if (!lookup) return undefined
-  return (signal) => lookup.prepare({ callsTools: callsTools(resolved), webSearch, message, signal })
+    prompt: buildPrompt(history, turn, resolved.historyBudgetTokens, contextSystemText(ctx)),
+    lookup:
+      lookup &&
+      ((signal) => lookup.prepare({ callsTools: callsTools(resolved), webSearch, message, signal })),
+    webSearch,
+  }
 }
 
 /**
