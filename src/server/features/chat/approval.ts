@@ -26,7 +26,7 @@ import { refusalFor, reserve, type UsageClaim } from './admission.ts'
 import { userText } from './history.ts'
 import { contextChars } from './prompt-context.ts'
 import { findOwnedMessage, type MessageRow, newAttempt } from './queries.ts'
-import { type ChatServices, contextOf, replyJob, usageClaim } from './send.ts'
+import { type ChatServices, replyJob, storedContextOf, usageClaim } from './send.ts'
 import { loadHistory } from './send-statement.ts'
 
 const answered = () =>
@@ -47,12 +47,7 @@ export async function answerApproval(
   if (!row) throw new AppError('not_found:message', 'This message does not exist')
   const pending = pendingApprovalOf(row.pendingApproval)
   if (!pending) throw answered()
-  const ctx = await contextOf(
-    s,
-    user,
-    row.threadId ? { kind: 'follow', threadId: row.threadId } : { kind: 'temporary' },
-    row.content,
-  )
+  const ctx = await storedContextOf(s, user, row)
   const { tier, claim } = await usageClaim(s, user, inputCharsOf(row) + contextChars(ctx))
   const resolved = modelOf(s, row, tier)
   const steps = answeredSteps(

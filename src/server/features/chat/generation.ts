@@ -1,8 +1,6 @@
 // Replies are generated detached from the HTTP request that asked for them: the response only
-// subscribes, so a closed tab never loses a reply. Progress is saved every FLUSH_MS, for all the
-// replies of this process in one statement (progress-saver.ts), which is also when a Stop pressed
-// on another node (a DB flag) is noticed; each save, or a lease renewal at least every
-// FLAG_CHECK_MS, keeps this node's lease on the reply (lease.ts).
+// subscribes, so a closed tab never loses a reply. Its progress is saved with every reply of this
+// process (progress-saver.ts), which notices a Stop on another node and keeps the lease (lease.ts).
 import type { ModelMessage } from 'ai'
 import type { Logger } from 'pino'
 import { type ChatErrorCode, type ChatWait, chatErrorCodes } from '#contract/chat-events.ts'
@@ -196,11 +194,8 @@ export async function streamModel(gen: Generation, job: ModelCall): Promise<Mode
     }
   } catch (error) {
     // A dropped connection, or a stop while our own engine was still preparing.
-    ending = gen.stopRequested
-      ? { kind: 'stopped' }
-      : isAbort(error)
-        ? { kind: 'timeout' }
-        : { kind: 'error', error }
+    if (gen.stopRequested || isAbort(error)) ending = { kind: gen.stopRequested ? 'stopped' : 'timeout' }
+    else ending = { kind: 'error', error }
   }
   return { ending, usage, measured, started, responseMessages }
 }
@@ -413,9 +408,5 @@ export class GenerationRegistry {
   /** Resolves when every generation running now has been stored. */
   async idle(): Promise<void> {
     await Promise.all([...this.running.values()].map((e) => e.done))
-  }
-
-  get size(): number {
-    return this.running.size
   }
 }

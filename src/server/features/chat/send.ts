@@ -88,6 +88,12 @@ export async function contextOf(
   return s.context(user.id, { threadId, projectId }, content)
 }
 
+/** The context of a stored exchange's reply, in its thread. */
+export function storedContextOf(s: ChatServices, user: UserRow, row: MessageRow) {
+  const { threadId } = row
+  return contextOf(s, user, threadId ? { kind: 'follow', threadId } : { kind: 'temporary' }, row.content)
+}
+
 /** A mode without a provider answers one error event naming what is missing; nothing is stored. */
 function unservedResponse(s: ChatServices, input: SendInput, signal: AbortSignal): Response | null {
   // A named model is checked when it is resolved (not_found:model).
@@ -139,10 +145,8 @@ interface Admission {
 }
 
 /**
- * The usage tier as the user's row stands (a due reset written first) and the model it gets. The
- * limits themselves, the product's or an operator's (plan_limits), are decided by the statement
- * that stores the send, on the locked row (admission.ts). Edits and regenerations are sends:
- * admitted, reserved and budgeted the same way.
+ * The usage tier as the user's row stands and the model it gets; the limits are decided by the
+ * statement that stores the send (admission.ts). Edits and regenerations are sends like any other.
  */
 export async function admit(
   s: ChatServices,
@@ -357,10 +361,7 @@ async function resend(
   // The model never answered, or the node writing the reply died: try again into the same row.
   const unserved = unservedResponse(s, input, signal)
   if (unserved) return unserved
-  const at = row.threadId
-    ? ({ kind: 'follow', threadId: row.threadId } as const)
-    : ({ kind: 'temporary' } as const)
-  const ctx = await contextOf(s, user, at, row.content)
+  const ctx = await storedContextOf(s, user, row)
   const admission = await admit(s, user, input, row.content, undefined, ctx)
   const { resolved, claim } = admission
   await spendSendBudget(s.db, user.id, claim.plan)

@@ -76,12 +76,7 @@ export function followGeneration(gen: Generation, head: Head, signal: AbortSigna
   })
 }
 
-export function replayStored(
-  row: MessageRow,
-  head: Head,
-  signal: AbortSignal,
-  userMessageCount: number,
-): Response {
+export function replayStored(row: MessageRow, head: Head, signal: AbortSignal, userMessageCount: number) {
   return sseResponse(signal, (sink) => {
     start(sink, head)
     if (row.response) sink.send({ id: row.id, text: row.response })

@@ -31,22 +31,15 @@ export async function sendTemporary(
   const refused = await limitRefusal(s.db, user.id, claim)
   if (refused) throw refused
   await spendSendBudget(s.db, user.id, claim.plan)
-  const history: HistoryExchange[] = (input.history ?? []).map((e) => ({
-    ...e,
-    status: 'complete',
-    mediaType: null,
-  }))
+  const past = input.history ?? []
+  const history = past.map((e): HistoryExchange => ({ ...e, status: 'complete', mediaType: null }))
   const inputChars = inputCharsOf({ content: input.content }) + contextChars(ctx)
   const gen = new Generation()
   // Nothing keeps this reply once its tab is gone: closing it stops the model.
   const stop = () => gen.stop()
   signal.addEventListener('abort', stop, { once: true })
-  const prompt = buildPrompt(
-    history,
-    { content: input.content },
-    resolved.historyBudgetTokens,
-    contextSystemText(ctx),
-  )
+  const system = contextSystemText(ctx)
+  const prompt = buildPrompt(history, { content: input.content }, resolved.historyBudgetTokens, system)
   const done = streamModel(gen, { resolved, prompt })
     .then(async (result) => {
       const { outcome, code } = classify(resolved.chatModel, result.ending, gen.text)
