@@ -7,7 +7,7 @@ import { createApp } from '#server/app.ts'
 import { messages, users } from '#server/db/schema/index.ts'
 import { FREE_LIMIT } from '#server/lib/usage.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
-import { readEvents, settled, waitFor } from '../../../../tests/helpers/chat.ts'
+import { readEvents, settled, usageOf as usageOfUser, waitFor } from '../../../../tests/helpers/chat.ts'
 import { TEST_ORIGIN } from '../../../../tests/helpers/test-app.ts'
 import { MAX_GENERATING_PER_USER, SENDS_PER_MINUTE } from './admission.ts'
 import { reconcileReservations } from './lease.ts'
@@ -35,18 +35,7 @@ async function signedIn() {
   return { cookie, userId: user.id as string }
 }
 
-async function usageOf(userId: string) {
-  const [row] = await db()
-    .select({
-      input: users.aiInputChars,
-      output: users.aiOutputChars,
-      reserved: users.aiReservedChars,
-    })
-    .from(users)
-    .where(eq(users.id, userId))
-  if (!row) throw new Error('no such user')
-  return row
-}
+const usageOf = (userId: string) => usageOfUser(db(), userId)
 
 const streamingCount = async (userId: string) =>
   (
@@ -106,7 +95,7 @@ describe('usage limit under parallel sends', () => {
     const events = await readEvents(await send(cookie, { content: 'will fail' }))
     expect(events.at(-1)?.status).toBe('failed')
     await settled(db(), events.at(-1)?.id as string)
-    expect(await usageOf(userId)).toEqual({ input: 0, output: 0, reserved: 0 })
+    expect(await usageOf(userId)).toMatchObject({ input: 0, output: 0, reserved: 0 })
   })
 })
 
