@@ -77,7 +77,7 @@ export async function messageRow(db: Db, id: string) {
   return row
 }
 
-/** The person's usage, reservation and replies generating, as the limits read them. */
+/** The person's usage, reservation and replies generating, as the limits read them (null: no such person). */
 export async function usageOf(db: Db, userId: string) {
   const [row] = await db
     .select({
@@ -88,8 +88,7 @@ export async function usageOf(db: Db, userId: string) {
     })
     .from(users)
     .where(eq(users.id, userId))
-  if (!row) throw new Error('no such user')
-  return row
+  return row ?? null
 }
 
 /** Waits until the reply has left 'streaming' and returns the stored row. */

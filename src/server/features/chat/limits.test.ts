@@ -35,7 +35,11 @@ async function signedIn() {
   return { cookie, userId: user.id as string }
 }
 
-const usageOf = (userId: string) => usageOfUser(db(), userId)
+async function usageOf(userId: string) {
+  const usage = await usageOfUser(db(), userId)
+  if (!usage) throw new Error('no such user')
+  return usage
+}
 
 const streamingCount = async (userId: string) =>
   (
