@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm'
 import { createLineSplitter } from '#client/features/chat/lib/sse-lines.ts'
 import { type ChatEvent, parseChatEventLine } from '#contract/chat-events.ts'
 import type { Db } from '#server/db/client.ts'
-import { messages } from '#server/db/schema/index.ts'
+import { messages, users } from '#server/db/schema/index.ts'
 
 /** Every event of a finished stream, in order. Fails on lines that are neither events nor comments. */
 export async function readEvents(res: Response): Promise<ChatEvent[]> {
@@ -75,6 +75,20 @@ export async function waitFor<T>(
 export async function messageRow(db: Db, id: string) {
   const [row] = await db.select().from(messages).where(eq(messages.id, id))
   return row
+}
+
+/** The person's usage, reservation and replies generating, as the limits read them (null: no such person). */
+export async function usageOf(db: Db, userId: string) {
+  const [row] = await db
+    .select({
+      input: users.aiInputChars,
+      output: users.aiOutputChars,
+      reserved: users.aiReservedChars,
+      generating: users.aiGenerating,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+  return row ?? null
 }
 
 /** Waits until the reply has left 'streaming' and returns the stored row. */

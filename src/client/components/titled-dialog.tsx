@@ -1,7 +1,15 @@
 // A dialog with a title and a line saying what it is for, then what the caller puts below: a
 // form, a list, the buttons (DialogFooter). The frame every small dialog of the app shares.
 import type { ComponentProps, ReactNode } from 'react'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from './ui/dialog.tsx'
+import { Button } from './ui/button.tsx'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from './ui/dialog.tsx'
 
 export interface TitledDialogProps extends Omit<ComponentProps<typeof DialogContent>, 'title'> {
   open: boolean
@@ -30,6 +38,51 @@ export function TitledDialog({
         {children}
       </DialogContent>
     </Dialog>
+  )
+}
+
+export interface FormDialogProps extends TitledDialogProps {
+  /** Runs on the submit button or Enter (the browser's own submit is prevented). */
+  onSubmit: () => void
+  submitLabel: ReactNode
+  submitDisabled?: boolean
+  /** Shows a Cancel button that calls it. */
+  onCancel?: () => void
+  formClassName?: string
+}
+
+/** A titled dialog holding one form, its submit button (and Cancel) in the footer. */
+export function FormDialog({
+  onSubmit,
+  submitLabel,
+  submitDisabled,
+  onCancel,
+  formClassName,
+  children,
+  ...dialog
+}: FormDialogProps) {
+  return (
+    <TitledDialog {...dialog}>
+      <form
+        className={formClassName}
+        onSubmit={(e) => {
+          e.preventDefault()
+          onSubmit()
+        }}
+      >
+        {children}
+        <DialogFooter>
+          {onCancel && (
+            <Button type="button" variant="outline" onClick={onCancel}>
+              Cancel
+            </Button>
+          )}
+          <Button type="submit" disabled={submitDisabled}>
+            {submitLabel}
+          </Button>
+        </DialogFooter>
+      </form>
+    </TitledDialog>
   )
 }
 

@@ -114,19 +114,12 @@ export function adminRoutes(deps: AppDeps, hooks: AdminHooks) {
         200,
       )
     })
-    .post('/admin/users/:id/suspend', async (c) => {
+    .post('/admin/users/:id/:action{suspend|restore}', async (c) => {
       const person = await target(c, c.req.param('id'))
+      const action = c.req.param('action') === 'suspend' ? 'suspend' : 'restore'
       await db.transaction(async (tx) => {
-        await setSuspended(tx, person.id, true)
-        await audit(tx, { actor: actor(c), action: 'suspend', target: person.email })
-      })
-      return c.json({ ok: true as const }, 200)
-    })
-    .post('/admin/users/:id/restore', async (c) => {
-      const person = await target(c, c.req.param('id'))
-      await db.transaction(async (tx) => {
-        await setSuspended(tx, person.id, false)
-        await audit(tx, { actor: actor(c), action: 'restore', target: person.email })
+        await setSuspended(tx, person.id, action === 'suspend')
+        await audit(tx, { actor: actor(c), action, target: person.email })
       })
       return c.json({ ok: true as const }, 200)
     })

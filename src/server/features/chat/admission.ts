@@ -43,10 +43,7 @@ export interface UsageClaim {
 const budgetMessage = (s: number) =>
   `You are sending messages faster than Loris can answer them. Please wait ${s} seconds and send again; your message is still in the box.`
 
-/**
- * The per-minute send budget of a retry, shared by every node through the rate_limits table (a
- * send spends it in the statement that stores it).
- */
+/** Spends a retry's per-minute send budget (a new send spends it in the statement storing it). */
 export async function spendSendBudget(db: Db, userId: string, plan: Plan): Promise<void> {
   const limit = planLimit(sql`${plan}`, 'sends_per_minute', SENDS_PER_MINUTE)
   const result = (await db.execute(sql`
@@ -122,10 +119,8 @@ export async function refusalFor(
 }
 
 /**
- * Run inside the transaction that restarts a failed message (a new send is admitted by its own
- * statement, send-statement.ts). One statement checks the usage limit and the replies generating
- * on the user's row and reserves both (PostgreSQL re-reads the row under its lock, so parallel
- * sends on any node are counted). False when it must refuse (refusalFor says why).
+ * Reserves a restarted reply's usage and place among the replies generating, checked on the user's
+ * row as it is updated (so parallel sends on any node count); false when refused (refusalFor says why).
  */
 export async function reserve(tx: Tx, userId: string, claim: UsageClaim): Promise<boolean> {
   const reserved = await tx

@@ -23,10 +23,10 @@ import { toMessageJson } from '#server/lib/message-json.ts'
 import { sourcesOf, toolStepsOf } from '#server/lib/stored-message.ts'
 import { inputCharsOf, type tierOf } from '#server/lib/usage.ts'
 import { refusalFor, reserve, type UsageClaim } from './admission.ts'
-import { buildPrompt, userText } from './history.ts'
-import { contextChars, contextSystemText } from './prompt-context.ts'
+import { userText } from './history.ts'
+import { contextChars } from './prompt-context.ts'
 import { findOwnedMessage, type MessageRow, newAttempt } from './queries.ts'
-import { type ChatServices, contextOf, lookupFor, usageClaim } from './send.ts'
+import { type ChatServices, replyJob, storedContextOf, usageClaim } from './send.ts'
 import { loadHistory } from './send-statement.ts'
 
 const answered = () =>
@@ -47,12 +47,7 @@ export async function answerApproval(
   if (!row) throw new AppError('not_found:message', 'This message does not exist')
   const pending = pendingApprovalOf(row.pendingApproval)
   if (!pending) throw answered()
-  const ctx = await contextOf(
-    s,
-    user,
-    row.threadId ? { kind: 'follow', threadId: row.threadId } : { kind: 'temporary' },
-    row.content,
-  )
+  const ctx = await storedContextOf(s, user, row)
   const { tier, claim } = await usageClaim(s, user, inputCharsOf(row) + contextChars(ctx))
   const resolved = modelOf(s, row, tier)
   const steps = answeredSteps(
@@ -65,21 +60,16 @@ export async function answerApproval(
   if (claimed.kind === 'refused') throw await refusalFor(s.db, user.id, claim)
 
   const history = await loadHistory(s.db, row.parentId)
+  const at = { history, ctx, webSearch: pending.webSearch }
   s.generations.start(s, {
-    messageId: row.id,
-    attemptId: claimed.attemptId,
-    userId: row.userId,
-    threadId: row.threadId,
-    inputChars: claim.chars,
-    resolved,
-    prompt: buildPrompt(
-      history,
+    ...replyJob(
+      s,
+      { ...row, attemptId: claimed.attemptId },
+      claim.chars,
+      resolved,
       { content: userText(row) },
-      resolved.historyBudgetTokens,
-      contextSystemText(ctx),
+      at,
     ),
-    lookup: lookupFor(s.lookup, resolved, pending.webSearch, row.content),
-    webSearch: pending.webSearch,
     earlier: {
       response: row.response,
       inputTokens: row.inputTokens,

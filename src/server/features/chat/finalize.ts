@@ -75,9 +75,8 @@ export function chargedChars(r: Pick<FinishedReply, 'outcome' | 'inputChars' | '
 }
 
 /**
- * Messages the user has sent, failed sends (nothing but the prompt stored) not counted, nor what
- * the person did not write: regenerated replies and the copies '@' makes (docs/decisions/012).
- * Kept on the user's row by the database (migration 0015), not counted here.
+ * Messages the user has sent (failed sends, regenerated replies and '@' copies not counted:
+ * docs/decisions/012), as the database keeps them on the user's row.
  */
 export async function countSentMessages(db: Db | Tx, userId: string): Promise<number> {
   const [row] = await db.select({ n: users.sentMessages }).from(users).where(eq(users.id, userId))
@@ -92,11 +91,8 @@ function buildFinish() {
   )
   return sql`
     with owner as materialized (
-      -- The person's row before the message's, as a send takes them: its admission updates the
-      -- person's row, then its insert waits on any change to a message with its clientMessageId
-      -- in progress. Taken the other way round, a retry of this very send (a second tab, a
-      -- resent request) and this statement each waited for the other until PostgreSQL ended one:
-      -- the reply was never stored, and the retry, following it, saw it lost when its lease lapsed.
+      -- The person's row before the message's, the order a send takes them in (its admission,
+      -- then its insert): the other order deadlocks with a retry of this very send.
       select id from users where id = ${p('userId')} for no key update
     ), info as (
       select origin, status from messages where id = ${p('messageId')}
@@ -149,36 +145,20 @@ function buildFinish() {
 
 /** CO2 of what the model generated; null when it generated nothing or cannot be priced. */
 export function replyImpact(r: FinishedReply) {
-  return r.outcome.status === 'failed'
-    ? null
-    : r.measuredEnergy && r.outputTokens !== null
-      ? measuredMessageImpact({
-          modelId: r.modelId,
-          outputTokens: r.outputTokens,
-          latencyMs: r.latencyMs,
-          zone: r.impact.zone,
-          energy: r.measuredEnergy,
-        })
-      : messageImpact({
-          ...r.impact,
-          provider: r.provider,
-          modelId: r.modelId,
-          outputTokens: r.outputTokens,
-          latencyMs: r.latencyMs,
-          replyChars: r.outcome.response.length,
-        })
+  if (r.outcome.status === 'failed') return null
+  const { modelId, outputTokens, latencyMs, measuredEnergy: energy } = r
+  if (energy && outputTokens !== null)
+    return measuredMessageImpact({ modelId, outputTokens, latencyMs, zone: r.impact.zone, energy })
+  const replyChars = r.outcome.response.length
+  return messageImpact({ ...r.impact, provider: r.provider, modelId, outputTokens, latencyMs, replyChars })
 }
 
 /**
- * Stores the end of a reply and settles its usage, in one statement (decision 021): the
- * reservation made when the send was admitted is released, what was used is charged, the reply's
- * place among the user's replies generating is given back and its CO2 added. A reply already
- * settled (the lease sweep finished it after this node stalled past its lease), restarted as
- * another attempt by a retry, or deleted is left as it is: the row is locked and re-checked
- * (`completed_at is null`, this attempt), and everything else follows from the row it updated.
- * Answers the user's sent-message count after it when the person wrote this message (a
- * regenerated reply sends nothing new: no tree, no upgrade prompt), and whether this call stored
- * it (not when it was settled before, restarted or deleted).
+ * Stores the end of a reply and settles its usage in one statement (decision 021): the reservation
+ * released, what was used charged, its place among the replies generating given back, its CO2
+ * added. A reply settled before (by the lease sweep), restarted by a retry or deleted is left as it
+ * is. Answers whether this call stored it, and the user's sent-message count after it when the
+ * person wrote the message (a regenerated reply sends nothing new).
  */
 export async function finalizeReply(
   db: Db,
@@ -198,12 +178,8 @@ export async function finalizeReply(
   const whole = co2Impact?.saved ?? { mid: 0, min: 0, max: 0 }
   const before = r.earlier?.saved ?? { mid: 0, min: 0, max: 0 }
   const saved = { mid: whole.mid - before.mid, min: whole.min - before.min, max: whole.max - before.max }
-  const result = await executeNamed<{
-    origin: string | null
-    status: string | null
-    settled: boolean
-    others: number
-  }>(db, {
+  type Row = { origin: string | null; status: string | null; settled: boolean; others: number }
+  const result = await executeNamed<Row>(db, {
     shape: 'finish',
     build: buildFinish,
     values: {

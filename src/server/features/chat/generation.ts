@@ -1,8 +1,6 @@
 // Replies are generated detached from the HTTP request that asked for them: the response only
-// subscribes, so a closed tab never loses a reply. Progress is saved every FLUSH_MS, for all the
-// replies of this process in one statement (progress-saver.ts), which is also when a Stop pressed
-// on another node (a DB flag) is noticed; each save, or a lease renewal at least every
-// FLAG_CHECK_MS, keeps this node's lease on the reply (lease.ts).
+// subscribes, so a closed tab never loses a reply. Its progress is saved with every reply of this
+// process (progress-saver.ts), which notices a Stop on another node and keeps the lease (lease.ts).
 import type { ModelMessage } from 'ai'
 import type { Logger } from 'pino'
 import { type ChatErrorCode, type ChatWait, chatErrorCodes } from '#contract/chat-events.ts'
@@ -42,21 +40,14 @@ export interface ModelCall {
   lookup?: (signal: AbortSignal) => Promise<PreparedLookup>
   /** The send's search toggle, kept with a reply that waits for approval (the same tools again). */
   webSearch?: boolean
-  /**
-   * The part of the reply written before it waited for the person's approval: its text, steps,
-   * sources and usage, and its own messages after the prompt, the person's answer last
-   * (models/approval.ts). The reply goes on from there.
-   */
+  /** What the reply wrote before it waited for approval, and its messages, the answer last. */
   earlier?: EarlierPart & { messages: ModelMessage[] }
 }
 
 /** The stored send a reply belongs to. */
 export interface StoredSend {
   messageId: string
-  /**
-   * The attempt at the reply this generation writes (messages.attempt_id): a retry that restarted
-   * the row made another, and this one's saves and end are then refused (decision 009).
-   */
+  /** The attempt this generation writes (messages.attempt_id): a retry's restart refuses its saves. */
   attemptId: string
   userId: string
   threadId: string | null
@@ -81,17 +72,17 @@ export class Generation {
   readonly controller = new AbortController()
   private readonly listeners = new Set<(e: GenerationEvent) => void>()
 
-  /** The text so far and every later event, with no gap between them (single-threaded). */
+  /** What happened so far, as events, and every later event: no gap between them (single-threaded). */
   subscribe(listener: (e: GenerationEvent) => void) {
     if (!this.end) this.listeners.add(listener)
-    return {
-      snapshot: this.text,
-      wait: this.wait,
-      sources: this.sources,
-      toolSteps: this.toolSteps,
-      end: this.end,
-      unsubscribe: () => this.listeners.delete(listener),
-    }
+    const past: GenerationEvent[] = [
+      ...(this.wait ? [{ type: 'wait' as const, wait: this.wait }] : []),
+      ...this.toolSteps.map((step) => ({ type: 'tool-step' as const, step })),
+      ...(this.sources.length ? [{ type: 'sources' as const, sources: this.sources }] : []),
+      ...(this.text ? [{ type: 'text' as const, text: this.text }] : []),
+      ...(this.end ? [{ type: 'end' as const, end: this.end }] : []),
+    ]
+    return { past, unsubscribe: () => this.listeners.delete(listener) }
   }
 
   setWait(wait: ChatWait | null) {
@@ -157,7 +148,9 @@ export async function streamModel(gen: Generation, job: ModelCall): Promise<Mode
   let responseMessages: ModelMessage[] | undefined
   try {
     const lookup = await prepareLookup(gen, job)
-    const prompt = withContext(job.prompt, lookup?.context ?? null)
+    // What was looked up first (models without tools) goes after the prompt's system text.
+    const context = lookup?.context
+    const prompt = context ? { ...job.prompt, system: `${job.prompt.system}\n\n${context}` } : job.prompt
     const messages = job.earlier ? [...prompt.messages, ...job.earlier.messages] : prompt.messages
     const parts = streamReply(
       job.resolved,
@@ -172,32 +165,17 @@ export async function streamModel(gen: Generation, job: ModelCall): Promise<Mode
     )
     for await (const part of parts) {
       if (part.type === 'text') gen.push(part.text)
-      else if (part.type === 'tool-call')
-        gen.setToolStep({
-          id: part.call.toolCallId,
-          name: part.call.toolName,
-          args: part.call.input,
-          status: 'running',
-        })
+      else if (part.type === 'tool-call') gen.setToolStep(stepOf(part.call, 'running'))
       else if (part.type === 'tool-result' || part.type === 'tool-error') {
-        const call = part.type === 'tool-result' ? part.result : part.failure
-        const shown = part.type === 'tool-result' ? part.result.output : errorText(part.failure.error)
-        gen.setToolStep({
-          id: call.toolCallId,
-          name: call.toolName,
-          args: call.input,
-          result: stepResult(shown),
-          status: part.type === 'tool-result' ? 'done' : 'failed',
-        })
+        gen.setToolStep(
+          part.type === 'tool-result'
+            ? stepOf(part.result, 'done', stepResult(part.result.output))
+            : stepOf(part.failure, 'failed', stepResult(errorText(part.failure.error))),
+        )
         if (lookup) gen.setSources(lookup.sources())
       } else if (part.type === 'approval-request') {
         gen.approvals.push({ approvalId: part.approvalId, toolCallId: part.call.toolCallId })
-        gen.setToolStep({
-          id: part.call.toolCallId,
-          name: part.call.toolName,
-          args: part.call.input,
-          status: 'awaiting-approval',
-        })
+        gen.setToolStep(stepOf(part.call, 'awaiting-approval'))
       } else if (part.type === 'tool-denied') {
         const step = gen.toolSteps.find((s) => s.id === part.toolCallId)
         if (step && step.status !== 'refused') gen.setToolStep({ ...step, status: 'refused' })
@@ -216,13 +194,25 @@ export async function streamModel(gen: Generation, job: ModelCall): Promise<Mode
     }
   } catch (error) {
     // A dropped connection, or a stop while our own engine was still preparing.
-    ending = gen.stopRequested
-      ? { kind: 'stopped' }
-      : isAbort(error)
-        ? { kind: 'timeout' }
-        : { kind: 'error', error }
+    if (gen.stopRequested || isAbort(error)) ending = { kind: gen.stopRequested ? 'stopped' : 'timeout' }
+    else ending = { kind: 'error', error }
   }
   return { ending, usage, measured, started, responseMessages }
+}
+
+/** A tool call as its step shows it. */
+function stepOf(
+  call: { toolCallId: string; toolName: string; input: unknown },
+  status: ToolStep['status'],
+  result?: string,
+): ToolStep {
+  return {
+    id: call.toolCallId,
+    name: call.toolName,
+    args: call.input,
+    ...(result === undefined ? {} : { result }),
+    status,
+  }
 }
 
 /** How much of a tool's result a step keeps to show. */
@@ -248,15 +238,7 @@ async function prepareLookup(gen: Generation, job: ModelCall): Promise<PreparedL
   return lookup
 }
 
-/** The prompt with what was looked up first (models without tools) after its system text. */
-function withContext(prompt: Prompt, context: string | null): Prompt {
-  return context ? { ...prompt, system: `${prompt.system}\n\n${context}` } : prompt
-}
-
-/**
- * Saves the reply's progress while `model` (streamModel's) runs, then stores the reply whatever
- * the outcome.
- */
+/** Saves the reply's progress while `model` (streamModel's) runs, then stores it whatever the outcome. */
 export async function runGeneration(
   deps: GenerationDeps,
   gen: Generation,
@@ -273,7 +255,8 @@ export async function runGeneration(
       if (!gen.end) gen.stop()
     },
   })
-  const { ending, usage, measured, started, responseMessages } = await model
+  const result = await model
+  const { ending, responseMessages } = result
   // No save of this reply runs after this: finalizeReply writes its last state.
   await saver.remove(job.attemptId)
   if (ending.kind === 'error') log.warn({ error: loggableError(ending.error) }, 'model call failed')
@@ -282,39 +265,46 @@ export async function runGeneration(
   const { outcome, code } = pending
     ? { outcome: { status: 'complete' as const, response: gen.text, errorMessage: null }, code: null }
     : classify(job.resolved.chatModel, ending, gen.text)
-  const earlier = job.earlier
-  const reply: FinishedReply = {
+  const reply = { ...finishedReply(gen, job, result, outcome, deps.now()), pendingApproval: pending }
+  const userMessageCount = await finalizeReply(deps.db, reply).then(
+    (finished) => finished.userMessageCount,
+    (err: unknown) => void log.error({ err }, 'storing the finished reply failed'),
+  )
+  log.info({ status: outcome.status, latencyMs: reply.latencyMs, chars: gen.text.length }, 'reply finished')
+  gen.finish({ outcome, code, userMessageCount, sources: gen.sources })
+}
+
+/** How a reply ended, as finalize.ts stores it (a temporary chat's: only charges it). */
+export function finishedReply(
+  gen: Generation,
+  job: StoredSend & Pick<ModelCall, 'resolved' | 'earlier'>,
+  { usage, measured, started }: ModelResult,
+  outcome: ReplyOutcome,
+  now: Date,
+): FinishedReply {
+  const { resolved, earlier } = job
+  return {
     messageId: job.messageId,
     attemptId: job.attemptId,
     userId: job.userId,
     threadId: job.threadId,
-    chatModel: job.resolved.chatModel,
-    provider: job.resolved.provider,
-    modelId: job.resolved.modelId,
+    chatModel: resolved.chatModel,
+    provider: resolved.provider,
+    modelId: resolved.modelId,
     outcome,
     inputTokens: sum(earlier?.inputTokens, usage.inputTokens),
     outputTokens: sum(earlier?.outputTokens, usage.outputTokens),
     latencyMs: Math.round(performance.now() - started) + (earlier?.latencyMs ?? 0),
     firstTokenMs: gen.firstTextAt === null ? null : Math.round(gen.firstTextAt - started),
     inputChars: job.inputChars,
-    impact: job.resolved.impact,
+    impact: resolved.impact,
     measuredEnergy: measured,
     sources: gen.sources,
     toolSteps: gen.toolSteps,
-    pendingApproval: pending,
     earlier,
-    route: job.resolved.route,
-    now: deps.now(),
+    route: resolved.route,
+    now,
   }
-  let userMessageCount: number | undefined
-  try {
-    const finished = await finalizeReply(deps.db, reply)
-    userMessageCount = finished.userMessageCount
-  } catch (err) {
-    log.error({ err }, 'storing the finished reply failed')
-  }
-  log.info({ status: outcome.status, latencyMs: reply.latencyMs, chars: gen.text.length }, 'reply finished')
-  gen.finish({ outcome, code, userMessageCount, sources: gen.sources })
 }
 
 function isAbort(error: unknown): boolean {
@@ -418,9 +408,5 @@ export class GenerationRegistry {
   /** Resolves when every generation running now has been stored. */
   async idle(): Promise<void> {
     await Promise.all([...this.running.values()].map((e) => e.done))
-  }
-
-  get size(): number {
-    return this.running.size
   }
 }

@@ -62,20 +62,14 @@ export function fitHistory(exchanges: HistoryExchange[], budgetTokens: number): 
 /** The new user turn: text, then the attachment as an image/file part or its extracted text. */
 export function currentTurn(content: string, attachment?: PromptAttachment | null): ModelMessage {
   if (!attachment) return { role: 'user', content }
-  const parts: (TextPart | ImagePart | FilePart)[] = []
-  if (attachment.extractedText !== undefined) {
-    const name = attachment.filename ?? 'document'
-    parts.push({ type: 'text', text: `Attached ${name}:\n${attachment.extractedText}` })
-  } else if (attachment.kind === 'image') {
-    parts.push({ type: 'image', image: attachment.data, mediaType: attachment.mediaType })
-  } else {
-    parts.push({
-      type: 'file',
-      data: attachment.data,
-      mediaType: attachment.mediaType,
-      filename: attachment.filename,
-    })
-  }
+  const { data, mediaType, filename, extractedText } = attachment
+  const parts: (TextPart | ImagePart | FilePart)[] = [
+    extractedText !== undefined
+      ? { type: 'text', text: `Attached ${filename ?? 'document'}:\n${extractedText}` }
+      : attachment.kind === 'image'
+        ? { type: 'image', image: data, mediaType }
+        : { type: 'file', data, mediaType, filename },
+  ]
   if (content) parts.push({ type: 'text', text: content })
   return { role: 'user', content: parts }
 }

@@ -9,7 +9,7 @@ import { messages, threads, users } from '#server/db/schema/index.ts'
 import { createModelRegistry } from '#server/features/models/registry.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
-import { readEvents, waitFor } from '../../../../tests/helpers/chat.ts'
+import { readEvents, usageOf as usageOfUser, waitFor } from '../../../../tests/helpers/chat.ts'
 import { finalizeReply } from './finalize.ts'
 import { Generation, type GenerationJob, GenerationRegistry, type ModelResult } from './generation.ts'
 import { finishLapsed, LEASE_MS, LOST_NODE_MESSAGE, SWEEP_MS, startLeaseSweeper } from './lease.ts'
@@ -54,19 +54,7 @@ async function orphanedReply(ageMs: number, clientMessageId: string) {
   return { cookie, userId, row }
 }
 
-/** The person's usage, reservation and replies generating, as the limits read them. */
-async function usageOf(userId: string) {
-  const [u] = await db()
-    .select({
-      input: users.aiInputChars,
-      output: users.aiOutputChars,
-      reserved: users.aiReservedChars,
-      generating: users.aiGenerating,
-    })
-    .from(users)
-    .where(eq(users.id, userId))
-  return u
-}
+const usageOf = (userId: string) => usageOfUser(db(), userId)
 
 async function userUsage(userId: string) {
   const [u] = await db()

@@ -90,12 +90,9 @@ export async function finishLapsed(
 }
 
 /**
- * Charges the person's unfinished replies that `where` selects (a condition on `messages`) as
- * their rows are deleted (a thread, or the whole history), in the delete's transaction: their
- * input and the text saved so far, their reservation and places released. Else a script could read
- * most of each reply and delete it just before its end to slip past the usage limit. The rows are
- * locked first, so a reply's end running at the same moment either settles first (and is not
- * charged again here) or finds its row gone.
+ * Charges the person's unfinished replies that `where` selects as their rows are deleted, in the
+ * delete's transaction (else deleting a reply just before its end would slip past the usage limit).
+ * The rows are locked first: a reply's end at the same moment settles first or finds its row gone.
  */
 export async function chargeUnfinishedReplies(tx: Tx, userId: string, where: SQL): Promise<void> {
   await tx.execute(sql`
@@ -118,14 +115,12 @@ export async function chargeUnfinishedReplies(tx: Tx, userId: string, where: SQL
 const holding = sql`ai_reserved_chars > 0 or ai_generating > 0`
 
 /**
- * Sets each user's reservation and count of replies generating back to what their unsettled sends
- * hold. A reply deleted while its node was down took its row (and its reservation record) with it;
- * this frees what it held.
- * Users are locked first, so the sum, read by the next statement, sees every send admitted before.
+ * Sets each user's reservation and replies generating back to what their unsettled sends hold (a
+ * reply deleted while its node was down held some). Users are locked first, so the sums see every
+ * send admitted before.
  */
 export async function reconcileReservations(db: Db): Promise<void> {
-  // Nothing held by anyone, as on an idle server: one statement, no transaction (three round trips
-  // to the embedded database's thread every SWEEP_MS). Anything held later is the next sweep's.
+  // Nothing held by anyone, as on an idle server: one statement, no transaction.
   const held = (await db.execute(sql`
     select 1 from users where ${holding} limit 1
   `)) as unknown as { rows: unknown[] }
@@ -155,11 +150,8 @@ export async function reconcileReservations(db: Db): Promise<void> {
 /** One sweep: lapsed replies finished, then reservations nothing holds any more released. */
 export async function sweepLeases(db: Db, log: Logger): Promise<LapsedReply[]> {
   const finished = await finishLapsed(db)
-  if (finished.length > 0)
-    log.warn(
-      { replies: finished.map((r) => ({ id: r.id, nodeId: r.nodeId, status: r.status })) },
-      'finished replies whose node stopped renewing its lease',
-    )
+  const replies = finished.map((r) => ({ id: r.id, nodeId: r.nodeId, status: r.status }))
+  if (replies.length > 0) log.warn({ replies }, 'finished replies whose node stopped renewing its lease')
   await reconcileReservations(db)
   return finished
 }

@@ -7,7 +7,7 @@ import { createApp } from '#server/app.ts'
 import { messages, users } from '#server/db/schema/index.ts'
 import { FREE_LIMIT } from '#server/lib/usage.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
-import { readEvents, settled, waitFor } from '../../../../tests/helpers/chat.ts'
+import { readEvents, settled, usageOf as usageOfUser, waitFor } from '../../../../tests/helpers/chat.ts'
 import { TEST_ORIGIN } from '../../../../tests/helpers/test-app.ts'
 import { MAX_GENERATING_PER_USER, SENDS_PER_MINUTE } from './admission.ts'
 import { reconcileReservations } from './lease.ts'
@@ -36,16 +36,9 @@ async function signedIn() {
 }
 
 async function usageOf(userId: string) {
-  const [row] = await db()
-    .select({
-      input: users.aiInputChars,
-      output: users.aiOutputChars,
-      reserved: users.aiReservedChars,
-    })
-    .from(users)
-    .where(eq(users.id, userId))
-  if (!row) throw new Error('no such user')
-  return row
+  const usage = await usageOfUser(db(), userId)
+  if (!usage) throw new Error('no such user')
+  return usage
 }
 
 const streamingCount = async (userId: string) =>
@@ -106,7 +99,7 @@ describe('usage limit under parallel sends', () => {
     const events = await readEvents(await send(cookie, { content: 'will fail' }))
     expect(events.at(-1)?.status).toBe('failed')
     await settled(db(), events.at(-1)?.id as string)
-    expect(await usageOf(userId)).toEqual({ input: 0, output: 0, reserved: 0 })
+    expect(await usageOf(userId)).toMatchObject({ input: 0, output: 0, reserved: 0 })
   })
 })
 

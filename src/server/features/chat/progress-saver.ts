@@ -1,18 +1,13 @@
-// Progress saves batched across streams. Every FLUSH_MS one statement saves the text
-// of every reply being generated here that grew, and renews the lease of those due for it
-// (FLAG_CHECK_MS), instead of one UPDATE per reply. A reply the statement did not touch must stop:
-// Stop was pressed on some node, the row was deleted, its lease was taken over (lease.ts), or a
-// retry restarted the row as another attempt. Replies are kept by attempt, not by message: that
-// retry may land on this very node while the attempt it replaced is still running here.
+// Every FLUSH_MS one statement saves the text of every reply generating here that grew, and renews
+// the lease of those due (FLAG_CHECK_MS). A reply it did not touch must stop: stopped on some node,
+// deleted, taken over (lease.ts) or restarted as another attempt, which may run on this very node:
+// replies are kept by attempt, not by message.
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { Db, Tx } from '#server/db/client.ts'
 import { executeNamed } from '#server/db/named-statement.ts'
 
-/**
- * A second (decision 019): what a crash or a reload on another node sees lags the
- * reply by at most this; followers on this node get every token from memory.
- */
+/** What another node (or a crash) sees lags the reply by at most this; followers here read memory. */
 export const FLUSH_MS = 1_000
 export const FLAG_CHECK_MS = 2_000
 /** Rows per statement (each a few kilobytes of text at most in one array parameter). */
@@ -81,14 +76,12 @@ export class ProgressSaver {
     }
     for (let i = 0; i < due.length; i += BATCH_ROWS) {
       const batch = due.slice(i, i + BATCH_ROWS)
-      const kept = await saveBatch(
-        this.db,
-        batch.map(({ entry, text }) => ({
-          id: entry.reply.messageId,
-          attemptId: entry.reply.attemptId,
-          response: text,
-        })),
-      )
+      const rows = batch.map(({ entry: { reply }, text }) => ({
+        id: reply.messageId,
+        attemptId: reply.attemptId,
+        response: text,
+      }))
+      const kept = await saveBatch(this.db, rows)
       for (const { entry, text } of batch) {
         if (!kept.has(entry.reply.attemptId)) {
           // Gone from the saver meanwhile: it ended on its own.
@@ -104,10 +97,8 @@ export class ProgressSaver {
 
 /**
  * Saves each reply's text (null: only renews the lease) in one statement; returns the attempts it
- * touched, i.e. those still streaming and still the row's attempt (a retry that restarted the row
- * replaced it; a row from before attempts, null, matches none). The rows go as three arrays, so
- * the statement's text is the same for any number of replies: prepared once on PostgreSQL
- * (db/named-statement.ts), and built without a parameter per row.
+ * touched: those still streaming and still the row's attempt. The rows go as three arrays, so the
+ * statement's text is the same for any number of replies (prepared once: db/named-statement.ts).
  */
 export async function saveBatch(
   db: Db | Tx,

@@ -40,27 +40,26 @@ export async function findDefaultThread(db: Db, userId: string) {
   return row
 }
 
-export async function findOwnedMessage(db: Db, userId: string, id: string) {
+/** The user's message that `match` names (another user's is never found). */
+async function findMessage(db: Db, userId: string, match: SQL) {
   const [row] = await db
     .select()
     .from(messages)
-    .where(and(eq(messages.id, id), eq(messages.userId, userId)))
+    .where(and(eq(messages.userId, userId), match))
   return row
 }
+
+export const findOwnedMessage = (db: Db, userId: string, id: string) =>
+  findMessage(db, userId, eq(messages.id, id))
+
+export const findByClientId = (db: Db, userId: string, clientMessageId: string) =>
+  findMessage(db, userId, eq(messages.clientMessageId, clientMessageId))
 
 /** Keeps what retrieval sent the model with the stored exchange (nothing when nothing was). */
 export async function saveKnowledge(db: Db, messageId: string, ctx: PromptContext): Promise<void> {
   if (!ctx.passages.length) return
   const knowledge: MessageKnowledge = { passages: ctx.passages, filesChars: ctx.filesChars }
   await db.update(messages).set({ knowledge }).where(eq(messages.id, messageId))
-}
-
-export async function findByClientId(db: Db, userId: string, clientMessageId: string) {
-  const [row] = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.userId, userId), eq(messages.clientMessageId, clientMessageId)))
-  return row
 }
 
 /**
@@ -154,13 +153,10 @@ export interface MessagesPage {
 }
 
 /**
- * One page of the shown branch (docs/decisions/012, 014 and 021), newest first from `cursor` back,
- * returned oldest first with each turn's versions, in one statement whatever the thread's length:
- * the shown rows are marked (shown-branch.ts) and indexed by depth. The cursor is the id of the
- * oldest exchange the page before showed: the next page is the exchanges before it on the branch;
- * after a version switch it is off the branch and answered `400 bad_request:cursor`. A reply on
- * the page still marked as being written by a node whose lease lapsed is finished (as the full
- * list does for all of them) and the page read again. Null when the thread is not the user's.
+ * One page of the shown branch (docs/decisions/012, 014 and 021) before `cursor` (the oldest
+ * exchange the page before showed; off the branch after a switch: `400 bad_request:cursor`), oldest
+ * first with each turn's versions, in one statement. A reply whose node's lease lapsed is finished
+ * and the page read again. Null when the thread is not the user's.
  */
 export async function listMessagesPage(
   db: Db,
@@ -169,8 +165,6 @@ export async function listMessagesPage(
   lapsedChecked = false,
 ): Promise<MessagesPage | null> {
   const before = page.cursor ? cursorUuid(decodeCursor(page.cursor, 1)[0]) : null
-  // A shaped statement: built once per shape, run without drizzle's prepared-query object (issue
-  // 15: each was a tenth of a millisecond or two of every page).
   const { shape, values } = pageShapeAndValues(of, before, page.limit)
   const { rows } = await executeNamed<{ json: string }>(
     db,
@@ -280,10 +274,8 @@ export type Restart =
   | { kind: 'refused' }
 
 /**
- * A retried send of a failed (or lost) message generates again into the same row, admitted and
- * reserved like a new send. createdAt moves to now: the row is a fresh attempt, with a new
- * attempt id, so a node still writing the attempt before (stalled past its lease) can neither save
- * into it nor end it (progress-saver.ts, finalize.ts; decision 009).
+ * A retried send of a failed (or lost) message generates again into the same row, admitted like a
+ * new send, as a new attempt: a node still writing the one before can neither save nor end it.
  */
 export async function restartAttempt(
   db: Db,

@@ -24,13 +24,7 @@ import { answerApproval } from './approval.ts'
 import type { GenerationRegistry } from './generation.ts'
 import type { ReplyLookup } from './lookup.ts'
 import type { PromptContextSource } from './prompt-context.ts'
-import {
-  clearHistory,
-  listMessagesPage,
-  type MessagesPage,
-  markStopped,
-  selectVersion,
-} from './queries.ts'
+import { clearHistory, listMessagesPage, type MessagesPage, markStopped, selectVersion } from './queries.ts'
 import { type ChatServices, sendMessage } from './send.ts'
 import { type AttachmentReader, readSendInput } from './send-input.ts'
 
@@ -71,18 +65,10 @@ export function chatRoutes(deps: AppDeps, opts: ChatRouteOptions) {
     .get('/messages', readsCheckSession(deps), validate('query', messagesQuery), async (c) => {
       const { threadId, cursor, limit } = c.req.valid('query')
       // Always a page (without limit, the newest MESSAGES_PAGE_SIZE): no request reads a whole
-      // thread, however long. A page finds its thread itself (one statement, which also checks a
-      // guessed session); it answers null for another user's.
-      const page = await readOnSession(c, deps, (guessed) =>
-        listMessagesPage(
-          db,
-          {
-            userId: c.get('user').id,
-            threadId: threadId ?? null,
-            guessedSession: guessed,
-          },
-          { cursor, limit: limit ?? MESSAGES_PAGE_SIZE },
-        ),
+      // thread, however long. It answers null for another user's thread.
+      const of = { userId: c.get('user').id, threadId: threadId ?? null }
+      const page = await readOnSession(c, deps, (guessedSession) =>
+        listMessagesPage(db, { ...of, guessedSession }, { cursor, limit: limit ?? MESSAGES_PAGE_SIZE }),
       )
       if (!page) throw new AppError('not_found:thread', 'This thread does not exist')
       return c.json(pageJson(page), 200)

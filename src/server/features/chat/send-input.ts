@@ -8,26 +8,9 @@ import type { UserRow } from '#server/lib/context.ts'
 import { readFormBody, readJsonBody } from '#server/lib/read-body.ts'
 import type { PromptAttachment } from './history.ts'
 
-export interface SendInput {
-  content: string
-  threadId: string | null
+/** A send's fields (the contract's), its mode, and the file it carries. */
+export type SendInput = Omit<SendMessageFields, 'isEcoMode' | 'useOpenAI'> & {
   chatModel: ChatModel
-  clientMessageId: string | null
-  /** A new version of this exchange's turn with the text of this send (docs/decisions/012). */
-  editOf: string | null
-  /** A new reply to this exchange's text (its attachment stays). */
-  regenerateOf: string | null
-  /** The reply may search the web (the composer's toggle). */
-  webSearch: boolean
-  /** A catalogue model to answer with (GET /api/models); null: the mode decides. */
-  model: string | null
-  /** The person asked for a larger model than the one that answered (eco routing). */
-  larger: boolean
-  /** A new thread made by this send belongs to this project. */
-  projectId?: string | null
-  /** Nothing of this send is stored; `history` is the conversation the client holds. */
-  temporary?: boolean
-  history?: { content: string; response: string }[]
   /** What the model is sent along with the text. */
   attachment: PromptAttachment | null
   /** What is stored on the message for the client to show. */

@@ -1,11 +1,8 @@
-// A send's start in one statement (docs/decisions/021): where it goes on the thread's
-// shown branch, the per-minute budget, the usage reservation and the count of replies generating
-// (decision 009), the new thread when none was named, the exchange itself, and the history the
-// model is sent. Every write depends on the one before through the data it returns, so a refused
-// send stores nothing but its budget spend. Race-free across nodes because each check
-// is made on the row it updates (re-read under its lock by PostgreSQL), never on the statement's
-// snapshot: the budget on its rate_limits row, the usage and the replies generating on the user's
-// row, the branch on the thread's row (locked) and the parent's shown flag (locked, re-checked).
+// A send's start in one statement (docs/decisions/021): its place on the thread's shown branch,
+// the per-minute budget, the usage reservation and the replies generating (decision 009), the new
+// thread, the exchange, and the history the model is sent. Each write depends on the one before,
+// so a refused send stores nothing but its budget spend; each check is made on the row it updates
+// (re-read under its lock), never on the statement's snapshot, so it holds across nodes.
 import { randomUUID } from 'node:crypto'
 import { type SQL, sql } from 'drizzle-orm'
 import type { ChatModel } from '#contract/config.ts'
@@ -59,13 +56,10 @@ export interface SendRow {
 }
 
 /** The stored exchange, as much of it as the generation and the stream's head need. */
-export interface StartedRow {
+export type StartedRow = Pick<SendRow, 'userId' | 'content' | 'mediaType'> & {
   id: string
-  userId: string
   threadId: string
   parentId: string | null
-  content: string
-  mediaType: 'image' | 'document' | null
   /** This attempt at the reply (messages.attempt_id): its generation's saves and end name it. */
   attemptId: string
 }

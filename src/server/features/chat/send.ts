@@ -18,7 +18,7 @@ import { inputCharsOf, limitMessage, resetIsDue, secondsUntilReset, tierOf } fro
 import { budgetRefusal, refusalFor, spendSendBudget, type UsageClaim } from './admission.ts'
 import { countSentMessages } from './finalize.ts'
 import type { GenerationDeps, GenerationJob, GenerationRegistry } from './generation.ts'
-import { buildPrompt, type HistoryExchange, userText } from './history.ts'
+import { buildPrompt, type HistoryExchange, type PromptAttachment, userText } from './history.ts'
 import { finishLapsed } from './lease.ts'
 import type { ReplyLookup } from './lookup.ts'
 import {
@@ -88,6 +88,12 @@ export async function contextOf(
   return s.context(user.id, { threadId, projectId }, content)
 }
 
+/** The context of a stored exchange's reply, in its thread. */
+export function storedContextOf(s: ChatServices, user: UserRow, row: MessageRow) {
+  const { threadId } = row
+  return contextOf(s, user, threadId ? { kind: 'follow', threadId } : { kind: 'temporary' }, row.content)
+}
+
 /** A mode without a provider answers one error event naming what is missing; nothing is stored. */
 function unservedResponse(s: ChatServices, input: SendInput, signal: AbortSignal): Response | null {
   // A named model is checked when it is resolved (not_found:model).
@@ -139,10 +145,8 @@ interface Admission {
 }
 
 /**
- * The usage tier as the user's row stands (a due reset written first) and the model it gets. The
- * limits themselves, the product's or an operator's (plan_limits), are decided by the statement
- * that stores the send, on the locked row (admission.ts). Edits and regenerations are sends:
- * admitted, reserved and budgeted the same way.
+ * The usage tier as the user's row stands and the model it gets; the limits are decided by the
+ * statement that stores the send (admission.ts). Edits and regenerations are sends like any other.
  */
 export async function admit(
   s: ChatServices,
@@ -256,7 +260,7 @@ async function store(
 }
 
 /** What generating needs of the stored exchange, and the attempt at its reply the send made. */
-type GeneratedRow = Pick<MessageRow, 'id' | 'userId' | 'threadId' | 'content' | 'mediaType'> & {
+export type GeneratedRow = Pick<MessageRow, 'id' | 'userId' | 'threadId' | 'content' | 'mediaType'> & {
   attemptId: string
 }
 
@@ -272,57 +276,47 @@ function generateAndStream(
 ): Response {
   // A new version keeps the turn's stored file but not its bytes: the model is told it was there.
   const content = input.attachment ? row.content : userText(row)
-  const gen = s.generations.start(s, {
+  const extractedText = input.attachment?.extractedText
+  const inputChars = inputCharsOf({ content: row.content, extractedText }) + contextChars(ctx)
+  const at = { history, ctx, webSearch: input.webSearch }
+  const turn = { content, attachment: input.attachment }
+  const gen = s.generations.start(s, replyJob(s, row, inputChars, resolved, turn, at))
+  return followGeneration(gen, headOf(row, input.threadId), signal)
+}
+
+/**
+ * A reply's job: its prompt (the branch's history, the turn, the send's context) and its lookups,
+ * run as it starts (generation.ts): links always, a search when asked, the row's text their query.
+ */
+export function replyJob(
+  s: ChatServices,
+  row: GeneratedRow,
+  inputChars: number,
+  resolved: ResolvedModel,
+  turn: { content: string; attachment?: PromptAttachment | null },
+  { history, ctx, webSearch }: { history: HistoryExchange[]; ctx: PromptContext; webSearch: boolean },
+): GenerationJob {
+  const { lookup } = s
+  const message = row.content
+  return {
     messageId: row.id,
     attemptId: row.attemptId,
     userId: row.userId,
     threadId: row.threadId,
-    inputChars:
-      inputCharsOf({ content: row.content, extractedText: input.attachment?.extractedText }) +
-      contextChars(ctx),
+    inputChars,
     resolved,
-    prompt: buildPrompt(
-      history,
-      { content, attachment: input.attachment },
-      resolved.historyBudgetTokens,
-      contextSystemText(ctx),
-    ),
-    lookup: lookupFor(s.lookup, resolved, input.webSearch, row.content),
-    webSearch: input.webSearch,
-  })
-  return followGeneration(gen, headOf(row, input.threadId), signal)
+    prompt: buildPrompt(history, turn, resolved.historyBudgetTokens, contextSystemText(ctx)),
+    lookup:
+      lookup &&
+      ((signal) => lookup.prepare({ callsTools: callsTools(resolved), webSearch, message, signal })),
+    webSearch,
+  }
 }
 
-/** The reply's lookups, run as it starts (generation.ts): links always, search when asked. */
-export function lookupFor(
-  lookup: ReplyLookup | undefined,
-  resolved: ResolvedModel,
-  webSearch: boolean,
-  message: string,
-): GenerationJob['lookup'] {
-  if (!lookup) return undefined
-  return (signal) => lookup.prepare({ callsTools: callsTools(resolved), webSearch, message, signal })
-}
-
-/** The earlier send a retry names, if any. */
-async function seenBefore(db: Db, user: UserRow, input: SendInput) {
-  return input.clientMessageId ? findByClientId(db, user.id, input.clientMessageId) : undefined
-}
-
-/** Refused before anything was stored: a retry of a send stored before is answered as that send. */
-async function answerRefused(
-  s: ChatServices,
-  user: UserRow,
-  input: SendInput,
-  signal: AbortSignal,
-  refusal: AppError,
-): Promise<Response> {
-  const seen = await seenBefore(s.db, user, input)
-  if (seen) return resend(s, user, seen, input, signal)
-  throw refusal
-}
-
-/** What a send the statement did not store is answered. */
+/**
+ * What a send the statement did not store is answered: a retry of a send stored before (the
+ * duplicate's winner, or a refused retry's original) as that send, else the reason it was not.
+ */
 async function answerUnstored(
   s: ChatServices,
   user: UserRow,
@@ -331,27 +325,15 @@ async function answerUnstored(
   outcome: Exclude<SendOutcome, { kind: 'stored' }>,
   claim: UsageClaim,
 ): Promise<Response> {
-  switch (outcome.kind) {
-    case 'no-thread':
-      throw new AppError('not_found:thread', 'This thread does not exist')
-    case 'moved':
-      throw new AppError('conflict:message', 'This conversation just changed; please send again')
-    case 'duplicate': {
-      const winner = await seenBefore(s.db, user, input)
-      if (!winner) throw new AppError('conflict:message', 'This message was just sent; please refresh')
-      return resend(s, user, winner, input, signal)
-    }
-    case 'over-budget':
-      return answerRefused(
-        s,
-        user,
-        input,
-        signal,
-        await refusalFor(s.db, user.id, claim, budgetRefusal(outcome.retryAfter)),
-      )
-    case 'refused':
-      return answerRefused(s, user, input, signal, await refusalFor(s.db, user.id, claim))
-  }
+  if (outcome.kind === 'no-thread') throw new AppError('not_found:thread', 'This thread does not exist')
+  if (outcome.kind === 'moved')
+    throw new AppError('conflict:message', 'This conversation just changed; please send again')
+  const seen = input.clientMessageId ? await findByClientId(s.db, user.id, input.clientMessageId) : undefined
+  if (seen) return resend(s, user, seen, input, signal)
+  if (outcome.kind === 'duplicate')
+    throw new AppError('conflict:message', 'This message was just sent; please refresh')
+  const overBudget = outcome.kind === 'over-budget' ? budgetRefusal(outcome.retryAfter) : undefined
+  throw await refusalFor(s.db, user.id, claim, overBudget)
 }
 
 /** A send whose clientMessageId was seen before: never a second message. */
@@ -379,10 +361,7 @@ async function resend(
   // The model never answered, or the node writing the reply died: try again into the same row.
   const unserved = unservedResponse(s, input, signal)
   if (unserved) return unserved
-  const at = row.threadId
-    ? ({ kind: 'follow', threadId: row.threadId } as const)
-    : ({ kind: 'temporary' } as const)
-  const ctx = await contextOf(s, user, at, row.content)
+  const ctx = await storedContextOf(s, user, row)
   const admission = await admit(s, user, input, row.content, undefined, ctx)
   const { resolved, claim } = admission
   await spendSendBudget(s.db, user.id, claim.plan)

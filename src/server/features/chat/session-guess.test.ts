@@ -5,7 +5,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { messages, rateLimits, sessions, users } from '#server/db/schema/index.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
-import { messageRow, readEvents } from '../../../../tests/helpers/chat.ts'
+import { messageRow, readEvents, usageOf } from '../../../../tests/helpers/chat.ts'
 import { MAX_GENERATING_PER_USER } from './admission.ts'
 
 const app = setUpAiTestApp()
@@ -27,20 +27,13 @@ async function readBefore() {
 
 /** Everything a send can write for this user: none of it may change when the send is refused. */
 async function writtenFor(userId: string) {
-  const [row] = await db()
-    .select({
-      reserved: users.aiReservedChars,
-      generating: users.aiGenerating,
-      input: users.aiInputChars,
-    })
-    .from(users)
-    .where(eq(users.id, userId))
+  const user = await usageOf(db(), userId)
   const stored = await db().select({ id: messages.id }).from(messages).where(eq(messages.userId, userId))
   const [budget] = await db()
     .select({ count: rateLimits.count })
     .from(rateLimits)
     .where(eq(rateLimits.key, `send:${userId}`))
-  return { user: row ?? null, messages: stored.length, budget: budget?.count ?? 0 }
+  return { user, messages: stored.length, budget: budget?.count ?? 0 }
 }
 
 async function expectSignedOut(res: Response) {

@@ -1,10 +1,7 @@
 // The `text/event-stream` answer of POST /api/messages: `data: {json}` lines (spec section 7),
-// plus a comment line now and then so proxies do not close a quiet stream.
-// Served by Node (main.ts, `directSse`), the events are written straight to the Node response:
-// one `write` per event, no ReadableStream read and promise per frame between the sink and the
-// socket (decision 019). The Response returned still carries the status and headers the
-// middlewares set (security headers included), and is the body itself wherever there is no Node
-// response (app.request in tests, any other server).
+// plus a comment line now and then so proxies do not close a quiet stream. Served by Node, the
+// events go straight to the Node response, one `write` each (decision 019); elsewhere (app.request
+// in tests) the Response's body carries them.
 import { ServerResponse } from 'node:http'
 import type { Http2Bindings, HttpBindings } from '@hono/node-server'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
@@ -31,10 +28,7 @@ interface SseOut {
   end(): void
 }
 
-/**
- * Runs `start` with a sink writing to `out`; returns `finish`, which ends the stream once and runs
- * the cleanup `start` returned.
- */
+/** Runs `start` with a sink writing to `out`; `finish` ends the stream once and runs its cleanup. */
 function runSse(start: SseStart, out: SseOut): () => void {
   let closed = false
   let cleanup: (() => void) | undefined

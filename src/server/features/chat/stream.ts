@@ -4,7 +4,7 @@ import { type ChatEvent, chatErrorCodes } from '#contract/chat-events.ts'
 import type { Db } from '#server/db/client.ts'
 import { sourcesOf } from '#server/lib/stored-message.ts'
 import { countSentMessages } from './finalize.ts'
-import type { Generation, GenerationEnd } from './generation.ts'
+import type { Generation, GenerationEnd, GenerationEvent } from './generation.ts'
 import { finishLapsed, LEASE_MS } from './lease.ts'
 import { findOwnedMessage, type MessageRow } from './queries.ts'
 import { type SseSink, sseResponse } from './sse.ts'
@@ -23,19 +23,14 @@ export function headOf(row: Pick<MessageRow, 'id' | 'threadId'>, requested: stri
 }
 
 export function endEvent(head: Head, end: GenerationEnd): ChatEvent {
-  const count = {
+  const extra = {
+    ...head,
+    status: end.outcome.status,
     ...(end.userMessageCount === undefined ? {} : { userMessageCount: end.userMessageCount }),
     ...(end.sources?.length ? { sources: end.sources } : {}),
   }
-  if (end.code)
-    return {
-      ...head,
-      error: end.outcome.errorMessage ?? 'The reply failed',
-      code: end.code,
-      status: end.outcome.status,
-      ...count,
-    }
-  return { ...head, done: true, status: end.outcome.status, ...count }
+  if (!end.code) return { ...extra, done: true }
+  return { ...extra, error: end.outcome.errorMessage ?? 'The reply failed', code: end.code }
 }
 
 /** How a stored, finished reply ends when replayed. */
@@ -45,13 +40,12 @@ export function storedEnd(row: MessageRow): GenerationEnd {
     response: row.response,
     errorMessage: row.errorMessage,
   } as const
-  const sources = sourcesOf(row.sources)
-  if (!row.errorMessage) return { outcome, code: null, sources }
-  return {
-    outcome,
-    code: row.status === 'failed' ? chatErrorCodes.upstream : chatErrorCodes.interrupted,
-    sources,
-  }
+  const code = !row.errorMessage
+    ? null
+    : row.status === 'failed'
+      ? chatErrorCodes.upstream
+      : chatErrorCodes.interrupted
+  return { outcome, code, sources: sourcesOf(row.sources) }
 }
 
 const start = (sink: SseSink, head: Head) => sink.send({ ...head, status: 'streaming', text: '' })
@@ -61,7 +55,7 @@ export function followGeneration(gen: Generation, head: Head, signal: AbortSigna
   return sseResponse(signal, (sink) => {
     start(sink, head)
     const frames = new TextFrames((text) => sink.send({ id: head.id, text }))
-    const sub = gen.subscribe((e) => {
+    const send = (e: GenerationEvent) => {
       if (e.type === 'text') return frames.add(e.text)
       // Anything else goes after the text before it.
       frames.flush()
@@ -72,15 +66,9 @@ export function followGeneration(gen: Generation, head: Head, signal: AbortSigna
         sink.send(endEvent(head, e.end))
         sink.close()
       }
-    })
-    if (sub.wait) sink.send({ id: head.id, wait: sub.wait })
-    for (const step of sub.toolSteps) sink.send({ id: head.id, toolStep: step })
-    if (sub.sources.length) sink.send({ id: head.id, sources: sub.sources })
-    if (sub.snapshot) sink.send({ id: head.id, text: sub.snapshot })
-    if (sub.end) {
-      sink.send(endEvent(head, sub.end))
-      sink.close()
     }
+    const sub = gen.subscribe(send)
+    for (const e of sub.past) send(e)
     return () => {
       frames.discard()
       sub.unsubscribe()
@@ -88,12 +76,7 @@ export function followGeneration(gen: Generation, head: Head, signal: AbortSigna
   })
 }
 
-export function replayStored(
-  row: MessageRow,
-  head: Head,
-  signal: AbortSignal,
-  userMessageCount: number,
-): Response {
+export function replayStored(row: MessageRow, head: Head, signal: AbortSignal, userMessageCount: number) {
   return sseResponse(signal, (sink) => {
     start(sink, head)
     if (row.response) sink.send({ id: row.id, text: row.response })

@@ -12,7 +12,7 @@ import { inputCharsOf } from '#server/lib/usage.ts'
 import { limitRefusal, spendSendBudget } from './admission.ts'
 import { classify } from './failures.ts'
 import { chargedChars, type FinishedReply, replyImpact } from './finalize.ts'
-import { failUnended, Generation, streamModel } from './generation.ts'
+import { failUnended, finishedReply, Generation, streamModel } from './generation.ts'
 import { buildPrompt, type HistoryExchange } from './history.ts'
 import { contextChars, contextSystemText } from './prompt-context.ts'
 import { admit, type ChatServices, contextOf } from './send.ts'
@@ -31,42 +31,20 @@ export async function sendTemporary(
   const refused = await limitRefusal(s.db, user.id, claim)
   if (refused) throw refused
   await spendSendBudget(s.db, user.id, claim.plan)
-  const history: HistoryExchange[] = (input.history ?? []).map((e) => ({
-    ...e,
-    status: 'complete',
-    mediaType: null,
-  }))
+  const past = input.history ?? []
+  const history = past.map((e): HistoryExchange => ({ ...e, status: 'complete', mediaType: null }))
   const inputChars = inputCharsOf({ content: input.content }) + contextChars(ctx)
   const gen = new Generation()
   // Nothing keeps this reply once its tab is gone: closing it stops the model.
   const stop = () => gen.stop()
   signal.addEventListener('abort', stop, { once: true })
-  const prompt = buildPrompt(
-    history,
-    { content: input.content },
-    resolved.historyBudgetTokens,
-    contextSystemText(ctx),
-  )
+  const system = contextSystemText(ctx)
+  const prompt = buildPrompt(history, { content: input.content }, resolved.historyBudgetTokens, system)
   const done = streamModel(gen, { resolved, prompt })
-    .then(async ({ ending, usage, measured, started }) => {
-      const { outcome, code } = classify(resolved.chatModel, ending, gen.text)
-      const reply: FinishedReply = {
-        messageId: '',
-        attemptId: '',
-        userId: user.id,
-        threadId: null,
-        chatModel: resolved.chatModel,
-        provider: resolved.provider,
-        modelId: resolved.modelId,
-        outcome,
-        inputTokens: usage.inputTokens ?? null,
-        outputTokens: usage.outputTokens ?? null,
-        latencyMs: Math.round(performance.now() - started),
-        inputChars,
-        impact: resolved.impact,
-        measuredEnergy: measured,
-        now: s.now(),
-      }
+    .then(async (result) => {
+      const { outcome, code } = classify(resolved.chatModel, result.ending, gen.text)
+      const job = { messageId: '', attemptId: '', userId: user.id, threadId: null, inputChars, resolved }
+      const reply = finishedReply(gen, job, result, outcome, s.now())
       const userMessageCount = await chargeTemporary(s.db, reply).catch((err: unknown) => {
         s.log.error({ err }, 'charging a temporary reply failed')
         return undefined

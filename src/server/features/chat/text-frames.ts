@@ -1,11 +1,7 @@
-// Text frames for the streaming hot loop: a reply's text goes to the browser at most
-// once per frame per stream instead of once per token. The first text after a quiet spell
-// goes at once (time to first token is not delayed, nor are tokens slower than a frame); text
-// arriving faster is gathered and written by one timer shared by every stream of this process.
-// The frame grows with load (decision 019): each write is a system call, the main cost of
-// relaying a token once the chunks are read cheaply, so with many streams open a frame carries
-// several tokens; with one, a token is held at most 1 ms (the per-token goal), which still
-// gathers a burst (a provider sending many chunks at once) into one write.
+// A reply's text goes to the browser at most once per frame per stream, not once per token. The
+// first text after a quiet spell goes at once; text arriving faster is gathered and written by one
+// timer shared by every stream. The frame grows with the streams open (decision 019): each write is
+// a system call, so under load a frame carries several tokens; with one stream it is 1 ms.
 
 /** The shortest frame, with one stream open: the most a token waits when nothing else does. */
 export const MIN_FRAME_MS = 1

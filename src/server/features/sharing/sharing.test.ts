@@ -106,46 +106,21 @@ describe('sharing a thread', () => {
   it("serves the snapshot's files only through its token", async () => {
     const { cookie, userId, thread, add } = await ownerWithThread(t)
     const key = await putFile(PNG)
-    const [upload] = await t.deps.database.db
-      .insert(uploads)
-      .values({
-        userId,
-        storageKey: key,
-        mimeType: 'image/png',
-        kind: 'image',
-        fileName: 'a.png',
-        size: PNG.length,
-      })
-      .returning()
-    const [unshared] = await t.deps.database.db
-      .insert(uploads)
-      .values({
-        userId,
-        storageKey: key,
-        mimeType: 'image/png',
-        kind: 'image',
-        fileName: 'b.png',
-        size: PNG.length,
-      })
-      .returning()
-    await add('Look', 'A picture', {
-      uploadId: upload!.id,
-      mediaType: 'image',
-      mediaUrl: `/api/uploads/${upload!.id}`,
-      mediaName: 'a.png',
-      mediaMime: 'image/png',
-    })
+    const png = { mimeType: 'image/png', kind: 'image', size: PNG.length } as const
+    const upload = await uploadRow(userId, key, { ...png, fileName: 'a.png' })
+    const unshared = await uploadRow(userId, key, { ...png, fileName: 'b.png' })
+    await add('Look', 'A picture', mediaOf(upload, 'image'))
     const { token } = await share(cookie, thread.id)
     const body = sharedConversationSchema.parse(await (await read(token)).json())
     const url = body.exchanges[0]?.mediaUrl
     expect(body.exchanges[0]).toMatchObject({ mediaName: 'a.png', mediaMime: 'image/png' })
-    expect(url).toBe(`/api/shares/${token}/files/${upload!.id}`)
+    expect(url).toBe(`/api/shares/${token}/files/${upload.id}`)
     const file = await t.request(url!)
     expect(file.status).toBe(200)
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(PNG)
     expect(file.headers.get('content-security-policy')).toContain('sandbox')
     // An upload of the same owner that is not in the snapshot, or the file after revoking: 404.
-    expect((await t.request(`/api/shares/${token}/files/${unshared!.id}`)).status).toBe(404)
+    expect((await t.request(`/api/shares/${token}/files/${unshared.id}`)).status).toBe(404)
     await t.request(`/api/shares/${token}`, { method: 'DELETE', cookie })
     expect((await t.request(url!)).status).toBe(404)
   })
@@ -178,24 +153,13 @@ describe('sharing a thread', () => {
     const bytes = new TextEncoder().encode(`shared then copied ${Date.now()}`)
     const key = await putFile(bytes)
     const path = join(t.deps.env.DATA_DIR, 'uploads', key.slice(0, 2), key)
-    const [upload] = await t.deps.database.db
-      .insert(uploads)
-      .values({
-        userId,
-        storageKey: key,
-        mimeType: 'text/plain',
-        kind: 'document',
-        fileName: 'n.txt',
-        size: 1,
-      })
-      .returning()
-    await add('Read this', 'Read', {
-      uploadId: upload!.id,
-      mediaType: 'document',
-      mediaUrl: `/api/uploads/${upload!.id}`,
-      mediaName: 'n.txt',
-      mediaMime: 'text/plain',
+    const upload = await uploadRow(userId, key, {
+      mimeType: 'text/plain',
+      kind: 'document',
+      fileName: 'n.txt',
+      size: 1,
     })
+    await add('Read this', 'Read', mediaOf(upload, 'document'))
     const { token } = await share(cookie, thread.id)
     const hoursAgo = new Date(Date.now() - 3 * 60 * 60_000)
     await utimes(path, hoursAgo, hoursAgo)
@@ -294,6 +258,26 @@ describe('the shared page shell', () => {
     )
   })
 })
+
+/** An uploads row of the user's for the stored object `storageKey`. */
+async function uploadRow(
+  userId: string,
+  storageKey: string,
+  file: Pick<typeof uploads.$inferInsert, 'mimeType' | 'kind' | 'fileName' | 'size'>,
+) {
+  const [row] = await t.deps.database.db
+    .insert(uploads)
+    .values({ userId, storageKey, ...file })
+    .returning()
+  if (!row) throw new Error('no upload row')
+  return row
+}
+
+/** The columns of a message carrying `upload`. */
+function mediaOf(upload: typeof uploads.$inferSelect, mediaType: 'image' | 'document') {
+  const { id, fileName: mediaName, mimeType: mediaMime } = upload
+  return { uploadId: id, mediaType, mediaUrl: `/api/uploads/${id}`, mediaName, mediaMime }
+}
 
 async function putFile(bytes: Uint8Array): Promise<string> {
   const { createDiskStorage } = await import('#server/lib/storage.ts')

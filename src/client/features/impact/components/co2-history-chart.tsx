@@ -146,39 +146,50 @@ function UseTable({
   metric: 'energy' | 'water'
   format: (x: number) => string
 }) {
-  const name = metric === 'energy' ? 'Energy used' : 'Water used'
   return (
-    <table className="sr-only">
-      <caption>{`Daily ${metric} used`}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Day</th>
-          <th scope="col">{name}</th>
-          <th scope="col">Replies</th>
-        </tr>
-      </thead>
-      <tbody>
-        {days.map((d) => (
-          <tr key={d.date}>
-            <th scope="row">{dayLabel(d.date)}</th>
-            <td>{format(metric === 'energy' ? d.energyWh : d.waterL)}</td>
-            <td>{d.messages}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DaysTable
+      caption={`Daily ${metric} used`}
+      columns={[metric === 'energy' ? 'Energy used' : 'Water used']}
+      days={days}
+      cells={(d) => [format(metric === 'energy' ? d.energyWh : d.waterL)]}
+    />
   )
 }
 
 function HistoryTable({ days }: { days: readonly Co2HistoryDay[] }) {
   return (
+    <DaysTable
+      caption="Daily CO2 saved and emitted"
+      columns={['CO2 saved', 'CO2 emitted']}
+      days={days}
+      cells={(d) => [formatGrams(d.saved), formatGrams(d.actual)]}
+    />
+  )
+}
+
+/** The chart's figures for screen readers: a row a day, its replies last. */
+function DaysTable({
+  caption,
+  columns,
+  days,
+  cells,
+}: {
+  caption: string
+  columns: string[]
+  days: readonly Co2HistoryDay[]
+  cells: (day: Co2HistoryDay) => string[]
+}) {
+  return (
     <table className="sr-only">
-      <caption>Daily CO2 saved and emitted</caption>
+      <caption>{caption}</caption>
       <thead>
         <tr>
           <th scope="col">Day</th>
-          <th scope="col">CO2 saved</th>
-          <th scope="col">CO2 emitted</th>
+          {columns.map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
           <th scope="col">Replies</th>
         </tr>
       </thead>
@@ -186,8 +197,9 @@ function HistoryTable({ days }: { days: readonly Co2HistoryDay[] }) {
         {days.map((d) => (
           <tr key={d.date}>
             <th scope="row">{dayLabel(d.date)}</th>
-            <td>{formatGrams(d.saved)}</td>
-            <td>{formatGrams(d.actual)}</td>
+            {cells(d).map((cell, i) => (
+              <td key={columns[i]}>{cell}</td>
+            ))}
             <td>{d.messages}</td>
           </tr>
         ))}

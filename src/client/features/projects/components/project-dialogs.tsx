@@ -1,7 +1,7 @@
 // The project dialogs of the thread list: create one, its files, delete it (asking what happens to
 // its threads), and move a thread into or out of a project.
 import { useId, useRef, useState } from 'react'
-import { closesWith, TitledDialog } from '#client/components/titled-dialog.tsx'
+import { closesWith, FormDialog, TitledDialog } from '#client/components/titled-dialog.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import { DialogFooter } from '#client/components/ui/dialog.tsx'
 import { Input } from '#client/components/ui/input.tsx'
@@ -29,34 +29,21 @@ export function NewProjectDialog({ open, onClose }: { open: boolean; onClose: ()
     onClose()
   })
   return (
-    <TitledDialog
+    <FormDialog
       open={open}
       onOpenChange={closesWith(onClose)}
       title="New project"
       description="Threads in a project share its instructions and files."
+      formClassName="grid gap-3"
+      onSubmit={() => create.mutate({ name, instructions })}
+      submitLabel="Create project"
+      submitDisabled={!name.trim() || create.isPending}
     >
-      <form
-        className="grid gap-3"
-        onSubmit={(e) => {
-          e.preventDefault()
-          create.mutate({ name, instructions })
-        }}
-      >
-        <Label htmlFor={nameId}>Project name</Label>
-        <Input id={nameId} value={name} onChange={(e) => setName(e.target.value)} />
-        <Label htmlFor={instructionsId}>Project instructions</Label>
-        <Textarea
-          id={instructionsId}
-          value={instructions}
-          onChange={(e) => setInstructions(e.target.value)}
-        />
-        <DialogFooter>
-          <Button type="submit" disabled={!name.trim() || create.isPending}>
-            Create project
-          </Button>
-        </DialogFooter>
-      </form>
-    </TitledDialog>
+      <Label htmlFor={nameId}>Project name</Label>
+      <Input id={nameId} value={name} onChange={(e) => setName(e.target.value)} />
+      <Label htmlFor={instructionsId}>Project instructions</Label>
+      <Textarea id={instructionsId} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
+    </FormDialog>
   )
 }
 

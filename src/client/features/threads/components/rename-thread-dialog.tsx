@@ -1,9 +1,7 @@
 import { useEffect, useState } from 'react'
 import { isThreadGone } from '#client/app/api/get-threads.ts'
 import { TextField } from '#client/components/text-field.tsx'
-import { closesWith, TitledDialog } from '#client/components/titled-dialog.tsx'
-import { Button } from '#client/components/ui/button.tsx'
-import { DialogFooter } from '#client/components/ui/dialog.tsx'
+import { closesWith, FormDialog } from '#client/components/titled-dialog.tsx'
 import { THREAD_TITLE_MAX } from '#contract/thread-titles.ts'
 import type { Thread } from '#contract/threads.ts'
 import { useRenameThread } from '../api/rename-thread.ts'
@@ -25,37 +23,26 @@ export function RenameThreadDialog({ thread, onClose }: { thread: Thread | null;
     )
   }
   return (
-    <TitledDialog
+    <FormDialog
       open={thread !== null}
       onOpenChange={closesWith(onClose)}
       className="sm:max-w-md"
       title="Rename Thread"
       description="Give this conversation a name you will recognise."
+      formClassName="grid gap-4"
+      onSubmit={submit}
+      submitLabel="Rename"
+      submitDisabled={!valid || rename.isPending}
+      onCancel={onClose}
     >
-      <form
-        className="grid gap-4"
-        onSubmit={(e) => {
-          e.preventDefault()
-          submit()
-        }}
-      >
-        <TextField
-          id="thread-title"
-          label="Title"
-          value={title}
-          maxLength={THREAD_TITLE_MAX}
-          autoComplete="off"
-          onChange={(e) => setTitle(e.target.value)}
-        />
-        <DialogFooter>
-          <Button type="button" variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={!valid || rename.isPending}>
-            Rename
-          </Button>
-        </DialogFooter>
-      </form>
-    </TitledDialog>
+      <TextField
+        id="thread-title"
+        label="Title"
+        value={title}
+        maxLength={THREAD_TITLE_MAX}
+        autoComplete="off"
+        onChange={(e) => setTitle(e.target.value)}
+      />
+    </FormDialog>
   )
 }
