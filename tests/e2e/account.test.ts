@@ -231,6 +231,6 @@ describe('delete account', () => {
     const threads = await (await fetch(`${server.url}/api/threads`, { headers: { cookie } })).json()
     expect(threads.map((t: { title: string }) => t.title)).toEqual(['Default'])
     const messages = await (await fetch(`${server.url}/api/messages`, { headers: { cookie } })).json()
-    expect(messages).toEqual([])
+    expect(messages).toEqual({ items: [], nextCursor: null })
   })
 })
