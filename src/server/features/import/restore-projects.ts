@@ -1,4 +1,4 @@
-// A Loris data export's custom instructions and projects brought back (decision 074): each
+// A Loris data export's custom instructions and projects brought back (decision 071): each
 // project by its name, so an import never makes a second project of a name the person already
 // has (nor a second import a second copy); its files' text through the project's own path
 // (app.ts: the knowledge feature reads, splits and indexes it); the instructions only where the
