@@ -157,11 +157,6 @@ export async function listThreadsPageJson(
   return `{"items":[${shown.map((r) => r.json).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`
 }
 
-export async function findOwnedThread(db: Db, userId: string, id: string) {
-  const [row] = await db.select().from(threads).where(owned(userId, id))
-  return row
-}
-
 // The `isDefault = false` condition keeps the Default thread safe even if a caller forgot to check.
 export async function updateThread(
   db: Db,

@@ -7,6 +7,7 @@ import {
   threadIdParam,
   threadsQuery,
 } from '#contract/threads.ts'
+import { findOwnedThread } from '#server/db/owned-thread.ts'
 import { AppError } from '#server/lib/app-error.ts'
 import { jsonText } from '#server/lib/compression.ts'
 import type { AppDeps, AppEnv } from '#server/lib/context.ts'
@@ -15,7 +16,6 @@ import { validate } from '#server/lib/validate.ts'
 import {
   createThreadFromMessage,
   deleteThread,
-  findOwnedThread,
   listThreads,
   listThreadsPageJson,
   updateThread,
