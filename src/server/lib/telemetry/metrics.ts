@@ -9,94 +9,94 @@ import client from 'prom-client'
 
 export const registry = new client.Registry()
 
-const requests = new client.Counter({
-  name: 'loris_http_requests_total',
-  help: 'HTTP requests answered, by route pattern, method and status',
-  labelNames: ['route', 'method', 'status'] as const,
-  registers: [registry],
-})
-const requestSeconds = new client.Histogram({
-  name: 'loris_http_request_duration_seconds',
-  help: 'Time to answer an HTTP request (to the start of a streamed body), by route pattern',
-  labelNames: ['route', 'method', 'status'] as const,
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  registers: [registry],
-})
-const replies = new client.Counter({
-  name: 'loris_replies_total',
-  help: 'Replies stored, by model and status (complete, interrupted, failed)',
-  labelNames: ['provider', 'model', 'status'] as const,
-  registers: [registry],
-})
-const tokens = new client.Counter({
-  name: 'loris_reply_tokens_total',
-  help: 'Tokens of stored replies as the provider counted them, by model and kind (input, output)',
-  labelNames: ['provider', 'model', 'kind'] as const,
-  registers: [registry],
-})
-const firstToken = new client.Histogram({
-  name: 'loris_reply_first_token_seconds',
-  help: 'Time from the model call to its first text, by model',
-  labelNames: ['provider', 'model'] as const,
-  buckets: [0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
-  registers: [registry],
-})
-const replySeconds = new client.Histogram({
-  name: 'loris_reply_duration_seconds',
-  help: 'Time from the model call to the end of the reply, by model and status',
-  labelNames: ['provider', 'model', 'status'] as const,
-  buckets: [0.5, 1, 2, 5, 10, 20, 40, 80, 160, 300],
-  registers: [registry],
-})
-const co2Emitted = new client.Counter({
-  name: 'loris_co2_emitted_grams_total',
-  help: "CO2e of stored replies, grams (the method's midpoint), by model",
-  labelNames: ['provider', 'model'] as const,
-  registers: [registry],
-})
-const co2Saved = new client.Counter({
-  name: 'loris_co2_saved_grams_total',
-  help: 'CO2e saved against the standard model, grams (midpoint), by model',
-  labelNames: ['provider', 'model'] as const,
-  registers: [registry],
-})
+// Each metric is declared by what sets it apart: name, help, labels and, for a histogram, buckets.
+const counter = <const L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+  new client.Counter({ name, help, labelNames, registers: [registry] })
+const histogram = <const L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  buckets: number[],
+) => new client.Histogram({ name, help, labelNames, buckets, registers: [registry] })
+/** A gauge read at scrape time: `collect` sets it afresh from its source. */
+const gauge = <const L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  collect: (this: client.Gauge<L>) => void,
+) => new client.Gauge({ name, help, labelNames, registers: [registry], collect })
+
+const ROUTE = ['route', 'method', 'status'] as const
+const MODEL = ['provider', 'model'] as const
+
+const requests = counter(
+  'loris_http_requests_total',
+  'HTTP requests answered, by route pattern, method and status',
+  ROUTE,
+)
+const requestSeconds = histogram(
+  'loris_http_request_duration_seconds',
+  'Time to answer an HTTP request (to the start of a streamed body), by route pattern',
+  ROUTE,
+  [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+)
+const replies = counter(
+  'loris_replies_total',
+  'Replies stored, by model and status (complete, interrupted, failed)',
+  [...MODEL, 'status'],
+)
+const tokens = counter(
+  'loris_reply_tokens_total',
+  'Tokens of stored replies as the provider counted them, by model and kind (input, output)',
+  [...MODEL, 'kind'],
+)
+const firstToken = histogram(
+  'loris_reply_first_token_seconds',
+  'Time from the model call to its first text, by model',
+  MODEL,
+  [0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
+)
+const replySeconds = histogram(
+  'loris_reply_duration_seconds',
+  'Time from the model call to the end of the reply, by model and status',
+  [...MODEL, 'status'],
+  [0.5, 1, 2, 5, 10, 20, 40, 80, 160, 300],
+)
+const co2Emitted = counter(
+  'loris_co2_emitted_grams_total',
+  "CO2e of stored replies, grams (the method's midpoint), by model",
+  MODEL,
+)
+const co2Saved = counter(
+  'loris_co2_saved_grams_total',
+  'CO2e saved against the standard model, grams (midpoint), by model',
+  MODEL,
+)
 
 type Reader = () => number | null
 const queueReaders = new Map<string, { waiting: Reader; active: Reader }>()
 let poolReader: (() => { total: number; idle: number; waiting: number; max: number } | null) | null = null
 
-new client.Gauge({
-  name: 'loris_queue_waiting',
-  help: 'Work waiting for a slot: eco_engine (replies), parse_pool (files), imports',
-  labelNames: ['queue'] as const,
-  registers: [registry],
-  collect() {
+/** One series per watched queue, from its reader (one answering null is left out). */
+const queueGauge = (name: string, help: string, which: 'waiting' | 'active') =>
+  gauge(name, help, ['queue'], function () {
     this.reset()
-    for (const [queue, r] of queueReaders) {
-      const n = r.waiting()
+    for (const [queue, readers] of queueReaders) {
+      const n = readers[which]()
       if (n !== null) this.set({ queue }, n)
     }
-  },
-})
-new client.Gauge({
-  name: 'loris_queue_active',
-  help: 'Work holding a slot now, by queue',
-  labelNames: ['queue'] as const,
-  registers: [registry],
-  collect() {
-    this.reset()
-    for (const [queue, r] of queueReaders) {
-      const n = r.active()
-      if (n !== null) this.set({ queue }, n)
-    }
-  },
-})
-new client.Gauge({
-  name: 'loris_db_pool_connections',
-  help: 'PostgreSQL pool connections by state (in_use, idle, waiting for one, max); absent on the embedded database',
-  labelNames: ['state'] as const,
-  registers: [registry],
-  collect() {
+  })
+queueGauge(
+  'loris_queue_waiting',
+  'Work waiting for a slot: eco_engine (replies), parse_pool (files), imports',
+  'waiting',
+)
+queueGauge('loris_queue_active', 'Work holding a slot now, by queue', 'active')
+gauge(
+  'loris_db_pool_connections',
+  'PostgreSQL pool connections by state (in_use, idle, waiting for one, max); absent on the embedded database',
+  ['state'],
+  function () {
     this.reset()
     const p = poolReader?.()
     if (!p) return
@@ -105,7 +105,7 @@ new client.Gauge({
     this.set({ state: 'waiting' }, p.waiting)
     this.set({ state: 'max' }, p.max)
   },
-})
+)
 
 /** Names a queue whose length the scrape reads (a reader answering null is left out). */
 export function watchQueue(queue: string, waiting: Reader, active: Reader): void {
