@@ -21,23 +21,41 @@ export interface EmbedderSettings {
   modelUrl: string | null
   sha256: string | null
   threads: number
+  /** Put before a search query, never a passage: the model's own (BGE_QUERY_INSTRUCTION), or none. */
+  queryPrefix: string
 }
 
 /** Tokens of a text the model reads at most: a passage (about 1,000 characters) fits whole. */
 const MAX_INPUT_TOKENS = 512
 const RETRY_AFTER_MS = 60_000
 
+/**
+ * What BGE's English models (the default bge-small-en-v1.5 among them) were trained to see before
+ * a short query looking for passages; their card asks for it on the query alone, never on the
+ * passages, which are embedded as they are. Without it, a question and the passage answering it
+ * come out further apart. A model whose file name is not one of theirs (EMBED_MODEL_URL,
+ * EMBED_MODEL_FILE) gets none: its instruction, if any, differs.
+ */
+export const BGE_QUERY_INSTRUCTION = 'Represent this sentence for searching relevant passages: '
+const BGE_ENGLISH = /\bbge-(small|base|large)-en\b/i
+const queryPrefixOf = (modelFile: string) =>
+  BGE_ENGLISH.test(path.basename(modelFile)) ? BGE_QUERY_INSTRUCTION : ''
+
 export function embedderSettings(env: Env): EmbedderSettings | null {
   if (env.EMBED_ENGINE === 'off') return null
   const threads = env.ECO_THREADS ?? defaultThreads()
-  if (env.EMBED_MODEL_FILE)
-    return { modelFile: path.resolve(env.EMBED_MODEL_FILE), modelUrl: null, sha256: null, threads }
+  if (env.EMBED_MODEL_FILE) {
+    const modelFile = path.resolve(env.EMBED_MODEL_FILE)
+    return { modelFile, modelUrl: null, sha256: null, threads, queryPrefix: queryPrefixOf(modelFile) }
+  }
   const isDefault = env.EMBED_MODEL_URL === DEFAULT_EMBED_MODEL.url
+  const modelFile = path.resolve(env.DATA_DIR, 'models', fileNameFromUrl(env.EMBED_MODEL_URL))
   return {
-    modelFile: path.resolve(env.DATA_DIR, 'models', fileNameFromUrl(env.EMBED_MODEL_URL)),
+    modelFile,
     modelUrl: env.EMBED_MODEL_URL,
     sha256: env.EMBED_MODEL_SHA256 ?? (isDefault ? DEFAULT_EMBED_MODEL.sha256 : null),
     threads,
+    queryPrefix: queryPrefixOf(modelFile),
   }
 }
 
@@ -60,6 +78,10 @@ export class Embedder {
   /** The model's file name: stored beside each vector, so another model's are never compared. */
   get modelName(): string {
     return path.basename(this.settings.modelFile)
+  }
+
+  get queryPrefix(): string {
+    return this.settings.queryPrefix
   }
 
   get ready(): boolean {

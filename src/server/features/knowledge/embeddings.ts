@@ -9,6 +9,8 @@ import type { Db } from '#server/db/client.ts'
 /** What makes vectors: the eco engine's embedding model (its interface only). */
 export interface EmbeddingModel {
   readonly modelName: string
+  /** Put before a search query's text, never a passage's, as the model asks ('' for none). */
+  readonly queryPrefix: string
   readonly ready: boolean
   prepare(): Promise<void>
   embed(text: string): Promise<number[]>
@@ -76,15 +78,16 @@ export function createEmbeddings(db: Db, model: EmbeddingModel, log: Logger) {
     },
 
     /**
-     * The ids of the passages in `scope` nearest to `text`, nearest first; none while the model is
-     * not loaded yet (its loading is started, the send does not wait for it).
+     * The ids of the passages in `scope` nearest to `text`, nearest first: `text` is embedded as a
+     * query (after the model's query prefix), the passages were embedded as they are. None while
+     * the model is not loaded yet (its loading is started, the send does not wait for it).
      */
     async nearest(scope: SQL, text: string, limit = CANDIDATES): Promise<string[]> {
       if (!model.ready) {
         model.prepare().catch(() => {})
         return []
       }
-      const vector = vectorLiteral(await model.embed(text))
+      const vector = vectorLiteral(await model.embed(model.queryPrefix + text))
       const result = (await db.execute(sql`
         select p.id from passage_embeddings e join passages p on p.id = e.passage_id
         where ${scope} and e.model = ${model.modelName}
