@@ -5,35 +5,25 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type LookupStandIns, SEARCH_RESULTS, startLookupStandIns } from '../helpers/lookup-stand-ins.ts'
 import { ChatPage } from '../pages/chat-page.ts'
-import { type AiStandIn, startAiStandIn } from '../stand-ins/ai-providers.ts'
-import { type McpStandIn, startMcpStandIn } from '../stand-ins/mcp.ts'
-import { type SearchStandIn, startSearchStandIn } from '../stand-ins/search.ts'
 import { type AppServer, startAppServer } from './support/app-server.ts'
 import { launchBrowser, type TestBrowser } from './support/browser.ts'
 
 const MODEL = path.resolve(import.meta.dirname, '../fixtures/models/stories260K.gguf')
-const RESULTS = [
-  { url: 'https://lorises.example/news', title: 'Slow lorises in the news', snippet: 'A new species.' },
-  { url: 'https://zoo.example/loris', title: 'Loris care at the zoo', snippet: 'They sleep all day.' },
-]
 let n = 0
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
 const email = () => `search-${Date.now()}-${++n}@example.com`
 
 let browser: TestBrowser
-let ai: AiStandIn
-let search: SearchStandIn
-let mcp: McpStandIn
+let lookups: LookupStandIns
 // A page on loopback, counting the requests it receives.
 let pageServer: Server
 let pageUrl: string
 let pageHits = 0
 beforeAll(async () => {
   browser = await launchBrowser()
-  ai = await startAiStandIn()
-  search = await startSearchStandIn(RESULTS)
-  mcp = await startMcpStandIn()
+  lookups = await startLookupStandIns()
   pageServer = createServer((_, res) => {
     pageHits++
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
@@ -46,19 +36,15 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await browser?.close()
-  await ai?.close()
-  await search?.close()
-  await mcp?.close()
+  await lookups?.close()
   pageServer?.closeAllConnections()
   await new Promise<void>((resolve) => (pageServer ? pageServer.close(() => resolve()) : resolve()))
 })
 
 const models = () => ({
-  GEMINI_API_KEY: 'test',
-  GEMINI_BASE_URL: ai.geminiBaseUrl,
+  ...lookups.env(),
   OPENAI_API_KEY: 'test',
-  OPENAI_BASE_URL: ai.openaiBaseUrl,
-  SEARXNG_URL: search.url,
+  OPENAI_BASE_URL: lookups.ai.openaiBaseUrl,
 })
 
 async function signedIn(server: AppServer) {
@@ -76,7 +62,7 @@ describe('the default settings', () => {
       ...models(),
       ECO_ENGINE: 'on',
       ECO_MODEL_FILE: MODEL,
-      MCP_SERVERS: JSON.stringify([{ name: 'zoo', url: mcp.url }]),
+      ...lookups.mcpServers(),
     })
   })
   afterAll(() => server?.stop())
@@ -90,7 +76,7 @@ describe('the default settings', () => {
     const asked = '[[tool:web_search {"query":"slow loris news"}]] What is new with lorises?'
     await chat.send(asked)
     const reply = await chat.waitForReply('What is new with lorises?', 'Here is what I found [1].')
-    expect(search.queries.at(-1)?.query).toBe('slow loris news')
+    expect(lookups.search.queries.at(-1)?.query).toBe('slow loris news')
 
     const sources = reply.getByTestId('reply-source')
     await sources.nth(1).waitFor()
@@ -98,7 +84,7 @@ describe('the default settings', () => {
       '[1] Slow lorises in the news · lorises.example',
       '[2] Loris care at the zoo · zoo.example',
     ])
-    expect(await sources.first().getByRole('link').getAttribute('href')).toBe(RESULTS[0]?.url)
+    expect(await sources.first().getByRole('link').getAttribute('href')).toBe(SEARCH_RESULTS[0]?.url)
     // The step, opened: its arguments and what the search answered.
     const step = reply.getByTestId('tool-step')
     expect(await step.getAttribute('data-status')).toBe('done')
@@ -123,7 +109,7 @@ describe('the default settings', () => {
       }
       return page.items
     })
-    expect(stored.at(-1)?.sources).toEqual(RESULTS)
+    expect(stored.at(-1)?.sources).toEqual(SEARCH_RESULTS)
     expect(unexpectedErrors()).toEqual([])
   })
 
@@ -131,11 +117,11 @@ describe('the default settings', () => {
     const { page, chat, unexpectedErrors } = await signedIn(server)
     await chat.chooseMode('Loris eco')
     await page.getByRole('button', { name: 'Search the web' }).click()
-    const before = search.queries.length
+    const before = lookups.search.queries.length
     await chat.send('Once upon a time lorises')
     const reply = await chat.waitForReply('Once upon a time lorises')
     expect(await reply.getAttribute('data-model')).toBe('loris')
-    expect(search.queries.slice(before).map((q) => q.query)).toEqual(['Once upon a time lorises'])
+    expect(lookups.search.queries.slice(before).map((q) => q.query)).toEqual(['Once upon a time lorises'])
     await reply.getByTestId('reply-source').nth(1).waitFor()
     expect(await reply.getByTestId('reply-source').first().innerText()).toContain('Slow lorises in the news')
     expect(unexpectedErrors()).toEqual([])
@@ -146,7 +132,7 @@ describe('the default settings', () => {
     await chat.chooseMode('ChatGPT')
     await chat.send('[[tool:zoo__lookup_species {"name":"loris"}]] Tell me about lorises')
     const reply = await chat.waitForReply('Tell me about lorises', 'slow-moving primate')
-    expect(mcp.calls).toContainEqual({ tool: 'lookup_species', args: { name: 'loris' } })
+    expect(lookups.mcp.calls).toContainEqual({ tool: 'lookup_species', args: { name: 'loris' } })
     const step = reply.getByTestId('tool-step')
     await step.getByText('zoo__lookup_species').click()
     await step

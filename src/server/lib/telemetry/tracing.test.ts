@@ -5,38 +5,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '#server/app.ts'
 import { readEvents, settled } from '../../../../tests/helpers/chat.ts'
+import { type LookupStandIns, startLookupStandIns } from '../../../../tests/helpers/lookup-stand-ins.ts'
 import { createTestApp, sessionCookie, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { type AiStandIn, startAiStandIn } from '../../../../tests/stand-ins/ai-providers.ts'
-import { type McpStandIn, startMcpStandIn } from '../../../../tests/stand-ins/mcp.ts'
 import { type CollectedSpan, type OtlpStandIn, startOtlpStandIn } from '../../../../tests/stand-ins/otlp.ts'
-import { type SearchStandIn, startSearchStandIn } from '../../../../tests/stand-ins/search.ts'
 import { startTracing, type Tracing } from './tracing.ts'
 
-let ai: AiStandIn
-let search: SearchStandIn
-let mcp: McpStandIn
+let lookups: LookupStandIns
 let collector: OtlpStandIn
 let tracing: Tracing
 let t: TestApp
 let app: ReturnType<typeof createApp>
 
 beforeAll(async () => {
-  ai = await startAiStandIn()
-  search = await startSearchStandIn([
-    { url: 'https://lorises.example/news', title: 'Slow lorises in the news', snippet: 'A new species.' },
-  ])
-  mcp = await startMcpStandIn()
+  lookups = await startLookupStandIns()
   collector = await startOtlpStandIn()
   tracing = await startTracing({
     OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
     OTEL_SERVICE_NAME: 'loris-test',
   })
-  t = await createTestApp({
-    GEMINI_API_KEY: 'test',
-    GEMINI_BASE_URL: ai.geminiBaseUrl,
-    SEARXNG_URL: search.url,
-    MCP_SERVERS: JSON.stringify([{ name: 'zoo', url: mcp.url, needsApproval: ['release_animal'] }]),
-  })
+  t = await createTestApp({ ...lookups.env(), ...lookups.mcpServers(['release_animal']) })
   tracing.traceDatabase(t.deps.database)
   app = createApp(t.deps, { tracing })
 })
@@ -44,9 +31,7 @@ afterAll(async () => {
   await tracing?.shutdown()
   await t?.close()
   await collector?.close()
-  await mcp?.close()
-  await search?.close()
-  await ai?.close()
+  await lookups?.close()
 })
 
 const request = (
@@ -123,8 +108,8 @@ describe('traces', () => {
       }),
     )
     expect(events.at(-1)?.status).toBe('complete')
-    expect(search.queries.map((q) => q.query)).toContain('slow loris news')
-    expect(mcp.calls).toContainEqual({ tool: 'lookup_species', args: { name: 'loris' } })
+    expect(lookups.search.queries.map((q) => q.query)).toContain('slow loris news')
+    expect(lookups.mcp.calls).toContainEqual({ tool: 'lookup_species', args: { name: 'loris' } })
     await tracing.flush()
 
     const send = collector.spans.find(
@@ -194,7 +179,7 @@ describe('traces', () => {
     const answer = await request(`/api/messages/${id}/approval`, { cookie, json: { approved: true } })
     expect(answer.status).toBe(200)
     await expect.poll(async () => (await settled(t.deps.database.db, id)).status).toBe('complete')
-    expect(mcp.calls).toContainEqual({ tool: 'release_animal', args: { name: 'Lori' } })
+    expect(lookups.mcp.calls).toContainEqual({ tool: 'release_animal', args: { name: 'Lori' } })
     await tracing.flush()
 
     const release = collector.spans.find((s) => s.name === 'execute_tool zoo__release_animal')
