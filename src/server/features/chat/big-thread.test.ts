@@ -40,8 +40,7 @@ async function select(cookie: string, id: string) {
 }
 
 describe('a thread of 10,000 exchanges', () => {
-  // The stall includes time the OS did not run a thread, and the search index's pending entries
-  // merged within one step (decision 048): two more tries on a loaded machine.
+  // The stall includes time the OS did not run a thread: two more tries on a loaded machine.
   it('switches between its two long branches holding nothing 300 ms, answering their newest page', {
     retry: 2,
     timeout: 300_000,
