@@ -267,7 +267,7 @@ describe('the migration of existing conversations', () => {
     expect(byContent.get('b')?.parentId).toBe(rows[0]?.id)
     expect(byContent.get('c')?.parentId).toBe(rows[1]?.id)
     expect(byContent.get('c')?.selectedAt.getTime()).toBe(base + 2000)
-    // The shown flags (migration 0012, which marks the branch as reshowThread does), then the page.
+    // The shown turns (migration 0012 marked the branch as reshowThread does), then the page.
     await reshowThread(db(), defaultId)
     expect((await list(cookie, defaultId)).map((m) => m.content)).toEqual(['a', 'b', 'c'])
   })
