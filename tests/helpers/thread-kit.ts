@@ -1,8 +1,10 @@
 // What API tests about a thread's messages start from (sharing, search): a signed-up person with
 // one thread, written straight to the database, and a way to add exchanges to it.
 import { randomUUID } from 'node:crypto'
-import { and, eq } from 'drizzle-orm'
-import { messages, threads } from '#server/db/schema/index.ts'
+import { and, eq, sql } from 'drizzle-orm'
+import type { Db } from '#server/db/client.ts'
+import { messages, shownTurns, threads } from '#server/db/schema/index.ts'
+import { showRows } from '#server/features/chat/shown-branch.ts'
 import type { TestApp } from './test-app.ts'
 
 /** A signed-up person, with the id of the Default thread their account starts with. */
@@ -49,16 +51,33 @@ export async function ownerWithThread(t: TestApp, title = 'Slow lorises') {
   return { cookie, userId, thread: thread!, add }
 }
 
+const SYLLABLES = ['lo', 'ris', 'ka', 'mu', 'te', 'van', 'sel', 'por', 'di', 'na', 'gre', 'bo', 'xu', 'fen']
+let seed = 1
+/** `n` made-up words, a few thousand distinct ones overall: the search index's cost of real text. */
+function prose(n: number): string {
+  const words: string[] = []
+  for (let w = 0; w < n; w++) {
+    let word = ''
+    for (let k = 0; k < 3; k++) {
+      seed = (seed * 48271) % 2147483647
+      word += SYLLABLES[seed % SYLLABLES.length]
+    }
+    words.push(word)
+  }
+  return words.join(' ')
+}
+
 /**
  * A thread of `2 × turns` exchanges written straight to the database, the worst case of a long
  * thread with versions: its first turn has two versions, each followed by a chain of `turns - 1`
- * exchanges. Branch `a` is shown (its flags set as the app keeps them, decision 021); branch `b`
- * is not. Each exchange carries about 780 characters, as a long imported conversation does.
+ * exchanges. Branch `a` is shown (its turns in shown_turns, as the app keeps them); branch `b`
+ * is not. Each exchange carries about 780 characters of varied words, as a long imported
+ * conversation does: each row written costs the search index what real text costs it.
  */
 export async function twoBranchThread(t: TestApp, turns: number) {
   const owner = await ownerWithThread(t, 'A very long conversation')
   const db = t.deps.database.db
-  const text = (i: number, who: string) => `${who} ${i}: ${'slow loris '.repeat(35)}`
+  const text = (i: number, who: string) => `${who} ${i}: ${prose(60)}`
   const start = Date.UTC(2025, 0, 1)
   const branch = (name: 'a' | 'b') => {
     const rows: (typeof messages.$inferInsert)[] = []
@@ -77,7 +96,6 @@ export async function twoBranchThread(t: TestApp, turns: number) {
         origin: 'import',
         parentId,
         depth,
-        shown: name === 'a',
         // Branch a was chosen last at its first turn.
         selectedAt: name === 'a' && depth === 0 ? new Date(start + 10 * turns * 1000) : at,
         createdAt: at,
@@ -91,6 +109,28 @@ export async function twoBranchThread(t: TestApp, turns: number) {
   const b = branch('b')
   for (const rows of [a, b])
     for (let i = 0; i < rows.length; i += 500) await db.insert(messages).values(rows.slice(i, i + 500))
+  const shown = a.map((r) => ({ id: r.id as string, depth: r.depth as number }))
+  for (let i = 0; i < shown.length; i += 1000) await showRows(db, owner.thread.id, shown.slice(i, i + 1000))
   const ids = (rows: typeof a) => rows.map((r) => r.id as string)
   return { ...owner, a: ids(a), b: ids(b) }
+}
+
+/**
+ * Each exchange of a thread with its place in the tree and whether the thread shows it (a row in
+ * shown_turns at its depth), by depth then id: what the tests compare with lib/branch.ts.
+ */
+export function turnsOf(db: Db, threadId: string) {
+  return db
+    .select({
+      id: messages.id,
+      parentId: messages.parentId,
+      selectedAt: messages.selectedAt,
+      createdAt: messages.createdAt,
+      depth: messages.depth,
+      shown: sql<boolean>`${shownTurns.messageId} is not null and ${shownTurns.depth} = ${messages.depth}`,
+    })
+    .from(messages)
+    .leftJoin(shownTurns, eq(shownTurns.messageId, messages.id))
+    .where(eq(messages.threadId, threadId))
+    .orderBy(messages.depth, messages.id)
 }

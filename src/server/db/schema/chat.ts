@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -109,9 +110,6 @@ export const messages = pgTable(
     selectedAt: timestamp('selected_at', { withTimezone: true }).notNull().defaultNow(),
     // The turn's place on its branch (0 for the first turn): the parent's depth plus one.
     depth: integer('depth').notNull().default(0),
-    // On the branch its thread shows (decision 021): kept by every write that changes that branch,
-    // so a page of it, the leaf a send follows and its history are read by index.
-    shown: boolean('shown').notNull().default(false),
     content: text('content').notNull(),
     response: text('response').notNull().default(''),
     status: text('status', { enum: ['streaming', 'complete', 'interrupted', 'failed'] })
@@ -193,9 +191,33 @@ export const messages = pgTable(
     // parent_id), statistics that see many short threads make the planner read the whole thread
     // through messages_thread_page_idx for its order instead (999 rows per row; decision 030).
     index('messages_thread_parent_idx').on(t.threadId, t.parentId, t.createdAt, t.id),
-    // The shown branch by turn: one row per depth (two sends racing to follow the same leaf
-    // cannot both be shown; the loser retries), a page is a walk of it from the cursor.
-    uniqueIndex('messages_shown_idx').on(t.threadId, t.depth).where(sql`${t.shown}`),
     uniqueIndex('messages_client_id_idx').on(t.userId, t.clientMessageId),
+  ],
+)
+
+/**
+ * The branch each thread shows (decisions 021 and 048), one row per turn: kept by every write
+ * that changes that branch, so a page of it, the leaf a send follows and its history are read by
+ * index. Apart from the messages so that moving the branch writes these narrow rows only, never a
+ * message row (which would enter each of its words in the search index again).
+ */
+export const shownTurns = pgTable(
+  'shown_turns',
+  {
+    threadId: uuid('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    // The turn (messages.depth of the exchange shown there).
+    depth: integer('depth').notNull(),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    // One exchange per turn: two sends racing to follow the same leaf cannot both be shown (the
+    // loser retries); a page is a walk of it from the cursor.
+    primaryKey({ name: 'shown_turns_pkey', columns: [t.threadId, t.depth] }),
+    // Whether an exchange is shown, and at which turn.
+    uniqueIndex('shown_turns_message_idx').on(t.messageId),
   ],
 )

@@ -3,7 +3,6 @@
 // two long branches and a page of it (asked with a limit or without) each hold the database and
 // the main thread under 300 ms at a time, and each answers one page. The database runs in its
 // worker thread, as shipped.
-import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MESSAGES_PAGE_SIZE, type MessagePage, messagePageSchema } from '#contract/messages.ts'
 import type { Db } from '#server/db/client.ts'
@@ -11,9 +10,9 @@ import { messages } from '#server/db/schema/index.ts'
 import { activeBranch } from '#server/lib/branch.ts'
 import { worstStalls } from '../../../../tests/helpers/stall.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
-import { ownerWithThread, twoBranchThread } from '../../../../tests/helpers/thread-kit.ts'
+import { ownerWithThread, turnsOf, twoBranchThread } from '../../../../tests/helpers/thread-kit.ts'
 import { SELECTS_PER_MINUTE } from './routes.ts'
-import { shownLeaf, switchVersion } from './shown-branch.ts'
+import { shownLeaf, showRows, switchVersion } from './shown-branch.ts'
 
 const STALL_GOAL_MS = 300
 const TURNS = 5000
@@ -28,17 +27,7 @@ const db = () => t.deps.database.db
 
 /** The ids the thread marks shown, by depth, and the branch lib/branch.ts computes from its tree. */
 async function shownAndExpected(threadId: string) {
-  const rows = await db()
-    .select({
-      id: messages.id,
-      parentId: messages.parentId,
-      selectedAt: messages.selectedAt,
-      createdAt: messages.createdAt,
-      depth: messages.depth,
-      shown: messages.shown,
-    })
-    .from(messages)
-    .where(eq(messages.threadId, threadId))
+  const rows = await turnsOf(db(), threadId)
   const shown = rows
     .filter((r) => r.shown)
     .sort((a, b) => a.depth - b.depth)
@@ -51,8 +40,7 @@ async function select(cookie: string, id: string) {
 }
 
 describe('a thread of 10,000 exchanges', () => {
-  // The stall includes time the OS did not run a thread, and the search index's pending entries
-  // merged within one step (decision 048): two more tries on a loaded machine.
+  // The stall includes time the OS did not run a thread: two more tries on a loaded machine.
   it('switches between its two long branches holding nothing 300 ms, answering their newest page', {
     retry: 2,
     timeout: 300_000,
@@ -143,13 +131,13 @@ describe('a version switch in steps', () => {
             threadId: big.thread.id,
             parentId: end,
             depth: 2,
-            shown: true,
             content: 'sent meanwhile',
             chatModel: 'loris',
             status: 'complete',
           })
           .returning()
         sent = row!.id
+        await showRows(base, big.thread.id, [{ id: row!.id, depth: 2 }])
       }
       return result
     }) as Db['transaction']

@@ -365,13 +365,13 @@ describe('GET /api/messages pages', () => {
       threadId: thread!.id,
       parentId: before.at(-1),
       depth: 3,
-      shown: true,
       content: 'Still there?',
       response: 'Half an ans',
       chatModel: 'gemini',
       status: 'streaming',
       heartbeatAt: new Date(Date.now() - 3_600_000),
     })
+    await reshowThread(t.deps.database.db, thread!.id)
     const page = messagePageSchema.parse(await json(`/api/messages?threadId=${thread!.id}&limit=10`, cookie))
     expect(page.items.at(-1)).toMatchObject({
       content: 'Still there?',
@@ -432,7 +432,8 @@ describe('GET /api/messages pages', () => {
         const raw = result.rows[0]?.['QUERY PLAN']
         const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[]
         // The page itself (outside the subplans that read one turn's versions or the cursor's
-        // depth): a walk of the shown branch's index under the limit, no sort, no scan.
+        // depth): a walk of the shown turns' index under the limit, each exchange by its key, no
+        // sort, no scan.
         const main: string[] = []
         const visit = (n: PlanNode) => {
           if (n['Parent Relationship'] === 'SubPlan' || n['Parent Relationship'] === 'InitPlan') return
@@ -445,7 +446,7 @@ describe('GET /api/messages pages', () => {
         expect(
           main.filter((n) => n !== 'Result'),
           JSON.stringify(plan),
-        ).toEqual(['Limit', 'Index Scan Backward messages_shown_idx'])
+        ).toEqual(['Limit', 'Nested Loop', 'Index Scan Backward shown_turns_pkey', 'Index Scan messages_pkey'])
         expect(JSON.stringify(plan)).not.toContain('Seq Scan')
         return touched(plan[0]!.Plan)
       }
@@ -457,7 +458,7 @@ describe('GET /api/messages pages', () => {
     // Both histories stored (and the table analysed) before either is read: the planner sees one
     // table, as it would in production.
     const seeded = [await seed(10), await seed(1500)]
-    await t.deps.database.db.execute(sql`analyze messages`)
+    await t.deps.database.db.execute(sql`analyze messages, shown_turns`)
     const small = await run(seeded[0]!)
     const large = await run(seeded[1]!)
     // The first page reads the session, then the page with its thread and versions; the next is
@@ -473,7 +474,7 @@ describe('GET /api/messages pages', () => {
     const [thread] = await t.deps.database.db.insert(threads).values({ userId, title: 'Planned' }).returning()
     await addMessages(userId, thread!.id, 3000)
     await addThreads(userId, 3000)
-    await t.deps.database.db.execute(sql`analyze messages`)
+    await t.deps.database.db.execute(sql`analyze messages, shown_turns`)
     await t.deps.database.db.execute(sql`analyze threads`)
     const plan = async (query: ReturnType<typeof sql>) => {
       const result = (await t.deps.database.db.execute(sql`explain ${query}`)) as unknown as {
@@ -483,7 +484,7 @@ describe('GET /api/messages pages', () => {
     }
     // A page: a walk of the shown branch by depth, then each row's versions by its parent.
     const pagePlan = await plan(messagePageQuery({ userId, threadId: thread!.id }, null, 30))
-    expect(pagePlan).toContain('messages_shown_idx')
+    expect(pagePlan).toContain('shown_turns_pkey')
     expect(pagePlan).toContain('messages_thread_parent_idx')
     // No sort of the history: the only sorts are of one turn's versions, inside the subplans.
     expect(pagePlan.split('SubPlan')[0]).not.toContain('Sort')
@@ -513,7 +514,7 @@ describe('GET /api/messages pages', () => {
       const [thread] = await db.insert(threads).values({ userId, title: 'Generic' }).returning()
       const ids = await addMessages(userId, thread!.id, 2000)
       await addThreads(userId, 2000)
-      await db.execute(sql`analyze messages`)
+      await db.execute(sql`analyze messages, shown_turns`)
       await db.execute(sql`analyze threads`)
       // The plan EXECUTE runs for a prepared statement, as the app's are: generic ($1 in it).
       const generic = async (query: SQL) => {
@@ -534,7 +535,7 @@ describe('GET /api/messages pages', () => {
       }
       for (const before of [null, ids.at(-40)!]) {
         const plan = await generic(messagePageQuery({ userId, threadId: thread!.id }, before, 30))
-        expect(plan).toContain('messages_shown_idx')
+        expect(plan).toContain('shown_turns_pkey')
         // A turn's versions by the index that holds them in page order (decision 030's session).
         expect(plan.split('SubPlan 2')[0]).toContain('messages_thread_parent_idx')
         expect(plan.split('SubPlan')[0]).not.toContain('Sort')

@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { messages, sessions, threads, users } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { reshowThread } from './shown-branch.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -33,7 +34,6 @@ async function readBefore() {
         threadId: thread!.id,
         parentId,
         depth: i,
-        shown: true,
         content: `Question ${i}`,
         response: `Answer ${i}`,
         chatModel: 'gemini',
@@ -42,6 +42,7 @@ async function readBefore() {
       .returning()
     parentId = row!.id
   }
+  await reshowThread(db(), thread!.id)
   const res = await t.request('/api/session', { cookie })
   expect(await res.json()).toMatchObject({ user: { id: userId } })
   return { cookie, userId, threadId: thread!.id }

@@ -9,7 +9,7 @@ import type { Database, Db } from '#server/db/client.ts'
 import { columnsOf, jsonRow } from '#server/db/json-row.ts'
 import { executeNamed, placeholders, shapedStatement } from '#server/db/named-statement.ts'
 import { findOwnedThread } from '#server/db/owned-thread.ts'
-import { messages, threads, users } from '#server/db/schema/index.ts'
+import { messages, shownTurns, threads, users } from '#server/db/schema/index.ts'
 import type { BranchEntry } from '#server/lib/branch.ts'
 import type { UserRow } from '#server/lib/context.ts'
 import { badCursor, cursorUuid, decodeCursor, encodeCursor } from '#server/lib/cursor.ts'
@@ -87,7 +87,7 @@ const pageQuery = new QueryBuilder()
 
 /**
  * The page query (decision 021): the shown rows of the thread just before the cursor's depth,
- * newest first, one walk of messages_shown_idx; each row with its turn's versions (its siblings,
+ * newest first, one walk of shown_turns_pkey; each row with its turn's versions (its siblings,
  * by messages_thread_parent_idx). The thread is found in the same statement (another user's
  * thread gives no rows). A cursor no longer on the shown branch (a version switched since) matches
  * no depth, so the page is empty. `v` holds the values, or the placeholders of a shaped statement.
@@ -98,7 +98,7 @@ function messagePageSql(shape: PageShape, v: PageValues): SQL {
     ? sql`(select t.id from threads t where t.id = ${v.threadId}::uuid and t.user_id = ${v.userId}::uuid${live})`
     : sql`(select t.id from threads t where t.user_id = ${v.userId}::uuid and t.is_default${live})`
   const below = shape.before
-    ? sql`"messages"."depth" < (select c.depth from messages c where c.id = ${v.before}::uuid and c.thread_id = ${thread} and c.shown)`
+    ? sql`"shown_turns"."depth" < (select c.depth from shown_turns c where c.message_id = ${v.before}::uuid and c.thread_id = ${thread})`
     : sql`true`
   const order = sql.raw('order by v.created_at, v.id')
   // Qualified by hand: drizzle writes a single table's columns unqualified, which inside these
@@ -111,16 +111,14 @@ function messagePageSql(shape: PageShape, v: PageValues): SQL {
     (select json_agg(v.id ${order}) from messages v
       where v.thread_id = ${outer} and v.parent_id is null and ${outerParent} is null)
   )`
-  return (
-    pageQuery
-      .select({ json: jsonRow({ ...pageColumns, versionIds }).as('json') })
-      .from(messages)
-      // `shown` as written in the partial index's predicate (a bound `= true` would not match it).
-      .where(and(sql`"messages"."thread_id" = ${thread}`, sql`"messages"."shown"`, below))
-      .orderBy(desc(messages.depth))
-      .limit(v.limit as number)
-      .getSQL()
-  )
+  return pageQuery
+    .select({ json: jsonRow({ ...pageColumns, versionIds }).as('json') })
+    .from(shownTurns)
+    .innerJoin(messages, eq(messages.id, shownTurns.messageId))
+    .where(and(sql`"shown_turns"."thread_id" = ${thread}`, below))
+    .orderBy(desc(shownTurns.depth))
+    .limit(v.limit as number)
+    .getSQL()
 }
 
 function pageShapeAndValues(of: PageThread, before: string | null, limit: number) {

@@ -130,12 +130,14 @@ function buildStart(shape: StartShape): SQL {
     threadIdOf = sql`(select id from created)`
   } else if (shape.kind === 'follow') {
     // Locked: sends and version switches in one thread take turns. The leaf is read from the
-    // statement's snapshot, so it is locked and its flag checked again: a branch switched under
-    // this send answers no row (`moved`), a send that got there first makes this one's insert
-    // collide on messages_shown_idx (both retried by the caller).
+    // statement's snapshot, so its shown turn is locked and read again: a branch switched under
+    // this send answers no row (`moved`), a send that got there first makes this one's shown turn
+    // collide on shown_turns_pkey (both retried by the caller).
     lead = sql`found as (select id from threads where id = ${p('threadId')} and user_id = ${u} for update),
-      leaf as (select id from messages where thread_id = ${p('threadId')} and shown order by depth desc limit 1),
-      parent as (select id, depth from messages where id = (select id from leaf) and shown for share),
+      leaf as (select message_id as id from shown_turns where thread_id = ${p('threadId')}
+        order by depth desc limit 1),
+      parent as (select message_id as id, depth from shown_turns
+        where message_id = (select id from leaf) for share),
       placed as (
         select ${p('threadId')}::uuid as thread_id, (select id from parent) as parent_id,
           coalesce((select depth + 1 from parent), 0) as depth
@@ -146,7 +148,7 @@ function buildStart(shape: StartShape): SQL {
   } else {
     const parentShown = shape.firstTurn
       ? sql`true`
-      : sql`exists (select 1 from messages where id = ${p('parentId')} and shown)`
+      : sql`exists (select 1 from shown_turns where message_id = ${p('parentId')})`
     lead = sql`found as (select id from threads where id = ${p('threadId')} and user_id = ${u}),
       placed as (
         select ${p('threadId')}::uuid as thread_id, ${p('parentId')}::uuid as parent_id,
@@ -157,14 +159,14 @@ function buildStart(shape: StartShape): SQL {
     // send is admitted: every step of the statement runs, and a refused edit (429) must leave the
     // thread as it was, not hide its end and let the next send land on the hidden branch.
     replaced = sql`, unshown as (
-        update messages set shown = false
-        where thread_id = ${p('threadId')} and shown and depth >= ${p('depth')}
+        delete from shown_turns
+        where thread_id = ${p('threadId')} and depth >= ${p('depth')}
           and (select visible from placed) and exists (select 1 from admitted)
-        returning id
+        returning depth
       )`
     threadIdOf = sql`placed.thread_id`
-    shown = sql`placed.visible`
-    // Read before the insert: the rows it replaces leave the unique index first.
+    shown = sql`(select visible from placed)`
+    // Read before the insert: the turns it replaces leave shown_turns_pkey first.
     afterPlaced = sql`and (select count(*) from unshown) >= 0`
   }
   const created =
@@ -205,17 +207,20 @@ function buildStart(shape: StartShape): SQL {
       returning id
     ) ${created} ${replaced},
     inserted as (
-      insert into messages (user_id, thread_id, content, client_message_id, parent_id, depth, shown,
-        origin, selected_at, chat_model, provider, model_id, media_url, media_type, upload_id,
+      insert into messages (user_id, thread_id, content, client_message_id, parent_id, depth, origin, selected_at, chat_model, provider, model_id, media_url, media_type, upload_id,
         media_name, media_mime, reserved_chars, node_id, attempt_id)
       select ${u}::uuid, ${threadIdOf}, ${p('content')}::text, ${p('clientMessageId')}::text, placed.parent_id,
-        placed.depth, ${shown}, ${p('origin')}::text, ${now}::timestamptz, ${p('chatModel')}::text,
+        placed.depth, ${p('origin')}::text, ${now}::timestamptz, ${p('chatModel')}::text,
         ${p('provider')}::text, ${p('modelId')}::text, ${p('mediaUrl')}::text, ${p('mediaType')}::text,
         ${p('uploadId')}::uuid, ${p('mediaName')}::text, ${p('mediaMime')}::text, ${p('chars')}::int,
         ${NODE_ID}::text, ${p('attemptId')}::uuid
       from placed, admitted
       where true ${afterPlaced}
-      returning id, thread_id, parent_id
+      returning id, thread_id, parent_id, depth
+    ),
+    shown as (
+      insert into shown_turns (thread_id, depth, message_id)
+      select thread_id, depth, id from inserted where ${shown}
     ) ${touched},
     -- What the model is sent: the exchanges before the new one on its branch, by primary key.
     ${historyFrom(sql`(select parent_id from placed)`)}
@@ -271,7 +276,7 @@ export async function startSend(
     )
   } catch (err) {
     if (violates(err, 'messages_client_id_idx')) return { kind: 'duplicate' }
-    if (violates(err, 'messages_shown_idx')) return { kind: 'moved' }
+    if (violates(err, 'shown_turns_pkey')) return { kind: 'moved' }
     throw err
   }
   const r = result.rows[0] ?? {}

@@ -1,9 +1,10 @@
-// The shown branch kept on the rows (docs/decisions/021): each exchange knows its depth (turns from
-// the first) and whether it is on the branch its thread shows. Sends keep the flags as they write
-// (send-statement.ts); an import or a seeded tree computes them again here (reshowThread), and a
-// version switch moves them from the turn where the branches part (switchShownBranch, decision 048).
+// The shown branch (docs/decisions/021 and 048): each exchange knows its depth (turns from the
+// first), and shown_turns names the exchange each thread shows at each turn. Sends keep it as they
+// write (send-statement.ts); a seeded tree computes it again here (reshowThread), and a version
+// switch moves it from the turn where the branches part (switchVersion).
 import { sql } from 'drizzle-orm'
 import type { Db, Tx } from '#server/db/client.ts'
+import { shownTurns } from '#server/db/schema/index.ts'
 
 /** A row whose parent is not in its thread starts it, as lib/branch.ts childrenByParent reads it. */
 const isRoot = sql.raw(`(m.parent_id is null or not exists (
@@ -38,35 +39,44 @@ const target = (threadId: string) => sql`
   )`
 
 /**
- * Depth and shown flag of every exchange of one thread, computed from its tree. Only the rows
- * whose flags differ are written: first those leaving the branch (the unique index allows one
- * shown row per depth at every moment), then those joining it or whose depth was wrong.
+ * Depth of every exchange of one thread and the turns it shows, computed from its tree. Only what
+ * differs is written: the depths that are wrong, the shown turns that leave the branch, then
+ * those that join it.
  */
 export async function reshowThread(db: Db | Tx, threadId: string): Promise<void> {
   await db.execute(sql`${target(threadId)}
-    update messages m set shown = false from target
-    where m.id = target.id and m.thread_id = ${threadId} and m.shown and not target.shown`)
+    update messages m set depth = target.depth from target
+    where m.id = target.id and m.thread_id = ${threadId} and m.depth <> target.depth`)
   await db.execute(sql`${target(threadId)}
-    update messages m set depth = target.depth, shown = target.shown from target
-    where m.id = target.id and m.thread_id = ${threadId}
-      and (m.depth <> target.depth or m.shown <> target.shown)`)
+    delete from shown_turns s where s.thread_id = ${threadId} and not exists (
+      select 1 from target where target.id = s.message_id and target.shown and target.depth = s.depth)`)
+  await db.execute(sql`${target(threadId)}
+    insert into shown_turns (thread_id, depth, message_id)
+    select ${threadId}, target.depth, target.id from target where target.shown
+    on conflict do nothing`)
 }
 
-/** The last exchange the thread shows (the shown row of greatest depth), by messages_shown_idx. */
+/** The last exchange the thread shows (its deepest shown turn), by shown_turns_pkey. */
 export async function shownLeaf(db: Db | Tx, threadId: string): Promise<string | null> {
   const result = (await db.execute(
-    sql`select id from messages where thread_id = ${threadId} and shown order by depth desc limit 1`,
+    sql`select message_id as id from shown_turns where thread_id = ${threadId} order by depth desc limit 1`,
   )) as unknown as { rows: { id: string }[] }
   return result.rows[0]?.id ?? null
 }
 
+/** Shows `rows` (new exchanges, each at its depth) in their thread: a copy's or an import's. */
+export async function showRows(tx: Db | Tx, threadId: string, rows: { id: string; depth: number }[]) {
+  if (rows.length === 0) return
+  await tx.insert(shownTurns).values(rows.map((r) => ({ threadId, depth: r.depth, messageId: r.id })))
+}
+
 /**
- * Rows one step of a version switch reads or writes: switching between two long branches flips a
- * flag for every turn of both, and on the embedded database a transaction holds it from everyone
- * (a hundred rows take a few tens of milliseconds). Between steps the others' statements run.
- * Each statement names the thread and reaches a turn's versions by messages_thread_parent_idx, so
- * no plan the statistics may choose reads more than the thread (an `or` across the first turn's
- * versions and the others' read the whole thread for every row once the tables were analyzed).
+ * Rows one step of a version switch reads or writes: switching between two long branches moves a
+ * shown turn for every turn of both, and on the embedded database a transaction holds it from
+ * everyone. Between steps the others' statements run. Each statement names the thread and reaches
+ * a turn's versions by messages_thread_parent_idx, so no plan the statistics may choose reads more
+ * than the thread (an `or` across the first turn's versions and the others' read the whole thread
+ * for every row once the tables were analyzed).
  */
 export const SWITCH_BATCH = 100
 
@@ -83,22 +93,18 @@ const stepsOf =
   (db: Db, tx?: Tx): Steps =>
   (fn) =>
     tx ? fn(tx) : db.transaction(fn)
-/**
- * Locks the thread for one step. A flag flipped is a new row version, entered again in the search
- * index's pending list; past its limit (4 MB) the list is merged into the index within whichever
- * statement crossed it, a step of hundreds of milliseconds. With the smallest limit (64 kB) a
- * step merges what it added as it goes: each step costs a little more, none that much. What a
- * step still writes is every word of its rows into that index (decision 048).
- */
+/** Locks the thread for one step: its sends and switches take turns. */
 const lockThread = async (tx: Tx, threadId: string) => {
-  await tx.execute(sql`set local gin_pending_list_limit = 64`)
   await tx.execute(sql`select id from threads where id = ${threadId} for update`)
 }
+
+/** Whether exchange `m` is on its thread's shown branch (by shown_turns_message_idx). */
+const isShown = sql.raw('exists (select 1 from shown_turns s where s.message_id = m.id)')
 
 /**
  * Selects version `id` of one of the user's threads and shows the branch through it (decision
  * 048): it and its ancestors not shown are selected now where their turn has other versions (a
- * turn of one version shows it whatever its time), then the shown flags move (moveShownBranch).
+ * turn of one version shows it whatever its time), then the shown turns move (moveShownBranch).
  * Undefined when the exchange is not the user's; else its thread.
  */
 export async function switchVersion(
@@ -111,7 +117,7 @@ export async function switchVersion(
   const steps = stepsOf(db, opts.tx)
   const found = await steps(async (tx) => {
     const result = (await tx.execute(sql`
-      select thread_id, shown from messages where id = ${id} and user_id = ${userId}
+      select m.thread_id, ${isShown} as shown from messages m where m.id = ${id} and m.user_id = ${userId}
     `)) as unknown as { rows: { thread_id: string | null; shown: boolean }[] }
     const row = result.rows[0]
     // On the branch shown already (or outside any thread): only its time changes.
@@ -147,11 +153,11 @@ async function selectUp(
       await lockThread(tx, threadId)
       const result = (await tx.execute(sql`
         with recursive up(id, parent_id, depth, shown, n) as (
-          select m.id, m.parent_id, m.depth, m.shown, 1 from messages m
+          select m.id, m.parent_id, m.depth, ${isShown}, 1 from messages m
           where m.id = ${start} and m.thread_id = ${threadId}
           union all
           select p.id, p.parent_id, p.depth, p.shown, up.n + 1 from up cross join lateral (
-            select m.id, m.parent_id, m.depth, m.shown from messages m
+            select m.id, m.parent_id, m.depth, ${isShown} as shown from messages m
             where m.id = up.parent_id and m.thread_id = ${threadId} offset 0
           ) p
           where not up.shown and up.n < ${batch}
@@ -179,7 +185,7 @@ async function selectUp(
 }
 
 /**
- * Moves the shown flags to the branch selected, from the turn where it parts from the branch
+ * Moves the shown turns to the branch selected, from the turn where it parts from the branch
  * shown: the rows shown from that depth down are un-shown, deepest first, then the new branch is
  * walked down from its top (the version selected last at each turn), `batch` rows a step, each
  * step locking the thread. Every state between steps is a path from the first turn, shorter than
@@ -190,7 +196,7 @@ async function moveShownBranch(steps: Steps, parts: BranchSwitch, batch: number)
   const { threadId, depth } = parts
   // Up from the old branch's end to the turn where the branches part. Each step starts at the
   // depth the last one reached (the index scan does not walk again the entries it left behind,
-  // which stay in messages_shown_idx until a vacuum); that depth itself is read again, where a
+  // which stay in shown_turns_pkey until a vacuum); that depth itself is read again, where a
   // send in the meantime may have followed the end then shown.
   let reached: number | null = null
   for (;;) {
@@ -198,8 +204,8 @@ async function moveShownBranch(steps: Steps, parts: BranchSwitch, batch: number)
     const cleared = await steps(async (tx) => {
       await lockThread(tx, threadId)
       const result = (await tx.execute(sql`
-        update messages set shown = false where id in (
-          select id from messages where thread_id = ${threadId} and shown and depth >= ${depth}
+        delete from shown_turns where thread_id = ${threadId} and depth in (
+          select depth from shown_turns where thread_id = ${threadId} and depth >= ${depth}
             ${upTo === null ? sql`` : sql`and depth <= ${upTo}`}
           order by depth desc limit ${batch})
         returning depth
@@ -215,7 +221,7 @@ async function moveShownBranch(steps: Steps, parts: BranchSwitch, batch: number)
     const last: string | null = await steps(async (tx) => {
       await lockThread(tx, threadId)
       const leaf = (await tx.execute(sql`
-        select id, depth from messages where thread_id = ${threadId} and shown
+        select message_id as id, depth from shown_turns where thread_id = ${threadId}
         order by depth desc limit 1
       `)) as unknown as { rows: { id: string; depth: number }[] }
       const end = leaf.rows[0]
@@ -233,11 +239,13 @@ async function moveShownBranch(steps: Steps, parts: BranchSwitch, batch: number)
           select c.id, w.n + 1 from walk w cross join lateral (
             select m.id from messages m where m.thread_id = ${threadId} and m.parent_id = w.id ${shownFirst}
           ) c where w.n < ${batch}
-        ), flipped as (
-          update messages m set shown = true from walk
-          where m.id = walk.id and m.thread_id = ${threadId} returning m.id, m.depth
+        ), shown as (
+          insert into shown_turns (thread_id, depth, message_id)
+          select ${threadId}, m.depth, m.id from walk join messages m on m.id = walk.id
+          returning message_id, depth
         )
-        select id, (select count(*)::int from flipped) as n from flipped order by depth desc limit 1
+        select message_id as id, (select count(*)::int from shown) as n from shown
+        order by depth desc limit 1
       `)) as unknown as { rows: { id: string; n: number }[] }
       const row = result.rows[0]
       return row && row.n >= batch ? row.id : null

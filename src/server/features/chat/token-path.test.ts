@@ -13,6 +13,7 @@ import { readEvents, replyText, waitFor } from '../../../../tests/helpers/chat.t
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { Generation } from './generation.ts'
 import { ProgressSaver, saveBatch } from './progress-saver.ts'
+import { reshowThread, shownLeaf } from './shown-branch.ts'
 import { followGeneration } from './stream.ts'
 import { frameMs, MAX_FRAME_MS, MIN_FRAME_MS, TextFrames } from './text-frames.ts'
 
@@ -303,13 +304,13 @@ describe('statements per send', () => {
           threadId: thread!.id,
           parentId: at + j === 0 ? null : ids[at + j - 1],
           depth: at + j,
-          shown: true,
           content: `Q${at + j}`,
           response: `A${at + j}`,
           chatModel: 'gemini' as const,
           status: 'complete' as const,
         })),
       )
+    await reshowThread(db, thread!.id)
     app.t.queries.length = 0
     const events = await readEvents(
       await app.t.request('/api/messages', {
@@ -325,7 +326,8 @@ describe('statements per send', () => {
       .select()
       .from(messages)
       .where(eq(messages.id, events[0]?.id as string))
-    expect(stored).toMatchObject({ parentId: ids.at(-1), depth: 1500, shown: true })
+    expect(stored).toMatchObject({ parentId: ids.at(-1), depth: 1500 })
+    expect(await shownLeaf(db, thread!.id)).toBe(stored!.id)
     const body = app.ai.requests.at(-1)?.body as { contents: { parts: { text: string }[] }[] }
     expect(body.contents.at(-2)?.parts[0]?.text).toBe('A1499')
   })

@@ -10,7 +10,7 @@ import { messages, users } from '#server/db/schema/index.ts'
 import { setUpAiTestApp } from '../../../../tests/helpers/ai-test-app.ts'
 import { readEvents, replyText } from '../../../../tests/helpers/chat.ts'
 import { TEST_ORIGIN } from '../../../../tests/helpers/test-app.ts'
-import { ownerWithDefault } from '../../../../tests/helpers/thread-kit.ts'
+import { ownerWithDefault, turnsOf } from '../../../../tests/helpers/thread-kit.ts'
 import { reshowThread } from './shown-branch.ts'
 
 const app = setUpAiTestApp((ai) => ({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: ai.openaiBaseUrl }))
@@ -267,7 +267,7 @@ describe('the migration of existing conversations', () => {
     expect(byContent.get('b')?.parentId).toBe(rows[0]?.id)
     expect(byContent.get('c')?.parentId).toBe(rows[1]?.id)
     expect(byContent.get('c')?.selectedAt.getTime()).toBe(base + 2000)
-    // The shown flags (migration 0012, which marks the branch as reshowThread does), then the page.
+    // The shown turns (migration 0012 marked the branch as reshowThread does), then the page.
     await reshowThread(db(), defaultId)
     expect((await list(cookie, defaultId)).map((m) => m.content)).toEqual(['a', 'b', 'c'])
   })
@@ -365,10 +365,7 @@ describe('sends racing in one thread', () => {
       expect(m.versionIds).toEqual([m.id])
       expect(m.parentId).toBe(i === 0 ? null : shown[i - 1]!.id)
     }
-    const rows = await db()
-      .select({ depth: messages.depth, shown: messages.shown })
-      .from(messages)
-      .where(eq(messages.threadId, defaultId))
+    const rows = await turnsOf(db(), defaultId)
     expect(rows.map((r) => `${r.depth}:${r.shown}`).sort()).toEqual(['0:true', '1:true', '2:true', '3:true'])
   })
 })

@@ -4,6 +4,7 @@ import { strFromU8, strToU8, unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportedAccountSchema, exportedThreadSchema, exportManifestSchema } from '#contract/export.ts'
 import { messages, threads, uploads } from '#server/db/schema/index.ts'
+import { reshowThread } from '#server/features/chat/shown-branch.ts'
 import { createDiskStorage } from '#server/lib/storage.ts'
 import { worstStall } from '../../../../tests/helpers/stall.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
@@ -58,8 +59,6 @@ async function seeded() {
       uploadId: upload!.id,
       mediaType: 'image',
       mediaUrl: `/api/uploads/${upload!.id}`,
-      // On the branch shown, as the app marks it (decision 021).
-      shown: true,
       createdAt: new Date('2025-03-01T10:00:00Z'),
       completedAt: new Date('2025-03-01T10:00:05Z'),
     })
@@ -71,7 +70,6 @@ async function seeded() {
       // The second turn follows the first (decision 012).
       parentId: first!.id,
       depth: 1,
-      shown: true,
       content: 'Thanks',
       response: 'You are welcome.',
       chatModel: 'chatgpt',
@@ -79,6 +77,8 @@ async function seeded() {
       createdAt: new Date('2025-03-01T10:01:00Z'),
     },
   ])
+  // On the branch shown, as the app marks it (decision 021).
+  await reshowThread(db, thread!.id)
   return { cookie, userId, thread: thread!, upload: upload! }
 }
 

@@ -7,6 +7,7 @@ import {
   passages,
   projectFiles,
   projects,
+  shownTurns,
   threads,
   uploads,
   users,
@@ -139,7 +140,7 @@ export function exportBatch(
         parentId: parentInThread,
         origin: messages.origin,
         selectedAt: messages.selectedAt,
-        shown: messages.shown,
+        shown: sql<boolean>`exists (select 1 from shown_turns s where s.message_id = ${m}.id)`,
         ...exchangeColumns,
         attachment,
         createdAt: messages.createdAt,
@@ -167,12 +168,12 @@ export function inIndexOrder<T>(db: Db, read: (tx: Tx) => Promise<T>): Promise<T
   })
 }
 
-/** How many exchanges the thread shows (by messages_shown_idx). */
+/** How many exchanges the thread shows (by shown_turns_pkey). */
 export async function shownCount(db: Db, thread: ExportThreadRow): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
-    .from(messages)
-    .where(and(eq(messages.threadId, thread.id), sql`${messages.shown}`))
+    .from(shownTurns)
+    .where(eq(shownTurns.threadId, thread.id))
   return row?.n ?? 0
 }
 
@@ -192,10 +193,11 @@ export function shownBatch(
       version: siblings(true),
       versions: siblings(false),
     })
-    .from(messages)
+    .from(shownTurns)
+    .innerJoin(messages, eq(messages.id, shownTurns.messageId))
     .leftJoin(uploads, and(eq(uploads.id, messages.uploadId), eq(uploads.userId, userId)))
-    .where(and(eq(messages.threadId, thread.id), sql`${messages.shown}`, sql`${messages.depth} > ${after}`))
-    .orderBy(asc(messages.depth))
+    .where(and(eq(shownTurns.threadId, thread.id), sql`${shownTurns.depth} > ${after}`))
+    .orderBy(asc(shownTurns.depth))
     .limit(limit)
 }
 

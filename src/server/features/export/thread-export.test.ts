@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportedThreadSchema } from '#contract/export.ts'
 import { findOwnedThread } from '#server/db/owned-thread.ts'
+import { reshowThread } from '#server/features/chat/shown-branch.ts'
 import { worstStalls } from '../../../../tests/helpers/stall.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { ownerWithThread, twoBranchThread } from '../../../../tests/helpers/thread-kit.ts'
@@ -76,7 +77,8 @@ describe('GET /api/threads/:id/export of a long thread', () => {
 
   it(`answers 429 past ${THREAD_EXPORTS_PER_HOUR} thread exports an hour, saying when to try again`, async () => {
     const owner = await ownerWithThread(t)
-    await owner.add('one', 'reply', { shown: true })
+    await owner.add('one', 'reply')
+    await reshowThread(t.deps.database.db, owner.thread.id)
     for (let i = 0; i < THREAD_EXPORTS_PER_HOUR; i++) {
       const format = i % 2 ? 'json' : 'markdown'
       const res = await t.request(`/api/threads/${owner.thread.id}/export?format=${format}`, {

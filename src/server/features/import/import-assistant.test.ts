@@ -7,6 +7,7 @@ import { IMPORT_LIMITS, importReportSchema } from '#contract/import.ts'
 import { messagePageSchema } from '#contract/messages.ts'
 import { threadListSchema } from '#contract/threads.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
+import { reshowThread } from '#server/features/chat/shown-branch.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
 import { jsonBytes, lorisMessage, lorisThreadExport } from './loris-export-kit.ts'
 
@@ -73,10 +74,10 @@ async function personWithProject() {
     response: 'In the forests of Sri Lanka [1].',
     chatModel: 'gemini',
     status: 'complete',
-    shown: true,
     sources: SOURCES,
     toolSteps: STEPS,
   })
+  await reshowThread(t.deps.database.db, thread.id)
   return { cookie, user, instructions, project, thread }
 }
 

@@ -12,7 +12,7 @@ import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IMPORT_LIMITS, importReportSchema } from '#contract/import.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
-import { reshowThread } from '#server/features/chat/shown-branch.ts'
+import { reshowThread, showRows } from '#server/features/chat/shown-branch.ts'
 import type { AppEnv } from '#server/lib/context.ts'
 import { toErrorResponse } from '#server/lib/on-error.ts'
 import { readFormFile } from '#server/lib/read-body.ts'
@@ -20,6 +20,7 @@ import { createDiskStorage } from '#server/lib/storage.ts'
 import { worstDbStall } from '../../../../tests/helpers/db-stall.ts'
 import { worstStall } from '../../../../tests/helpers/stall.ts'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts'
+import { turnsOf } from '../../../../tests/helpers/thread-kit.ts'
 import { jsonBytes, lorisMessage, lorisPicture, lorisThreadExport } from './loris-export-kit.ts'
 import { type ImportBatch, parseImportFile, readImportFile } from './parse.ts'
 import { storeImport } from './store-import.ts'
@@ -350,12 +351,7 @@ describe('a long thread', { retry: 2 }, () => {
       .select({ id: threads.id })
       .from(threads)
       .where(and(eq(threads.userId, user.id as string), eq(threads.title, 'Long')))
-    const flags = () =>
-      db()
-        .select({ id: messages.id, depth: messages.depth, shown: messages.shown })
-        .from(messages)
-        .where(eq(messages.threadId, thread!.id))
-        .orderBy(messages.depth, messages.id)
+    const flags = () => turnsOf(db(), thread!.id)
     const written = await flags()
     expect(written.filter((m) => m.shown)).toHaveLength(3000)
     // Sent to the main thread in slices (a long thread), the messages keep the file's order.
@@ -439,14 +435,11 @@ describe('a long thread', { retry: 2 }, () => {
       .insert(threads)
       .values({ userId, title: 'Halfway', importSource: `importing:0:loris:${exported.thread.id}` })
       .returning({ id: threads.id })
-    await db().insert(messages).values({
-      userId,
-      threadId: half!.id,
-      content: 'q',
-      chatModel: 'gemini',
-      origin: 'import',
-      shown: true,
-    })
+    const [row] = await db()
+      .insert(messages)
+      .values({ userId, threadId: half!.id, content: 'q', chatModel: 'gemini', origin: 'import' })
+      .returning({ id: messages.id })
+    await showRows(db(), half!.id, [{ id: row!.id, depth: 0 }])
     const res = await importFile(cookie, jsonBytes(exported), 'halfway.json')
     expect(importReportSchema.parse(await res.json())).toMatchObject({
       threadsImported: 1,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { and, desc, eq, gte, inArray, isNull, like } from 'drizzle-orm'
 import { UPLOAD_TYPES } from '#contract/attachments.ts'
 import type { Db, Tx } from '#server/db/client.ts'
-import { messages, threads, uploads } from '#server/db/schema/index.ts'
+import { messages, shownTurns, threads, uploads } from '#server/db/schema/index.ts'
+import { showRows } from '#server/features/chat/shown-branch.ts'
 import { importedBranch, importedOrigin, importedTree } from './imported-tree.ts'
 import type { ImportedThread } from './parse.ts'
 
@@ -25,13 +26,13 @@ export type StoreResult =
   | { ok: true; messages: number; files: number; filesLeftOut: number; filesOverBudget: number }
   | { ok: false; reason: string }
 
-/** The last exchange the thread shows and its depth (by messages_shown_idx); none: [null, 0]. */
+/** The last exchange the thread shows and its depth (by shown_turns_pkey); none: [null, 0]. */
 async function shownLeaf(tx: Tx, threadId: string): Promise<[string | null, number]> {
   const [leaf] = await tx
-    .select({ id: messages.id, depth: messages.depth })
-    .from(messages)
-    .where(and(eq(messages.threadId, threadId), eq(messages.shown, true)))
-    .orderBy(desc(messages.depth))
+    .select({ id: shownTurns.messageId, depth: shownTurns.depth })
+    .from(shownTurns)
+    .where(eq(shownTurns.threadId, threadId))
+    .orderBy(desc(shownTurns.depth))
     .limit(1)
   return leaf ? [leaf.id, leaf.depth] : [null, 0]
 }
@@ -291,7 +292,6 @@ async function storeMessages(
         id: tree.ids[i],
         parentId: tree.parents[i] ?? null,
         depth: branch.depth[i],
-        shown: branch.shown[i],
         origin: importedOrigin(m.origin),
         selectedAt: m.selectedAt ? new Date(m.selectedAt) : createdAt,
         userId,
@@ -320,9 +320,14 @@ async function storeMessages(
       }
     })
     uploadIds.push(...uploadRows.map((u) => u.id as string))
+    // The imported branch's turns among these rows (imported-tree.ts importedBranch).
+    const shown = rows.flatMap((r, j) =>
+      r.id && r.depth !== undefined && branch.shown[at + j] ? [{ id: r.id, depth: r.depth }] : [],
+    )
     await db.transaction(async (tx) => {
       if (uploadRows.length > 0) await tx.insert(uploads).values(uploadRows)
       await tx.insert(messages).values(rows)
+      await showRows(tx, claimed.threadId, shown)
     })
     stored += uploadRows.length
     at = end

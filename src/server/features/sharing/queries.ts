@@ -5,6 +5,7 @@ import { isChatModel } from '#contract/chat-models.ts'
 import type { Db } from '#server/db/client.ts'
 import { inThread, type ThreadRow } from '#server/db/owned-thread.ts'
 import { messages, shares, threads, uploads } from '#server/db/schema/index.ts'
+import { showRows } from '#server/features/chat/shown-branch.ts'
 import { activeBranch } from '#server/lib/branch.ts'
 import { co2Of, sourcesOf } from '#server/lib/stored-message.ts'
 import {
@@ -253,7 +254,6 @@ export async function copyShareToThread(
             parentId: i === 0 ? null : ids[i - 1],
             // The chain is the thread's shown branch (docs/decisions/021).
             depth: i,
-            shown: true,
             origin: 'copy' as const,
             selectedAt: now,
             userId: visitorId,
@@ -273,6 +273,11 @@ export async function copyShareToThread(
             completedAt: new Date(e.completedAt ?? e.createdAt),
           }
         }),
+      )
+      await showRows(
+        tx,
+        thread.id,
+        ids.map((id, depth) => ({ id, depth })),
       )
     }
     return thread

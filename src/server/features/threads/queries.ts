@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { QueryBuilder } from 'drizzle-orm/pg-core'
 import { isChatModel } from '#contract/chat-models.ts'
@@ -7,6 +8,7 @@ import { columnsOf, jsonRow } from '#server/db/json-row.ts'
 import { executeNamed, placeholders, shapedStatement } from '#server/db/named-statement.ts'
 import { messages, threads } from '#server/db/schema/index.ts'
 import { chargeUnfinishedReplies } from '#server/features/chat/lease.ts'
+import { showRows } from '#server/features/chat/shown-branch.ts'
 import {
   badCursor,
   cursorTimestamp,
@@ -212,14 +214,15 @@ export async function createThreadFromMessage(db: Db, userId: string, messageId:
       .returning()
     if (!thread) return undefined
     const { id: _id, clientMessageId: _key, threadId: _thread, createdAt: _at, ...copy } = source
+    const id = randomUUID()
     await tx.insert(messages).values({
+      id,
       ...copy,
       threadId: thread.id,
       // The first turn of its thread, and not something the person sent (no tree, decisions/012).
       parentId: null,
       // Its thread's whole shown branch (docs/decisions/021).
       depth: 0,
-      shown: true,
       origin: 'copy',
       selectedAt: now,
       status: source.status === 'streaming' ? 'interrupted' : source.status,
@@ -227,6 +230,7 @@ export async function createThreadFromMessage(db: Db, userId: string, messageId:
       reservedChars: 0,
       nodeId: null,
     })
+    await showRows(tx, thread.id, [{ id, depth: 0 }])
     return thread
   })
 }
