@@ -7,6 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { strToU8 } from 'fflate'
 import { jsonBytes, lorisMessage, lorisThreadExport } from '#server/features/import/loris-export-kit.ts'
 import { worstDbStall } from '../tests/helpers/db-stall.ts'
+import { prose } from '../tests/helpers/prose.ts'
 import { createTestApp, type TestApp } from '../tests/helpers/test-app.ts'
 
 const GOAL_MS = 300
@@ -35,7 +36,8 @@ function chatgpt(i: number) {
 /** The files: name, file name, bytes. */
 function files(): Array<[string, string, Uint8Array]> {
   const at = new Date().toISOString()
-  const text = 'lorem ipsum dolor sit amet '.repeat(14)
+  // About 380 characters of varied words each (tests/helpers/prose.ts).
+  const text = () => prose(46)
   return [
     [
       '1,000,000 entries that are not conversations',
@@ -49,7 +51,7 @@ function files(): Array<[string, string, Uint8Array]> {
         lorisThreadExport(
           'Long',
           Array.from({ length: MESSAGES }, (_, i) =>
-            lorisMessage(at, { content: `${i} ${text}`, response: text }),
+            lorisMessage(at, { content: `${i} ${text()}`, response: text() }),
           ),
           { at },
         ),

@@ -5,6 +5,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { messages, shownTurns, threads } from '#server/db/schema/index.ts'
 import { showRows } from '#server/features/chat/shown-branch.ts'
+import { prose } from './prose.ts'
 import type { TestApp } from './test-app.ts'
 
 /** A signed-up person, with the id of the Default thread their account starts with. */
@@ -49,22 +50,6 @@ export async function ownerWithThread(t: TestApp, title = 'Slow lorises') {
     return row!
   }
   return { cookie, userId, thread: thread!, add }
-}
-
-const SYLLABLES = ['lo', 'ris', 'ka', 'mu', 'te', 'van', 'sel', 'por', 'di', 'na', 'gre', 'bo', 'xu', 'fen']
-let seed = 1
-/** `n` made-up words, a few thousand distinct ones overall: the search index's cost of real text. */
-function prose(n: number): string {
-  const words: string[] = []
-  for (let w = 0; w < n; w++) {
-    let word = ''
-    for (let k = 0; k < 3; k++) {
-      seed = (seed * 48271) % 2147483647
-      word += SYLLABLES[seed % SYLLABLES.length]
-    }
-    words.push(word)
-  }
-  return words.join(' ')
 }
 
 /**
