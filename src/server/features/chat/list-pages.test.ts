@@ -446,7 +446,12 @@ describe('GET /api/messages pages', () => {
         expect(
           main.filter((n) => n !== 'Result'),
           JSON.stringify(plan),
-        ).toEqual(['Limit', 'Nested Loop', 'Index Scan Backward shown_turns_pkey', 'Index Scan messages_pkey'])
+        ).toEqual([
+          'Limit',
+          'Nested Loop',
+          'Index Scan Backward shown_turns_pkey',
+          'Index Scan messages_pkey',
+        ])
         expect(JSON.stringify(plan)).not.toContain('Seq Scan')
         return touched(plan[0]!.Plan)
       }
