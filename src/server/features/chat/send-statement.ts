@@ -207,8 +207,9 @@ function buildStart(shape: StartShape): SQL {
       returning id
     ) ${created} ${replaced},
     inserted as (
-      insert into messages (user_id, thread_id, content, client_message_id, parent_id, depth, origin, selected_at, chat_model, provider, model_id, media_url, media_type, upload_id,
-        media_name, media_mime, reserved_chars, node_id, attempt_id)
+      insert into messages (user_id, thread_id, content, client_message_id, parent_id, depth, origin,
+        selected_at, chat_model, provider, model_id, media_url, media_type, upload_id, media_name,
+        media_mime, reserved_chars, node_id, attempt_id)
       select ${u}::uuid, ${threadIdOf}, ${p('content')}::text, ${p('clientMessageId')}::text, placed.parent_id,
         placed.depth, ${p('origin')}::text, ${now}::timestamptz, ${p('chatModel')}::text,
         ${p('provider')}::text, ${p('modelId')}::text, ${p('mediaUrl')}::text, ${p('mediaType')}::text,

@@ -2,7 +2,7 @@
 // first), and shown_turns names the exchange each thread shows at each turn. Sends keep it as they
 // write (send-statement.ts); a seeded tree computes it again here (reshowThread), and a version
 // switch moves it from the turn where the branches part (switchVersion).
-import { sql } from 'drizzle-orm'
+import { desc, eq, sql } from 'drizzle-orm'
 import type { Db, Tx } from '#server/db/client.ts'
 import { shownTurns } from '#server/db/schema/index.ts'
 
@@ -56,13 +56,19 @@ export async function reshowThread(db: Db | Tx, threadId: string): Promise<void>
     on conflict do nothing`)
 }
 
-/** The last exchange the thread shows (its deepest shown turn), by shown_turns_pkey. */
-export async function shownLeaf(db: Db | Tx, threadId: string): Promise<string | null> {
-  const result = (await db.execute(
-    sql`select message_id as id from shown_turns where thread_id = ${threadId} order by depth desc limit 1`,
-  )) as unknown as { rows: { id: string }[] }
-  return result.rows[0]?.id ?? null
+/** The last exchange the thread shows and its depth (its deepest shown turn, by shown_turns_pkey). */
+export async function shownEnd(db: Db | Tx, threadId: string): Promise<{ id: string; depth: number } | null> {
+  const [end] = await db
+    .select({ id: shownTurns.messageId, depth: shownTurns.depth })
+    .from(shownTurns)
+    .where(eq(shownTurns.threadId, threadId))
+    .orderBy(desc(shownTurns.depth))
+    .limit(1)
+  return end ?? null
 }
+
+/** The last exchange the thread shows. */
+export const shownLeaf = async (db: Db | Tx, threadId: string) => (await shownEnd(db, threadId))?.id ?? null
 
 /** Shows `rows` (new exchanges, each at its depth) in their thread: a copy's or an import's. */
 export async function showRows(tx: Db | Tx, threadId: string, rows: { id: string; depth: number }[]) {
@@ -220,11 +226,7 @@ async function moveShownBranch(steps: Steps, parts: BranchSwitch, batch: number)
   for (;;) {
     const last: string | null = await steps(async (tx) => {
       await lockThread(tx, threadId)
-      const leaf = (await tx.execute(sql`
-        select message_id as id, depth from shown_turns where thread_id = ${threadId}
-        order by depth desc limit 1
-      `)) as unknown as { rows: { id: string; depth: number }[] }
-      const end = leaf.rows[0]
+      const end = await shownEnd(tx, threadId)
       // Something else wrote the branch's end meanwhile (a send, an edit): it is the newest choice.
       if (after ? end?.id !== after : (end?.depth ?? -1) !== depth - 1) return null
       const first = after

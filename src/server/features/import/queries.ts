@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { and, desc, eq, gte, inArray, isNull, like } from 'drizzle-orm'
+import { and, eq, gte, inArray, isNull, like } from 'drizzle-orm'
 import { UPLOAD_TYPES } from '#contract/attachments.ts'
-import type { Db, Tx } from '#server/db/client.ts'
-import { messages, shownTurns, threads, uploads } from '#server/db/schema/index.ts'
-import { showRows } from '#server/features/chat/shown-branch.ts'
+import type { Db } from '#server/db/client.ts'
+import { messages, threads, uploads } from '#server/db/schema/index.ts'
+import { shownEnd, showRows } from '#server/features/chat/shown-branch.ts'
 import { importedBranch, importedOrigin, importedTree } from './imported-tree.ts'
 import type { ImportedThread } from './parse.ts'
 
@@ -25,17 +25,6 @@ export interface ImportFiles {
 export type StoreResult =
   | { ok: true; messages: number; files: number; filesLeftOut: number; filesOverBudget: number }
   | { ok: false; reason: string }
-
-/** The last exchange the thread shows and its depth (by shown_turns_pkey); none: [null, 0]. */
-async function shownLeaf(tx: Tx, threadId: string): Promise<[string | null, number]> {
-  const [leaf] = await tx
-    .select({ id: shownTurns.messageId, depth: shownTurns.depth })
-    .from(shownTurns)
-    .where(eq(shownTurns.threadId, threadId))
-    .orderBy(desc(shownTurns.depth))
-    .limit(1)
-  return leaf ? [leaf.id, leaf.depth] : [null, 0]
-}
 
 /**
  * The import_source of a thread whose import is still being written (decision 046):
@@ -176,14 +165,14 @@ export async function storeImportedThread(
         .where(and(eq(threads.userId, userId), eq(threads.isDefault, true), isNull(threads.importSource)))
       if (def) {
         // An import filling Default follows what it shows now, so both stay shown.
-        const [leaf, depth] = await shownLeaf(tx, def.id)
-        const firstDepth = leaf ? depth + 1 : 0
+        const end = await shownEnd(tx, def.id)
+        const firstDepth = end ? end.depth + 1 : 0
         const pending = unfinishedSource(firstDepth, t.source)
         await tx
           .update(threads)
           .set({ importSource: pending, lastMessageAt: new Date(t.lastMessageAt), chatModel: t.chatModel })
           .where(eq(threads.id, def.id))
-        return { threadId: def.id, filledDefault: true, firstDepth, pending, root: leaf }
+        return { threadId: def.id, filledDefault: true, firstDepth, pending, root: end?.id ?? null }
       }
       // A Default already filled by another import: this one becomes a thread of its own.
     }
