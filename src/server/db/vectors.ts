@@ -5,6 +5,9 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from './client.ts'
 
+/** Whether the database can have pgvector (answers one row, `ok`). */
+const VECTOR_AVAILABLE = "select exists (select 1 from pg_available_extensions where name = 'vector') as ok"
+
 export interface VectorSupport {
   vectors: boolean
   /** Why there are none (for the operator's log), when there are none. */
@@ -18,9 +21,7 @@ export interface VectorSupport {
  * needs no migration; similarity is computed exactly over one project's or thread's passages.
  */
 export async function ensureVectorStore(db: Db): Promise<VectorSupport> {
-  const available = (await db.execute(
-    sql`select exists (select 1 from pg_available_extensions where name = 'vector') as ok`,
-  )) as unknown as { rows: { ok: boolean }[] }
+  const available = (await db.execute(sql.raw(VECTOR_AVAILABLE))) as unknown as { rows: { ok: boolean }[] }
   if (!available.rows[0]?.ok) return { vectors: false, reason: 'the pgvector extension is not installed' }
   try {
     await db.execute(sql`create extension if not exists vector`)
@@ -42,9 +43,7 @@ export async function serverHasVectors(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url })
   try {
     await client.connect()
-    const r = await client.query(
-      `select exists (select 1 from pg_available_extensions where name = 'vector') as ok`,
-    )
+    const r = await client.query(VECTOR_AVAILABLE)
     return Boolean(r.rows[0]?.ok)
   } catch {
     return false
