@@ -20,6 +20,13 @@ export const SHARED_BUFFERS = '16MB'
  */
 export const PLAN_CACHE_MODE = 'force_generic_plan'
 
+/**
+ * The worker thread's niceness (decision 073): the database's work yields the cores to the event
+ * loop's when both want them, so a burst of sends starting does not hold back the tokens of the
+ * replies already streaming. Nothing changes while a core is free.
+ */
+export const DB_THREAD_NICENESS = 10
+
 export function pgliteOptions(): PGliteOptions {
   return {
     // pgvector, for project knowledge's similarity search (db/vectors.ts, decision 068). Loaded

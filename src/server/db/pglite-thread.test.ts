@@ -1,18 +1,23 @@
 // The embedded database in its worker thread (decision 017): the app's statements, transactions
 // (committed, rolled back, nested) and PostgreSQL's errors work as in the app's thread, and a long
-// query does not stop the app's event loop.
-import { mkdtempSync, rmSync } from 'node:fs'
+// query does not stop the app's event loop, and the thread yields the cores to it (decision 073).
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { threadNiceness } from '#server/lib/thread-priority.ts'
 import { type Database, openDatabase } from './client.ts'
+import { DB_THREAD_NICENESS } from './pglite-options.ts'
 import { users } from './schema/index.ts'
 
 let dir: string
 let database: Database
+const threads = () => readdirSync('/proc/self/task').map(Number)
+let threadsBefore: number[]
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'loris-pglite-thread-'))
+  threadsBefore = threads()
   database = await openDatabase({ dataDir: dir })
 }, 120_000)
 afterAll(async () => {
@@ -78,6 +83,12 @@ describe('PGlite in a worker thread', () => {
       (duplicate as { cause?: { code?: string }; code?: string })?.cause?.code ??
         (duplicate as { code?: string })?.code,
     ).toBe('23505')
+  })
+
+  it.runIf(process.platform === 'linux')('runs at a lower CPU priority than the app thread', () => {
+    const started = threads().filter((tid) => !threadsBefore.includes(tid))
+    expect(started.map(threadNiceness)).toContain(DB_THREAD_NICENESS)
+    expect(threadNiceness(process.pid)).toBe(0)
   })
 
   it('leaves the event loop free during a long query (it is stopped in the app thread)', async () => {

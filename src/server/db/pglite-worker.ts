@@ -7,7 +7,8 @@ import { createRequire } from 'node:module'
 import { setFlagsFromString } from 'node:v8'
 import { parentPort } from 'node:worker_threads'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
-import { pgliteOptions } from './pglite-options.ts'
+import { lowerThreadPriority } from '#server/lib/thread-priority.ts'
+import { DB_THREAD_NICENESS, pgliteOptions } from './pglite-options.ts'
 import type { QueryOptions, SerializedError, WorkerRequest, WorkerResponse } from './pglite-protocol.ts'
 import { PreparedStatements } from './pglite-statements.ts'
 
@@ -19,6 +20,7 @@ if (!parentPort) throw new Error('pglite-worker runs as a worker thread')
 // protocol and the copies), only long scans do (about 1.4 times). The flag is process-wide but
 // only this thread runs WebAssembly, and it must be set before PGlite compiles its module.
 setFlagsFromString('--liftoff-only')
+lowerThreadPriority(DB_THREAD_NICENESS)
 
 // Begun as soon as the thread starts: compiling PostgreSQL's WebAssembly and reading its bundled
 // files overlap the copy of a fresh data directory in the app's thread (decision 022).
