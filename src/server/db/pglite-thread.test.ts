@@ -88,7 +88,7 @@ describe('PGlite in a worker thread', () => {
   it.runIf(process.platform === 'linux')('runs at a lower CPU priority than the app thread', () => {
     const started = threads().filter((tid) => !threadsBefore.includes(tid))
     expect(started.map(threadNiceness)).toContain(DB_THREAD_NICENESS)
-    expect(threadNiceness(process.pid)).toBe(0)
+    expect(threadNiceness(process.pid)).toBeLessThan(DB_THREAD_NICENESS)
   })
 
   it('leaves the event loop free during a long query (it is stopped in the app thread)', async () => {

@@ -26,7 +26,7 @@ export function lowerThreadPriority(niceness: number): boolean {
   }
 }
 
-/** A thread's niceness as the kernel reports it (/proc/<pid>/task/<tid>/stat), null if gone. */
+/** The niceness of a thread of this process, as the kernel reports it; null if it is gone. */
 export function threadNiceness(tid: number): number | null {
   try {
     const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
