@@ -617,7 +617,9 @@ export async function run(): Promise<void> {
           relayStreams.push(...rl)
         }
       }
-      const delays = (list: Stream[]) => list.filter((x) => x.ok).flatMap((x) => x.delays)
+      /** The delays of the streams that succeeded: every token's, or those from `from` to `to`. */
+      const delays = (list: Stream[], from = 0, to?: number) =>
+        list.filter((x) => x.ok).flatMap((x) => x.delays.slice(from, to))
       const directDelays = delays(directStreams)
       const relayDelays = delays(relayStreams)
       const bare = fitWork(
@@ -670,10 +672,8 @@ export async function run(): Promise<void> {
         )
         if (n > 1) {
           // Where the tail sits: a stream's first tokens come while the batch's other sends start.
-          const early = (list: Stream[]) =>
-            delays(list.map((x) => ({ ...x, delays: x.delays.slice(0, EARLY_TOKENS) })))
-          const late = (list: Stream[]) =>
-            delays(list.map((x) => ({ ...x, delays: x.delays.slice(EARLY_TOKENS) })))
+          const early = (list: Stream[]) => delays(list, 0, EARLY_TOKENS)
+          const late = (list: Stream[]) => delays(list, EARLY_TOKENS)
           row(
             `${label}: per-token delay p99, a stream's first ${EARLY_TOKENS} tokens / the rest, Loris (direct)`,
             `${ms(pct(early(f.streams), 99))} / ${ms(pct(late(f.streams), 99))} (${ms(pct(early(directStreams), 99))} / ${ms(pct(late(directStreams), 99))})`,

@@ -17,7 +17,8 @@ const threads = () => readdirSync('/proc/self/task').map(Number)
 let threadsBefore: number[]
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'loris-pglite-thread-'))
-  threadsBefore = threads()
+  // Linux only (/proc): the threads before the database's starts, to find its own.
+  threadsBefore = process.platform === 'linux' ? threads() : []
   database = await openDatabase({ dataDir: dir })
 }, 120_000)
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { readFileSync, readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
 
 /** The calling thread's id: /proc/thread-self links to `<pid>/task/<tid>`. Null off Linux. */
-export function currentThreadId(): number | null {
+function currentThreadId(): number | null {
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
     return Number.isInteger(tid) && tid > 0 ? tid : null
