@@ -1,9 +1,9 @@
 // Many people at once: the built server in its own process with the shipped settings
-// (file-backed embedded database or PostgreSQL in cluster mode, default log level), the AI stand-in
-// in another, and this process as the load client. Direct calls to the stand-in and calls through
-// Loris alternate at each load level. The stand-in streams one word per chunk and stamps every
-// chunk with the moment it sends it, so each token's delay is measured on its own, whatever the
-// pacing. Prints every figure next to its goal.
+// (file-backed embedded database or PostgreSQL with the default workers, default log level), the
+// AI stand-in in another, and this process as the load client. Direct calls to the stand-in and
+// calls through Loris alternate at each load level. The stand-in streams one word per chunk and
+// stamps every chunk with the moment it sends it, so each token's delay is measured on its own,
+// whatever the pacing. Prints every figure next to its goal.
 //   BENCH_DB=embedded|postgres  BENCH_STREAMS=1,50  BENCH_TOKENS=100  BENCH_DELAY_MS=20
 //   BENCH_WORDS_PER_CHUNK=1 (words the stand-in streams per chunk, i.e. per token)
 //   BENCH_ROUNDS=2 (rounds per level; 1 stream runs 20 times per round)
@@ -19,6 +19,8 @@
 //   BENCH_COMPARE=<build dir> (an A/B): a second server from another build (e.g. of another
 //   commit: `LORIS_BUILD_DIR=<dir> npm run build` in its checkout) runs beside the first, on its
 //   own database, and every batch goes through both, in turns: its figures are printed as "B".
+//   BENCH_COMPARE_ENV='WEB_CONCURRENCY=1' sets variables for B only (an A/B of a setting: then
+//   BENCH_COMPARE=dist, the same build).
 // A bare node:http relay (bench/support/bare-relay.ts) runs the same long and short streams at
 // each level: its CPU per token is printed as the machine's floor for relaying one, and at one
 // stream the time to first token it adds, the floor of an extra hop between client and model.
@@ -53,6 +55,12 @@ const WARMUP_EXCHANGES = Number(process.env.BENCH_WARMUP ?? 25)
 const LEVEL_WARMUP_BATCHES = Number(process.env.BENCH_LEVEL_WARMUP ?? 1)
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_S ?? 20)
 const COMPARE = process.env.BENCH_COMPARE
+const COMPARE_ENV = Object.fromEntries(
+  (process.env.BENCH_COMPARE_ENV ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+)
 /** The tokens at a stream's start whose delay is printed apart (400 ms of the stand-in's). */
 const EARLY_TOKENS = 20
 const DEADLINE_MS = (COMPARE ? 30 : 15) * 60_000
@@ -91,8 +99,8 @@ function tree(pid: number): number[] {
  * CPU time and context switches of a process and its children (every thread): the time each
  * thread spent on a CPU, from /proc/<pid>/task/<tid>/schedstat (user and kernel time together, as
  * /proc/<pid>/stat's 10 ms ticks count them, without their rounding), and from its status the
- * switches (voluntary and not), each one a sleep and a wake that this machine charges for (session
- * 16: a wake after 20 ms idle costs a C relay 0.2 to 0.5 ms of CPU here).
+ * switches (voluntary and not), each one a sleep and a wake that this machine charges for (a wake
+ * after 20 ms idle costs a C relay 0.2 to 0.5 ms of CPU here).
  */
 function work(pid: number): Work {
   const out = none()
@@ -292,7 +300,13 @@ export async function run(): Promise<void> {
     if (DB === 'postgres' && COMPARE) postgresB = await startPostgres()
 
     /** A Loris server from the build at `buildDir`, on its own database; resolves once it answers. */
-    const launch = async (mainJs: string, dir: string, databaseUrl: string | undefined, args: string[]) => {
+    const launch = async (
+      mainJs: string,
+      dir: string,
+      databaseUrl: string | undefined,
+      args: string[],
+      extraEnv: Record<string, string> = {},
+    ) => {
       const port = await freePort()
       const url = `http://127.0.0.1:${port}`
       const server = spawn(process.execPath, [...args, mainJs], {
@@ -311,6 +325,7 @@ export async function run(): Promise<void> {
           GEMINI_API_KEY: 'bench',
           GEMINI_BASE_URL: gemini,
           ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+          ...extraEnv,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       })
@@ -353,6 +368,7 @@ export async function run(): Promise<void> {
           mkdtempSync(path.join(dataDir, 'b-')),
           postgresB?.url,
           [],
+          COMPARE_ENV,
         )
       : null
     /** The servers measured: Loris, and with BENCH_COMPARE the other build, "B". */

@@ -1,4 +1,4 @@
-// Cluster mode (decision 014): one process per core on one port. Every node keeps its
+// Cluster mode (decision 015): several processes on one port. Every node keeps its
 // shared state in the database (sessions, rate limits, leases on replies), so the workers are
 // simply more nodes; the primary only starts them, replaces one that dies, and passes a
 // shutdown on.
@@ -12,14 +12,19 @@ import { gatherWorkerMetrics } from './lib/telemetry/metrics.ts'
 const EARLY_EXIT_MS = 10_000
 const MAX_EARLY_EXITS = 5
 
-/** How many processes serve: WEB_CONCURRENCY, else one per core; one on the embedded database. */
+/**
+ * How many processes serve: WEB_CONCURRENCY, else one per core but one (decision 074); one on the
+ * embedded database.
+ */
 export function workerCount(
   env: Pick<Env, 'DATABASE_URL' | 'WEB_CONCURRENCY'>,
   cores = availableParallelism(),
 ) {
   // PGlite is a database inside this process: a second process cannot open the same files.
   if (!env.DATABASE_URL) return 1
-  return env.WEB_CONCURRENCY ?? Math.max(1, cores)
+  // A worker's event loop is not all it runs: its collector's threads, the kernel's work for its
+  // sockets, the parse workers and, often, PostgreSQL itself need a core too.
+  return env.WEB_CONCURRENCY ?? Math.max(1, cores - 1)
 }
 
 /**

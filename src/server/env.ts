@@ -43,8 +43,8 @@ export const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalUrl,
-  // Worker processes serving the app: unset means one per core with DATABASE_URL and
-  // one on the embedded database, which a single process owns (decision 014).
+  // Worker processes serving the app: unset means one per core but one with DATABASE_URL
+  // and one on the embedded database, which a single process owns (decisions 015, 074).
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   PUBLIC_URL: optionalUrl,
   SESSION_SECRET: optionalString.pipe(
