@@ -59,7 +59,11 @@ const COMPARE_ENV = Object.fromEntries(
   (process.env.BENCH_COMPARE_ENV ?? '')
     .split(' ')
     .filter(Boolean)
-    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    .map((pair) => {
+      const at = pair.indexOf('=')
+      if (at < 1) throw new Error(`BENCH_COMPARE_ENV: "${pair}" is not NAME=value`)
+      return [pair.slice(0, at), pair.slice(at + 1)]
+    }),
 )
 /** The tokens at a stream's start whose delay is printed apart (400 ms of the stand-in's). */
 const EARLY_TOKENS = 20

@@ -64,7 +64,7 @@ async function main() {
     if (env.S3_BUCKET) await checkBucket(s3Client(env), env)
     // A generated session secret is written once, before any worker reads it.
     loadSecret(env)
-    // The primary of several workers serves nothing itself (cluster.ts, decision 014).
+    // The primary of several workers serves nothing itself (cluster.ts, decision 015).
     if (startCluster(env, log)) return
   }
   // OpenTelemetry is loaded only when traces go somewhere (decision 061).
