@@ -2,11 +2,10 @@
 // (committed, rolled back, nested) and PostgreSQL's errors work as in the app's thread, and a long
 // query does not stop the app's event loop, and the thread yields the cores to it (decision 073).
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { getPriority, tmpdir } from 'node:os'
 import path from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { threadNiceness } from '#server/lib/thread-priority.ts'
 import { type Database, openDatabase } from './client.ts'
 import { DB_THREAD_NICENESS } from './pglite-options.ts'
 import { users } from './schema/index.ts'
@@ -14,6 +13,14 @@ import { users } from './schema/index.ts'
 let dir: string
 let database: Database
 const threads = () => readdirSync('/proc/self/task').map(Number)
+/** A thread's niceness (getpriority(2) takes a thread's id on Linux); null if it has ended. */
+const niceness = (tid: number) => {
+  try {
+    return getPriority(tid)
+  } catch {
+    return null
+  }
+}
 let threadsBefore: number[]
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'loris-pglite-thread-'))
@@ -88,8 +95,8 @@ describe('PGlite in a worker thread', () => {
 
   it.runIf(process.platform === 'linux')('runs at a lower CPU priority than the app thread', () => {
     const started = threads().filter((tid) => !threadsBefore.includes(tid))
-    expect(started.map(threadNiceness)).toContain(DB_THREAD_NICENESS)
-    expect(threadNiceness(process.pid)).toBeLessThan(DB_THREAD_NICENESS)
+    expect(started.map(niceness)).toContain(DB_THREAD_NICENESS)
+    expect(niceness(process.pid)).toBeLessThan(DB_THREAD_NICENESS)
   })
 
   it('leaves the event loop free during a long query (it is stopped in the app thread)', async () => {
